@@ -1,0 +1,125 @@
+package io.queuegate.demo.shop;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.ResponseStatus;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.server.ServerWebInputException;
+
+/**
+ * The shop's HTTP API. Everything is in memory and non-blocking, so the handlers return plain values.
+ */
+@RestController
+@RequestMapping("/api/products")
+public class ShopController {
+
+    static final String USER_ID_HEADER = "X-User-Id";
+
+    private static final int MIN_QUANTITY = 1;
+    private static final int MAX_QUANTITY = 10;
+
+    private final Map<String, Listing> listings;
+    private final AtomicLong lastOrderId = new AtomicLong();
+
+    public ShopController(ShopProperties properties) {
+        // insertion order, so that the list endpoint shows the catalogue as configured
+        Map<String, Listing> byId = new LinkedHashMap<>();
+        for (ShopProperties.Product product : properties.products()) {
+            if (byId.putIfAbsent(product.id(), new Listing(product, new Stock(product.stock()))) != null) {
+                throw new IllegalArgumentException("Duplicate product id in shop.products: " + product.id());
+            }
+        }
+        this.listings = Collections.unmodifiableMap(byId);
+    }
+
+    @GetMapping
+    public List<ProductView> products() {
+        return listings.values().stream().map(Listing::view).toList();
+    }
+
+    @GetMapping("/{id}")
+    public ProductView product(@PathVariable String id) {
+        return listing(id).view();
+    }
+
+    @PostMapping("/{id}/orders")
+    @ResponseStatus(HttpStatus.CREATED)
+    public OrderView order(@PathVariable String id,
+                           @RequestBody(required = false) OrderRequest request,
+                           @RequestHeader(name = USER_ID_HEADER, required = false) String userId) {
+        Listing listing = listing(id);
+        int quantity = request == null || request.quantity() == null ? MIN_QUANTITY : request.quantity();
+        if (quantity < MIN_QUANTITY || quantity > MAX_QUANTITY) {
+            throw new ShopException(HttpStatus.BAD_REQUEST, "invalid_quantity",
+                    "Quantity must be between " + MIN_QUANTITY + " and " + MAX_QUANTITY + ", was " + quantity);
+        }
+        int remaining = listing.stock().tryTake(quantity).orElseThrow(() -> new ShopException(HttpStatus.CONFLICT,
+                "sold_out", "Not enough stock left for product " + id + " to order " + quantity));
+        return new OrderView(lastOrderId.incrementAndGet(), id, quantity, remaining, userId);
+    }
+
+    @ExceptionHandler
+    public ResponseEntity<ApiError> shopError(ShopException e) {
+        return ResponseEntity.status(e.status).body(new ApiError(e.error, e.getMessage()));
+    }
+
+    // keep the error body in the shop's own shape when the order body is not readable JSON
+    @ExceptionHandler
+    public ResponseEntity<ApiError> unreadableRequest(ServerWebInputException e) {
+        return ResponseEntity.badRequest().body(new ApiError("invalid_request", e.getReason()));
+    }
+
+    private Listing listing(String id) {
+        Listing listing = listings.get(id);
+        if (listing == null) {
+            throw new ShopException(HttpStatus.NOT_FOUND, "not_found", "No product with id " + id);
+        }
+        return listing;
+    }
+
+    private record Listing(ShopProperties.Product product, Stock stock) {
+
+        ProductView view() {
+            return new ProductView(product.id(), product.name(), product.price(), stock.remaining());
+        }
+    }
+
+    /** The order body; {@code quantity} is nullable so that an empty object means the default of one. */
+    public record OrderRequest(Integer quantity) {
+    }
+
+    public record ProductView(String id, String name, long price, int stock) {
+    }
+
+    public record OrderView(long orderId, String productId, int quantity, int remaining, String userId) {
+    }
+
+    public record ApiError(String error, String message) {
+    }
+
+    static final class ShopException extends RuntimeException {
+
+        private final HttpStatus status;
+        private final String error;
+
+        ShopException(HttpStatus status, String error, String message) {
+            // no stack trace: sold out is the expected answer for most orders during a flash sale
+            super(message, null, false, false);
+            this.status = status;
+            this.error = error;
+        }
+    }
+}

@@ -1,0 +1,33 @@
+package io.queuegate.admission;
+
+import io.queuegate.web.QueueError;
+
+/**
+ * The admission decision for one request; only the web layer turns it into HTTP.
+ */
+public sealed interface Admission {
+
+    /** The caller holds a place: forward. {@code issuedToken} is non-null when a new token was made. */
+    record Active(Caller caller, String issuedToken) implements Admission {
+    }
+
+    /** The caller waits at {@code rank} (1 = next); {@code token} is a fresh token for the answer. */
+    record Waiting(Caller caller, long rank, String token) implements Admission {
+    }
+
+    /** The request is refused with a contract error, never forwarded. */
+    record Rejected(QueueError error, String message, boolean clearCookie) implements Admission {
+
+        static Rejected of(QueueRejection rejection) {
+            return new Rejected(rejection.error(), rejection.getMessage(), rejection.clearCookie());
+        }
+    }
+
+    /** Redis could not answer and the route fails closed. */
+    record Unavailable() implements Admission {
+    }
+
+    /** Redis could not answer and the route fails open: forward unchecked. */
+    record Unchecked() implements Admission {
+    }
+}

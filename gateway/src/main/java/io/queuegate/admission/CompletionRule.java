@@ -1,0 +1,64 @@
+package io.queuegate.admission;
+
+import java.util.Locale;
+import java.util.Objects;
+
+import org.springframework.http.HttpMethod;
+import org.springframework.http.server.PathContainer;
+import org.springframework.http.server.reactive.ServerHttpRequest;
+import org.springframework.web.util.pattern.PathPattern;
+import org.springframework.web.util.pattern.PathPatternParser;
+
+/**
+ * A route's {@code complete-on} rule, such as {@code "POST /api/products/{productId}/orders"}:
+ * the request whose 2xx answer ends the caller's session, so the backend needs no change.
+ */
+public final class CompletionRule {
+
+    /** The rule of a route without {@code complete-on}: sessions end by leave or expiry. */
+    public static final CompletionRule NONE = new CompletionRule(null, null, "");
+
+    private final HttpMethod method;
+    private final PathPattern pattern;
+    private final String text;
+
+    private CompletionRule(HttpMethod method, PathPattern pattern, String text) {
+        this.method = method;
+        this.pattern = pattern;
+        this.text = text;
+    }
+
+    /** Parses {@code "METHOD /path"}; fails with a message naming the bad part. */
+    public static CompletionRule parse(String rule) {
+        String[] parts = rule.trim().split("\\s+");
+        if (parts.length != 2 || !parts[1].startsWith("/")) {
+            throw new IllegalArgumentException(
+                    "complete-on must look like \"POST /api/products/{productId}/orders\", was \"" + rule + "\"");
+        }
+        HttpMethod method = HttpMethod.valueOf(parts[0].toUpperCase(Locale.ROOT));
+        PathPattern pattern = PathPatternParser.defaultInstance.parse(parts[1]);
+        return new CompletionRule(method, pattern, method.name() + " " + parts[1]);
+    }
+
+    /** Whether {@code request} is the completing request. */
+    public boolean matches(ServerHttpRequest request) {
+        return pattern != null
+                && method.equals(request.getMethod())
+                && pattern.matches(PathContainer.parsePath(request.getPath().pathWithinApplication().value()));
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof CompletionRule rule && rule.text.equals(text);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(text);
+    }
+
+    @Override
+    public String toString() {
+        return text.isEmpty() ? "none" : text;
+    }
+}

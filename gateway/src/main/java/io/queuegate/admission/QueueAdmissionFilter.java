@@ -1,0 +1,121 @@
+package io.queuegate.admission;
+
+import io.queuegate.config.QueuePolicy;
+import io.queuegate.config.RouteQueuePolicies;
+import io.queuegate.store.QueueStore;
+import io.queuegate.web.QueueResponses;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.springframework.cloud.gateway.filter.GatewayFilterChain;
+import org.springframework.cloud.gateway.filter.GlobalFilter;
+import org.springframework.cloud.gateway.route.Route;
+import org.springframework.cloud.gateway.support.ServerWebExchangeUtils;
+import org.springframework.core.Ordered;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.server.reactive.ServerHttpRequest;
+import org.springframework.web.server.ServerWebExchange;
+
+import reactor.core.publisher.Mono;
+
+/**
+ * The waiting room: on routes whose metadata has a {@code queue} block, lets a request through
+ * only while its caller holds one of the product's places, answers everyone else with their
+ * place in line, and frees the place when the route's {@code complete-on} request succeeds.
+ */
+public class QueueAdmissionFilter implements GlobalFilter, Ordered {
+
+    /**
+     * Early, so a waiting caller costs no other filter's work, but after Spring Security's web
+     * filters (which run before every gateway filter) have set the caller's identity.
+     */
+    public static final int ORDER = Ordered.HIGHEST_PRECEDENCE + 1000;
+
+    private static final Log log = LogFactory.getLog(QueueAdmissionFilter.class);
+
+    private final RouteQueuePolicies policies;
+    private final AdmissionService admission;
+    private final QueueStore store;
+    private final QueueResponses responses;
+    private final String userIdHeader;
+
+    public QueueAdmissionFilter(RouteQueuePolicies policies, AdmissionService admission, QueueStore store,
+            QueueResponses responses, String userIdHeader) {
+        this.policies = policies;
+        this.admission = admission;
+        this.store = store;
+        this.responses = responses;
+        this.userIdHeader = userIdHeader;
+    }
+
+    @Override
+    public int getOrder() {
+        return ORDER;
+    }
+
+    @Override
+    public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
+        Route route = exchange.getAttribute(ServerWebExchangeUtils.GATEWAY_ROUTE_ATTR);
+        if (!RouteQueuePolicies.isProtected(route)) {
+            return chain.filter(exchange);
+        }
+        String productId = ServerWebExchangeUtils.getUriTemplateVariables(exchange)
+                .get(policies.productIdVariable(route));
+        try {
+            Identifiers.requireProductId(productId);
+        }
+        catch (QueueRejection rejection) {
+            return responses.rejected(exchange, Admission.Rejected.of(rejection));
+        }
+        QueuePolicy policy = policies.policy(route, productId);
+        ServerHttpRequest request = exchange.getRequest();
+        String userId = request.getHeaders().getFirst(userIdHeader);
+        return admission.admit(productId, userId, PresentedToken.of(request), policy)
+                .flatMap(decision -> act(exchange, chain, decision, policy));
+    }
+
+    private Mono<Void> act(ServerWebExchange exchange, GatewayFilterChain chain, Admission decision,
+            QueuePolicy policy) {
+        if (decision instanceof Admission.Active active) {
+            return forward(exchange, chain, active, policy);
+        }
+        if (decision instanceof Admission.Waiting waiting) {
+            return responses.waiting(exchange, waiting);
+        }
+        if (decision instanceof Admission.Rejected rejected) {
+            return responses.rejected(exchange, rejected);
+        }
+        if (decision instanceof Admission.Unavailable) {
+            return responses.unavailable(exchange);
+        }
+        return chain.filter(exchange);
+    }
+
+    private Mono<Void> forward(ServerWebExchange exchange, GatewayFilterChain chain, Admission.Active active,
+            QueuePolicy policy) {
+        responses.attachToken(exchange, active.issuedToken());
+        if (policy.completeOn().matches(exchange.getRequest())) {
+            // Before the answer leaves, so a client that sees its order succeed can no longer pass.
+            exchange.getResponse().beforeCommit(() -> completeOn2xx(exchange, active.caller()));
+        }
+        ServerHttpRequest withoutToken = exchange.getRequest().mutate()
+                .headers(headers -> headers.remove(PresentedToken.HEADER))
+                .build();
+        return chain.filter(exchange.mutate().request(withoutToken).build());
+    }
+
+    private Mono<Void> completeOn2xx(ServerWebExchange exchange, Caller caller) {
+        HttpStatusCode status = exchange.getResponse().getStatusCode();
+        if (status == null || !status.is2xxSuccessful()) {
+            return Mono.empty();
+        }
+        return store.leave(caller.productId(), caller.userId())
+                .then()
+                .onErrorResume(error -> {
+                    // The purchase went through; a failed release only costs the session's ttl.
+                    log.warn("Could not end the session of a completed request for product "
+                            + caller.productId() + "; the place frees when the session expires: " + error);
+                    return Mono.empty();
+                });
+    }
+}

@@ -1,0 +1,20 @@
+package io.queuegate.admission;
+
+import java.util.concurrent.TimeoutException;
+
+import org.springframework.dao.DataAccessException;
+
+import io.lettuce.core.RedisException;
+
+/** Which errors mean "Redis could not answer", as opposed to a bug that must surface. */
+public final class RedisFailures {
+
+    private RedisFailures() {
+    }
+
+    public static boolean isRedisFailure(Throwable error) {
+        return error instanceof DataAccessException
+                || error instanceof RedisException
+                || error instanceof TimeoutException;
+    }
+}

@@ -1,0 +1,141 @@
+package io.queuegate.config;
+
+import java.time.Clock;
+
+import io.queuegate.admission.AdmissionService;
+import io.queuegate.admission.CallerResolver;
+import io.queuegate.admission.QueueAdmissionFilter;
+import io.queuegate.promotion.PromotionScheduler;
+import io.queuegate.promotion.SlotAvailableListener;
+import io.queuegate.store.QueueScripts;
+import io.queuegate.store.QueueStore;
+import io.queuegate.token.SigningKeys;
+import io.queuegate.token.WaitTokenCodec;
+import io.queuegate.web.QueueEndpoints;
+import io.queuegate.web.QueueResponses;
+import io.queuegate.web.WaitingPage;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisReactiveAutoConfiguration;
+import org.springframework.cloud.gateway.config.GatewayAutoConfiguration;
+import org.springframework.cloud.gateway.filter.GlobalFilter;
+import org.springframework.cloud.gateway.route.RouteLocator;
+import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
+import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
+import org.springframework.web.reactive.function.server.RouterFunction;
+import org.springframework.web.reactive.function.server.ServerResponse;
+
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Installs QueueGate into a Spring Cloud Gateway application: the admission filter, its Redis
+ * store, tokens, the status endpoints and the promotion loops. Every bean backs off when the
+ * application defines its own.
+ */
+@AutoConfiguration(after = { DataRedisReactiveAutoConfiguration.class, GatewayAutoConfiguration.class })
+@ConditionalOnClass({ GlobalFilter.class, ReactiveStringRedisTemplate.class })
+@ConditionalOnProperty(name = "queuegate.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(QueueGateProperties.class)
+public class QueueGateAutoConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean(name = "queuegateClock")
+    Clock queuegateClock() {
+        return Clock.systemUTC();
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    QueueScripts queueScripts() {
+        return new QueueScripts();
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    QueueStore queueStore(ReactiveStringRedisTemplate redis, QueueScripts scripts, Clock queuegateClock,
+            QueueGateProperties properties) {
+        return new QueueStore(redis, scripts, queuegateClock, properties.redis().timeout());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    WaitTokenCodec waitTokenCodec(QueueGateProperties properties, Clock queuegateClock) {
+        QueueGateProperties.Token token = properties.token();
+        return new WaitTokenCodec(new SigningKeys(token.secret(), token.previousSecrets()), token.ttl(),
+                queuegateClock);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    CallerResolver callerResolver(WaitTokenCodec tokens) {
+        return new CallerResolver(tokens);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    AdmissionService admissionService(CallerResolver callers, QueueStore store, WaitTokenCodec tokens) {
+        return new AdmissionService(callers, store, tokens);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    RouteQueuePolicies routeQueuePolicies(QueueGateProperties properties) {
+        return new RouteQueuePolicies(properties.products());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    WaitingPage waitingPage() {
+        return new WaitingPage();
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    QueueResponses queueResponses(ObjectProvider<JsonMapper> json, WaitingPage page, QueueGateProperties properties) {
+        return new QueueResponses(json.getIfAvailable(JsonMapper::new), page, properties.token().ttl());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    QueueAdmissionFilter queueAdmissionFilter(RouteQueuePolicies policies, AdmissionService admission,
+            QueueStore store, QueueResponses responses, QueueGateProperties properties) {
+        return new QueueAdmissionFilter(policies, admission, store, responses, properties.userIdHeader());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    QueueEndpoints queueEndpoints(CallerResolver callers, QueueStore store, QueueResponses responses,
+            QueueGateProperties properties) {
+        return new QueueEndpoints(callers, store, responses, properties.userIdHeader());
+    }
+
+    @Bean
+    RouterFunction<ServerResponse> queuegateRoutes(QueueEndpoints endpoints) {
+        return endpoints.routes();
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    PromotionScheduler promotionScheduler(QueueStore store, QueueGateProperties properties) {
+        return new PromotionScheduler(store, properties.scheduler().interval(), properties.safetyNet().interval());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    SlotAvailableListener slotAvailableListener(ReactiveStringRedisTemplate redis, QueueStore store) {
+        return new SlotAvailableListener(redis, store);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    QueueRouteValidator queueRouteValidator(RouteLocator routeLocator, RouteQueuePolicies policies,
+            Environment environment) {
+        return new QueueRouteValidator(routeLocator, policies, environment);
+    }
+}

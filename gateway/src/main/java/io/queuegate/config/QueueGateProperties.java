@@ -1,0 +1,105 @@
+package io.queuegate.config;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * Global QueueGate settings under {@code queuegate.*}; per-route settings live in route
+ * metadata ({@link QueueSettings}).
+ *
+ * @param enabled whether the admission filter is installed; default {@code true}
+ * @param userIdHeader header holding the caller's id, set by the shop's auth; default {@code X-User-Id}
+ * @param token wait token signing
+ * @param scheduler the {@code promotion: scheduler} loop
+ * @param safetyNet the promotion pass that backs up the event strategies
+ * @param redis how QueueGate uses Redis
+ * @param products per-product overrides of any route {@code queue} field, by product id
+ */
+@ConfigurationProperties("queuegate")
+public record QueueGateProperties(
+        @DefaultValue("true") boolean enabled,
+        @DefaultValue("X-User-Id") String userIdHeader,
+        @DefaultValue Token token,
+        @DefaultValue Scheduler scheduler,
+        @DefaultValue SafetyNet safetyNet,
+        @DefaultValue Redis redis,
+        Map<String, QueueSettings> products) {
+
+    public QueueGateProperties {
+        products = products == null ? Map.of() : Map.copyOf(products);
+        products.values().forEach(override -> QueuePolicy.from(override));
+    }
+
+    /**
+     * @param secret HS256 signing secret, at least 32 bytes; required (only the demo profile sets one)
+     * @param previousSecrets older secrets whose tokens are still accepted during a rotation; default none
+     * @param ttl lifetime of a wait token; default 2 hours
+     */
+    public record Token(String secret, List<String> previousSecrets, @DefaultValue("2h") Duration ttl) {
+
+        /** HS256 needs a key at least as long as its 256-bit hash. */
+        public static final int MIN_SECRET_BYTES = 32;
+
+        public Token {
+            previousSecrets = previousSecrets == null ? List.of() : List.copyOf(previousSecrets);
+            if (secret == null || secret.isBlank()) {
+                throw new IllegalArgumentException("queuegate.token.secret is required: set it (e.g. the environment "
+                        + "variable QUEUEGATE_TOKEN_SECRET) to a random value of at least " + MIN_SECRET_BYTES
+                        + " bytes, such as the output of 'openssl rand -base64 48'");
+            }
+            requireLength("queuegate.token.secret", secret);
+            previousSecrets.forEach(old -> requireLength("queuegate.token.previous-secrets", old));
+            if (ttl.isNegative() || ttl.isZero()) {
+                throw new IllegalArgumentException("queuegate.token.ttl must be positive, was " + ttl);
+            }
+        }
+
+        private static void requireLength(String property, String value) {
+            int length = value.getBytes(StandardCharsets.UTF_8).length;
+            if (length < MIN_SECRET_BYTES) {
+                throw new IllegalArgumentException(property + " must be at least " + MIN_SECRET_BYTES
+                        + " bytes for HS256, was " + length);
+            }
+        }
+    }
+
+    /** @param interval period of {@code promotion: scheduler}; default 5 seconds */
+    public record Scheduler(@DefaultValue("5s") Duration interval) {
+
+        public Scheduler {
+            requirePositive("queuegate.scheduler.interval", interval);
+        }
+    }
+
+    /** @param interval period of the safety net of the event strategies; default 30 seconds */
+    public record SafetyNet(@DefaultValue("30s") Duration interval) {
+
+        public SafetyNet {
+            requirePositive("queuegate.safety-net.interval", interval);
+        }
+    }
+
+    /**
+     * @param embedded start an in-process Redis instead of connecting; default {@code false}
+     *                 ({@code true} in the {@code demo} profile)
+     * @param timeout longest wait for one Redis call before the route's {@code on-redis-failure}
+     *                applies; default 2 seconds
+     */
+    public record Redis(@DefaultValue("false") boolean embedded, @DefaultValue("2s") Duration timeout) {
+
+        public Redis {
+            requirePositive("queuegate.redis.timeout", timeout);
+        }
+    }
+
+    private static void requirePositive(String property, Duration value) {
+        if (value.isNegative() || value.isZero()) {
+            throw new IllegalArgumentException(property + " must be positive, was " + value);
+        }
+    }
+}

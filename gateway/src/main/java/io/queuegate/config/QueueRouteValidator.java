@@ -1,0 +1,70 @@
+package io.queuegate.config;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.cloud.gateway.route.Route;
+import org.springframework.cloud.gateway.route.RouteLocator;
+import org.springframework.context.ApplicationListener;
+import org.springframework.core.env.Environment;
+
+/**
+ * Checks every protected route's {@code queue} block when the gateway starts, so a typo such as
+ * {@code max-active: -1} or an unsupported {@code promotion} stops the start instead of
+ * surfacing on the first shopper's request.
+ */
+public class QueueRouteValidator implements ApplicationListener<ApplicationReadyEvent> {
+
+    private static final Log log = LogFactory.getLog(QueueRouteValidator.class);
+
+    private final RouteLocator routes;
+    private final RouteQueuePolicies policies;
+    private final Environment environment;
+
+    public QueueRouteValidator(RouteLocator routes, RouteQueuePolicies policies, Environment environment) {
+        this.routes = routes;
+        this.policies = policies;
+        this.environment = environment;
+    }
+
+    @Override
+    public void onApplicationEvent(ApplicationReadyEvent event) {
+        warnAboutIgnoredRoutes();
+        // Startup, not a request: waiting for the route list here blocks nobody.
+        List<Route> all = routes.getRoutes().collectList().block();
+        List<String> problems = new ArrayList<>();
+        int protectedRoutes = 0;
+        for (Route route : all == null ? List.<Route>of() : all) {
+            if (!RouteQueuePolicies.isProtected(route)) {
+                continue;
+            }
+            protectedRoutes++;
+            try {
+                QueuePolicy policy = QueuePolicy.from(policies.routeSettings(route));
+                log.info("Route '" + route.getId() + "' is protected by QueueGate: " + policy);
+            }
+            catch (IllegalArgumentException ex) {
+                problems.add("route '" + route.getId() + "': " + ex.getMessage());
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw new IllegalStateException("QueueGate route configuration is invalid:\n  "
+                    + String.join("\n  ", problems));
+        }
+        if (protectedRoutes == 0) {
+            log.warn("QueueGate is on, but no route has a 'queue' block in its metadata: nothing is protected");
+        }
+    }
+
+    /** Spring Cloud Gateway 5 reads routes only under spring.cloud.gateway.server.webflux.routes. */
+    private void warnAboutIgnoredRoutes() {
+        if (environment.containsProperty("spring.cloud.gateway.routes[0].id")
+                || environment.containsProperty("spring.cloud.gateway.routes[0].uri")) {
+            log.warn("Routes under 'spring.cloud.gateway.routes' are ignored by Spring Cloud Gateway 5; "
+                    + "move them to 'spring.cloud.gateway.server.webflux.routes'");
+        }
+    }
+}

@@ -1,0 +1,77 @@
+package io.queuegate.store;
+
+import java.util.List;
+
+/**
+ * Every Redis key and channel QueueGate uses. The keys of one product share the hash tag
+ * {@code {<pid>}}, so each script touches a single Redis Cluster slot; the product registry is
+ * the one key outside any tag, and no multi-key script touches it.
+ */
+public final class QueueKeys {
+
+    /** The set of product ids that currently have a queue, walked by the scheduler. */
+    public static final String PRODUCTS = "qg:products";
+
+    /** The channel pattern on which freed places are announced ({@code promotion: pubsub}). */
+    public static final String SLOT_AVAILABLE_PATTERN = "qg:slot-available:*";
+
+    private static final String SLOT_AVAILABLE_PREFIX = "qg:slot-available:";
+
+    private final String productId;
+    private final String prefix;
+
+    private QueueKeys(String productId) {
+        this.productId = productId;
+        this.prefix = "qg:{" + productId + "}:";
+    }
+
+    /** The keys of one product; {@code productId} must already be validated. */
+    public static QueueKeys of(String productId) {
+        return new QueueKeys(productId);
+    }
+
+    /** The product id announced on a slot-available channel, or {@code null} for another channel. */
+    public static String productOfChannel(String channel) {
+        return channel.startsWith(SLOT_AVAILABLE_PREFIX) ? channel.substring(SLOT_AVAILABLE_PREFIX.length()) : null;
+    }
+
+    public String productId() {
+        return productId;
+    }
+
+    /** ZSET of waiting users, scored by ticket: strict arrival order. */
+    public String waiting() {
+        return prefix + "wait";
+    }
+
+    /** ZSET of admitted users, scored by session expiry (epoch ms). */
+    public String active() {
+        return prefix + "active";
+    }
+
+    /** Ticket counter: FIFO even for joins within the same millisecond. */
+    public String sequence() {
+        return prefix + "seq";
+    }
+
+    /** HASH of the product's max-active, session ttl and strategy as the last join saw them. */
+    public String settings() {
+        return prefix + "settings";
+    }
+
+    public String slotAvailableChannel() {
+        return SLOT_AVAILABLE_PREFIX + productId;
+    }
+
+    List<String> forJoin() {
+        return List.of(waiting(), active(), sequence(), settings());
+    }
+
+    List<String> forPromoteAndLeave() {
+        return List.of(waiting(), active(), settings());
+    }
+
+    List<String> forStatus() {
+        return List.of(waiting(), active());
+    }
+}

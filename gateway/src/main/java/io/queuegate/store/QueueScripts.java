@@ -1,0 +1,63 @@
+package io.queuegate.store;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import org.springframework.core.io.ClassPathResource;
+import org.springframework.data.redis.core.script.RedisScript;
+
+/**
+ * The Lua scripts from {@code lua/}, each built once so its SHA1 is computed once and calls go
+ * by EVALSHA. Scripts that can open places get {@code fill.lua} prepended, so the promotion
+ * rule is written once.
+ */
+public final class QueueScripts {
+
+    /** Where the build copies the top-level {@code lua/} folder inside the jar. */
+    public static final String LOCATION = "META-INF/queuegate/lua/";
+
+    @SuppressWarnings("rawtypes")
+    private static final Class<List> LIST = List.class;
+
+    private final RedisScript<List<Long>> join;
+    private final RedisScript<Long> promote;
+    private final RedisScript<List<Long>> leave;
+    private final RedisScript<List<Long>> status;
+
+    @SuppressWarnings("unchecked")
+    public QueueScripts() {
+        String fill = read("fill.lua");
+        this.join = (RedisScript<List<Long>>) (RedisScript<?>) RedisScript.of(fill + read("join.lua"), LIST);
+        this.promote = RedisScript.of(fill + read("promote.lua"), Long.class);
+        this.leave = (RedisScript<List<Long>>) (RedisScript<?>) RedisScript.of(fill + read("leave.lua"), LIST);
+        this.status = (RedisScript<List<Long>>) (RedisScript<?>) RedisScript.of(read("status.lua"), LIST);
+    }
+
+    public RedisScript<List<Long>> join() {
+        return join;
+    }
+
+    public RedisScript<Long> promote() {
+        return promote;
+    }
+
+    public RedisScript<List<Long>> leave() {
+        return leave;
+    }
+
+    public RedisScript<List<Long>> status() {
+        return status;
+    }
+
+    private static String read(String name) {
+        try (InputStream in = new ClassPathResource(LOCATION + name).getInputStream()) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        catch (IOException ex) {
+            throw new UncheckedIOException("Redis script " + LOCATION + name + " is missing from the classpath", ex);
+        }
+    }
+}

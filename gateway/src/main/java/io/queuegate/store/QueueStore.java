@@ -1,0 +1,114 @@
+package io.queuegate.store;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
+import org.springframework.data.redis.core.ScanOptions;
+import org.springframework.data.redis.core.script.RedisScript;
+
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * The queue state in Redis: every read-decide-write is one script, so any number of gateway
+ * instances can share a product's queue without locks.
+ */
+public class QueueStore {
+
+    private final ReactiveStringRedisTemplate redis;
+    private final QueueScripts scripts;
+    private final Clock clock;
+    private final Duration timeout;
+
+    public QueueStore(ReactiveStringRedisTemplate redis, QueueScripts scripts, Clock clock, Duration timeout) {
+        this.redis = redis;
+        this.scripts = scripts;
+        this.clock = clock;
+        this.timeout = timeout;
+    }
+
+    /**
+     * Joins (or finds) the user in the product's queue and fills free places in the same step.
+     * The settings are stored with the product, so promotions without a request use them.
+     */
+    public Mono<Placement> join(String productId, String userId, int maxActive, Duration sessionTtl, String strategy) {
+        QueueKeys keys = QueueKeys.of(productId);
+        return run(scripts.join(), keys.forJoin(), userId, now(), Integer.toString(maxActive),
+                Long.toString(sessionTtl.toMillis()), strategy)
+                .flatMap(r -> {
+                    Placement placement = Placement.fromScript(r.get(0), r.get(1), r.get(2));
+                    // Only a new waiter needs the scheduler to know the product; polls skip this trip.
+                    boolean newWaiter = placement.state() == Placement.State.WAITING && r.get(3) == 1;
+                    return newWaiter ? register(productId).thenReturn(placement) : Mono.just(placement);
+                });
+    }
+
+    private Mono<Long> register(String productId) {
+        return redis.opsForSet().add(QueueKeys.PRODUCTS, productId).timeout(timeout);
+    }
+
+    /** Where the user stands, without joining. */
+    public Mono<Placement> status(String productId, String userId) {
+        QueueKeys keys = QueueKeys.of(productId);
+        return run(scripts.status(), keys.forStatus(), userId, now())
+                .map(r -> Placement.fromScript(r.get(0), r.get(1), 0));
+    }
+
+    /**
+     * Ends the user's place (waiting or active) and refills it at once.
+     *
+     * @return whether the user held a place
+     */
+    public Mono<Boolean> leave(String productId, String userId) {
+        QueueKeys keys = QueueKeys.of(productId);
+        return run(scripts.leave(), keys.forPromoteAndLeave(), userId, now(), keys.slotAvailableChannel())
+                .map(r -> r.get(0) > 0);
+    }
+
+    /**
+     * One promotion pass for one product.
+     *
+     * @param onlyStrategy promote only when the product uses this strategy; empty for any
+     * @return users moved; 0 when full; -1 when nobody waits; -2 when skipped for its strategy
+     */
+    public Mono<Long> promote(String productId, String onlyStrategy) {
+        QueueKeys keys = QueueKeys.of(productId);
+        return redis.execute(scripts.promote(), keys.forPromoteAndLeave(), List.of(now(), onlyStrategy))
+                .next()
+                .timeout(timeout);
+    }
+
+    /** Every product that currently has a queue; scanned, so a large registry never blocks Redis. */
+    public Flux<String> products() {
+        return redis.opsForSet().scan(QueueKeys.PRODUCTS, ScanOptions.scanOptions().count(500).build());
+    }
+
+    /**
+     * Drops a product whose wait queue was seen empty. Re-checks after removing: a join that
+     * enqueued before the removal is seen by the re-check and put back; one that enqueues after
+     * it registers the product itself. Either way no waiter is left outside the registry.
+     */
+    public Mono<Void> forgetIfIdle(String productId) {
+        return redis.opsForSet().remove(QueueKeys.PRODUCTS, productId)
+                .then(redis.opsForZSet().size(QueueKeys.of(productId).waiting()))
+                .flatMap(waiting -> waiting > 0 ? register(productId).then() : Mono.<Void>empty())
+                .timeout(timeout);
+    }
+
+    private Mono<List<Long>> run(RedisScript<List<Long>> script, List<String> keys, String... args) {
+        return redis.execute(script, keys, List.of(args))
+                .reduce(new ArrayList<Long>(), (all, part) -> {
+                    all.addAll(part);
+                    return all;
+                })
+                .map(all -> (List<Long>) all)
+                .timeout(timeout);
+    }
+
+    private String now() {
+        return Long.toString(clock.millis());
+    }
+}

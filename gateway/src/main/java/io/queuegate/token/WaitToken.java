@@ -1,0 +1,16 @@
+package io.queuegate.token;
+
+import java.time.Instant;
+
+/**
+ * What a wait token says: who holds it and for which product. It grants nothing by itself:
+ * whether its holder may pass is always read from Redis.
+ *
+ * @param productId the product whose queue the holder joined ({@code pid})
+ * @param userId the holder ({@code uid}); made by the gateway for anonymous callers
+ * @param anonymous whether the gateway made the user id ({@code anon})
+ * @param issuedAt when it was signed ({@code iat})
+ * @param expiresAt when it stops being accepted ({@code exp})
+ */
+public record WaitToken(String productId, String userId, boolean anonymous, Instant issuedAt, Instant expiresAt) {
+}

@@ -1,0 +1,135 @@
+package io.queuegate.token;
+
+import java.security.Key;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Date;
+
+import io.jsonwebtoken.Claims;
+import io.jsonwebtoken.ExpiredJwtException;
+import io.jsonwebtoken.Header;
+import io.jsonwebtoken.JwsHeader;
+import io.jsonwebtoken.JwtException;
+import io.jsonwebtoken.JwtParser;
+import io.jsonwebtoken.Jwts;
+import io.jsonwebtoken.LocatorAdapter;
+import io.jsonwebtoken.security.SignatureException;
+
+/**
+ * Signs and checks wait tokens (HS256 JWTs with a {@code kid}). Every rejection is an
+ * {@link InvalidTokenException} whose message says what was wrong without revealing keys.
+ */
+public final class WaitTokenCodec {
+
+    /** The {@code typ} claim of a wait token; other QueueGate tokens may come later. */
+    public static final String TYPE = "wait";
+
+    /** Longer strings are refused before parsing; ours are about 250 characters. */
+    public static final int MAX_TOKEN_LENGTH = 2048;
+
+    private static final Duration CLOCK_SKEW = Duration.ofSeconds(30);
+
+    private final SigningKeys keys;
+    private final Duration ttl;
+    private final Clock clock;
+    private final JwtParser parser;
+
+    public WaitTokenCodec(SigningKeys keys, Duration ttl, Clock clock) {
+        this.keys = keys;
+        this.ttl = ttl;
+        this.clock = clock;
+        this.parser = Jwts.parser()
+                .keyLocator(new KeyById(keys))
+                .clock(() -> Date.from(clock.instant()))
+                .clockSkewSeconds(CLOCK_SKEW.toSeconds())
+                .build();
+    }
+
+    /** A fresh token for this user and product, valid for the configured ttl. */
+    public String issue(String productId, String userId, boolean anonymous) {
+        Instant now = clock.instant();
+        return Jwts.builder()
+                .header().keyId(keys.currentId()).and()
+                .claim("typ", TYPE)
+                .claim("pid", productId)
+                .claim("uid", userId)
+                .claim("anon", anonymous)
+                .issuedAt(Date.from(now))
+                .expiration(Date.from(now.plus(ttl)))
+                .signWith(keys.current(), Jwts.SIG.HS256)
+                .compact();
+    }
+
+    /** Checks signature, algorithm, key id, lifetime and claims; never returns an untrusted token. */
+    public WaitToken verify(String token) {
+        if (token == null || token.isBlank()) {
+            throw new InvalidTokenException("the token is empty");
+        }
+        if (token.length() > MAX_TOKEN_LENGTH) {
+            throw new InvalidTokenException("the token is longer than " + MAX_TOKEN_LENGTH + " characters");
+        }
+        Claims claims;
+        try {
+            claims = parser.parseSignedClaims(token).getPayload();
+        }
+        catch (ExpiredJwtException ex) {
+            throw new InvalidTokenException("the token has expired");
+        }
+        catch (SignatureException ex) {
+            throw new InvalidTokenException("the token's signature does not match");
+        }
+        catch (InvalidTokenException ex) {
+            throw ex;
+        }
+        catch (JwtException | IllegalArgumentException ex) {
+            throw new InvalidTokenException("the token is not a signed QueueGate token");
+        }
+        return toWaitToken(claims);
+    }
+
+    private WaitToken toWaitToken(Claims claims) {
+        if (!TYPE.equals(claims.get("typ", String.class))) {
+            throw new InvalidTokenException("the token is not a wait token");
+        }
+        String productId = claims.get("pid", String.class);
+        String userId = claims.get("uid", String.class);
+        Boolean anonymous = claims.get("anon", Boolean.class);
+        if (productId == null || userId == null || anonymous == null
+                || claims.getIssuedAt() == null || claims.getExpiration() == null) {
+            throw new InvalidTokenException("the token lacks a required claim");
+        }
+        Instant issuedAt = claims.getIssuedAt().toInstant();
+        if (issuedAt.isAfter(clock.instant().plus(CLOCK_SKEW))) {
+            throw new InvalidTokenException("the token was issued in the future");
+        }
+        return new WaitToken(productId, userId, anonymous, issuedAt, claims.getExpiration().toInstant());
+    }
+
+    /** Finds the key by {@code kid}; only HS256 is accepted, so no algorithm can be swapped in. */
+    private static final class KeyById extends LocatorAdapter<Key> {
+
+        private final SigningKeys keys;
+
+        KeyById(SigningKeys keys) {
+            this.keys = keys;
+        }
+
+        @Override
+        protected Key locate(JwsHeader header) {
+            if (!"HS256".equals(header.getAlgorithm())) {
+                throw new InvalidTokenException("the token must be signed with HS256");
+            }
+            Key key = keys.find(header.getKeyId());
+            if (key == null) {
+                throw new InvalidTokenException("the token's key id is unknown");
+            }
+            return key;
+        }
+
+        @Override
+        protected Key doLocate(Header header) {
+            throw new InvalidTokenException("the token is not signed");
+        }
+    }
+}

@@ -1,0 +1,29 @@
+package io.queuegate.web;
+
+import org.springframework.http.HttpStatus;
+
+/** The error codes of the HTTP contract, each with its status. */
+public enum QueueError {
+
+    INVALID_TOKEN(HttpStatus.UNAUTHORIZED),
+    WRONG_PRODUCT(HttpStatus.FORBIDDEN),
+    WRONG_USER(HttpStatus.FORBIDDEN),
+    INVALID_PRODUCT(HttpStatus.BAD_REQUEST),
+    INVALID_USER(HttpStatus.BAD_REQUEST),
+    QUEUE_UNAVAILABLE(HttpStatus.SERVICE_UNAVAILABLE);
+
+    private final HttpStatus status;
+
+    QueueError(HttpStatus status) {
+        this.status = status;
+    }
+
+    public HttpStatus status() {
+        return status;
+    }
+
+    /** The {@code error} field of the JSON body. */
+    public String code() {
+        return name().toLowerCase(java.util.Locale.ROOT);
+    }
+}

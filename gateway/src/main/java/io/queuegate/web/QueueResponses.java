@@ -1,0 +1,142 @@
+package io.queuegate.web;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+
+import io.queuegate.admission.Admission;
+import io.queuegate.admission.Caller;
+import io.queuegate.admission.PresentedToken;
+
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseCookie;
+import org.springframework.http.server.reactive.ServerHttpRequest;
+import org.springframework.http.server.reactive.ServerHttpResponse;
+import org.springframework.web.server.ServerWebExchange;
+
+import reactor.core.publisher.Mono;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Maps admission decisions to HTTP: the 429 waiting answer (JSON, or the HTML page for
+ * browsers), the contract's error bodies, and the token header and cookie.
+ */
+public class QueueResponses {
+
+    public static final String RANK_HEADER = "Queue-Rank";
+
+    private final JsonMapper json;
+    private final WaitingPage page;
+    private final Duration tokenTtl;
+
+    public QueueResponses(JsonMapper json, WaitingPage page, Duration tokenTtl) {
+        this.json = json;
+        this.page = page;
+        this.tokenTtl = tokenTtl;
+    }
+
+    public Mono<Void> waiting(ServerWebExchange exchange, Admission.Waiting waiting) {
+        Caller caller = waiting.caller();
+        long retryAfter = RetryAfter.forRank(waiting.rank());
+        ServerHttpResponse response = exchange.getResponse();
+        response.setStatusCode(HttpStatus.TOO_MANY_REQUESTS);
+        HttpHeaders headers = response.getHeaders();
+        headers.set(HttpHeaders.RETRY_AFTER, Long.toString(retryAfter));
+        headers.set(RANK_HEADER, Long.toString(waiting.rank()));
+        headers.setCacheControl("no-store");
+        attachToken(exchange, waiting.token());
+        if (prefersHtml(exchange.getRequest())) {
+            return write(response, MediaType.TEXT_HTML, page.render(caller.productId(), waiting.rank(), retryAfter)
+                    .getBytes(StandardCharsets.UTF_8));
+        }
+        return writeJson(response, new WaitingBody("WAITING", caller.productId(), caller.userId(), waiting.rank(),
+                waiting.token(), retryAfter, null));
+    }
+
+    public Mono<Void> error(ServerWebExchange exchange, QueueError error, String message, boolean clearCookie) {
+        ServerHttpResponse response = exchange.getResponse();
+        response.setStatusCode(error.status());
+        response.getHeaders().setCacheControl("no-store");
+        if (error == QueueError.QUEUE_UNAVAILABLE) {
+            response.getHeaders().set(HttpHeaders.RETRY_AFTER, "5");
+        }
+        if (clearCookie) {
+            response.addCookie(cookie(exchange.getRequest(), "", Duration.ZERO));
+        }
+        return writeJson(response, new ErrorBody(error.code(), message));
+    }
+
+    public Mono<Void> rejected(ServerWebExchange exchange, Admission.Rejected rejected) {
+        return error(exchange, rejected.error(), rejected.message(), rejected.clearCookie());
+    }
+
+    public Mono<Void> unavailable(ServerWebExchange exchange) {
+        return error(exchange, QueueError.QUEUE_UNAVAILABLE,
+                "the waiting room is temporarily unavailable; please try again shortly", false);
+    }
+
+    public Mono<Void> status(ServerWebExchange exchange, HttpStatus status, StatusBody body) {
+        exchange.getResponse().setStatusCode(status);
+        exchange.getResponse().getHeaders().setCacheControl("no-store");
+        return writeJson(exchange.getResponse(), body);
+    }
+
+    /** Puts a newly issued token on the answer, as header and HttpOnly cookie. */
+    public void attachToken(ServerWebExchange exchange, String token) {
+        if (token == null) {
+            return;
+        }
+        exchange.getResponse().getHeaders().set(PresentedToken.HEADER, token);
+        exchange.getResponse().addCookie(cookie(exchange.getRequest(), token, tokenTtl));
+    }
+
+    public void clearTokenCookie(ServerWebExchange exchange) {
+        exchange.getResponse().addCookie(cookie(exchange.getRequest(), "", Duration.ZERO));
+    }
+
+    private static ResponseCookie cookie(ServerHttpRequest request, String value, Duration maxAge) {
+        return ResponseCookie.from(PresentedToken.COOKIE, value)
+                .httpOnly(true)
+                .sameSite("Lax")
+                .secure(isHttps(request))
+                .path("/")
+                .maxAge(maxAge)
+                .build();
+    }
+
+    private static boolean isHttps(ServerHttpRequest request) {
+        return request.getSslInfo() != null || "https".equalsIgnoreCase(request.getURI().getScheme());
+    }
+
+    /** True when the client ranks HTML above JSON; {@code *}{@code /*} alone (curl) means JSON. */
+    static boolean prefersHtml(ServerHttpRequest request) {
+        List<MediaType> accepted = request.getHeaders().getAccept();
+        return quality(accepted, MediaType.TEXT_HTML) > quality(accepted, MediaType.APPLICATION_JSON);
+    }
+
+    private static double quality(List<MediaType> accepted, MediaType type) {
+        double best = 0;
+        for (MediaType candidate : accepted) {
+            if (candidate.includes(type)) {
+                double q = candidate.getQualityValue();
+                // An exact match outranks a wildcard of the same quality.
+                best = Math.max(best, candidate.isWildcardType() || candidate.isWildcardSubtype() ? q - 0.001 : q);
+            }
+        }
+        return best;
+    }
+
+    private Mono<Void> writeJson(ServerHttpResponse response, Object body) {
+        return write(response, MediaType.APPLICATION_JSON, json.writeValueAsBytes(body));
+    }
+
+    private static Mono<Void> write(ServerHttpResponse response, MediaType type, byte[] bytes) {
+        response.getHeaders().setContentType(type);
+        response.getHeaders().setContentLength(bytes.length);
+        DataBuffer buffer = response.bufferFactory().wrap(bytes);
+        return response.writeWith(Mono.just(buffer));
+    }
+}

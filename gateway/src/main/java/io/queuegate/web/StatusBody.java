@@ -1,0 +1,14 @@
+package io.queuegate.web;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+
+/**
+ * The JSON body of {@code GET /queue/{productId}/status} and {@code DELETE /queue/{productId}}.
+ *
+ * @param status {@code WAITING}, {@code ACTIVE}, {@code NOT_FOUND} or, after a leave, {@code LEFT}
+ * @param rank 1-based place in line, only while waiting
+ * @param retryAfterSeconds when to ask again, only while waiting
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record StatusBody(String status, String productId, String userId, Long rank, Long retryAfterSeconds) {
+}

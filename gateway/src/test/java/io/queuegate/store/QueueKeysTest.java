@@ -1,0 +1,26 @@
+package io.queuegate.store;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class QueueKeysTest {
+
+    @Test
+    void everyKeyOfAProductSharesOneHashTag() {
+        QueueKeys keys = QueueKeys.of("42");
+        assertThat(keys.waiting()).isEqualTo("qg:{42}:wait");
+        assertThat(keys.active()).isEqualTo("qg:{42}:active");
+        assertThat(keys.sequence()).isEqualTo("qg:{42}:seq");
+        assertThat(keys.settings()).isEqualTo("qg:{42}:settings");
+        assertThat(keys.forJoin()).allMatch(key -> key.startsWith("qg:{42}:"));
+    }
+
+    @Test
+    void theRegistryAndChannelsStandOutsideAnyProductSlot() {
+        assertThat(QueueKeys.PRODUCTS).isEqualTo("qg:products");
+        assertThat(QueueKeys.of("42").slotAvailableChannel()).isEqualTo("qg:slot-available:42");
+        assertThat(QueueKeys.productOfChannel("qg:slot-available:sneakers-1")).isEqualTo("sneakers-1");
+        assertThat(QueueKeys.productOfChannel("other")).isNull();
+    }
+}

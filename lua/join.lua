@@ -1,0 +1,31 @@
+-- Enters a user into a product's queue, or reports where they already are.
+-- Idempotent: a waiting user keeps their ticket, an active user keeps their session (a join
+-- never extends it). A new user takes the next ticket, then free places are filled at once,
+-- so someone arriving at an empty product is admitted in this same call.
+--
+-- KEYS[1] wait ZSET   KEYS[2] active ZSET   KEYS[3] ticket counter   KEYS[4] settings HASH
+-- ARGV[1] user id   ARGV[2] now (epoch ms)   ARGV[3] max-active   ARGV[4] session ttl (ms)
+-- ARGV[5] promotion strategy
+-- Returns {state, rank, promoted, enqueued}: state 1 = active, 0 = waiting; rank is 1-based
+-- (0 when active); promoted = fill's result; enqueued = 1 when this call took a new ticket.
+local wait, active, seq, settings = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local uid = ARGV[1]
+local now, max, ttl = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+
+-- The scheduler and the leave path have no request to read the route from; they use these.
+redis.call('HSET', settings, 'max', max, 'ttl', ttl, 'strategy', ARGV[5])
+
+local expiry = redis.call('ZSCORE', active, uid)
+if expiry and tonumber(expiry) > now then
+    return {1, 0, 0, 0}
+end
+local enqueued = 0
+if not redis.call('ZSCORE', wait, uid) then
+    redis.call('ZADD', wait, redis.call('INCR', seq), uid)
+    enqueued = 1
+end
+local promoted = fill(wait, active, now, max, ttl)
+if redis.call('ZSCORE', active, uid) then
+    return {1, 0, promoted, enqueued}
+end
+return {0, redis.call('ZRANK', wait, uid) + 1, promoted, enqueued}

@@ -1,0 +1,17 @@
+-- One promotion pass for one product, as run by the scheduler, the safety net and the
+-- slot-available listeners. Reads the product's settings as the last join stored them.
+--
+-- KEYS[1] wait ZSET   KEYS[2] active ZSET   KEYS[3] settings HASH
+-- ARGV[1] now (epoch ms)   ARGV[2] only for this strategy ('' = any)
+-- Returns users moved; 0 = no free place; -1 = nobody waits (the caller may forget the
+-- product); -2 = the product uses another strategy (skipped).
+local wait, active, settings = KEYS[1], KEYS[2], KEYS[3]
+local now = tonumber(ARGV[1])
+local conf = redis.call('HMGET', settings, 'max', 'ttl', 'strategy')
+if not conf[1] then
+    return -1
+end
+if ARGV[2] ~= '' and conf[3] ~= ARGV[2] then
+    return -2
+end
+return fill(wait, active, now, tonumber(conf[1]), tonumber(conf[2]))
