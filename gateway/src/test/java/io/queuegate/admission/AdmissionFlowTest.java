@@ -1,0 +1,256 @@
+package io.queuegate.admission;
+
+import java.time.Duration;
+import java.util.Map;
+
+import com.github.tomakehurst.wiremock.WireMockServer;
+import io.queuegate.support.Backend;
+import io.queuegate.support.GatewayInstance;
+import io.queuegate.support.RedisProcess;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.test.web.reactive.server.EntityExchangeResult;
+import org.springframework.test.web.reactive.server.WebTestClient;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
+import static com.github.tomakehurst.wiremock.client.WireMock.absent;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The request flow of DESIGN.md through a running gateway, on a real Redis, with WireMock as
+ * the shop: join, admit, wait, complete, leave, status.
+ */
+class AdmissionFlowTest {
+
+    private static RedisProcess redis;
+    private static WireMockServer backend;
+    private static GatewayInstance gateway;
+    private static WebTestClient client;
+
+    @BeforeAll
+    static void start() {
+        redis = RedisProcess.start();
+        backend = Backend.start();
+        Map<String, Object> properties = GatewayInstance.defaults(redis, backend.baseUrl(), Map.of(
+                "max-active", "2",
+                "session-ttl", "1m",
+                "promotion", "pubsub",
+                "complete-on", "POST /api/products/{productId}/orders"));
+        String open = "spring.cloud.gateway.server.webflux.routes[1].";
+        properties.put(open + "id", "open");
+        properties.put(open + "uri", backend.baseUrl());
+        properties.put(open + "predicates[0]", "Path=/open/**");
+        gateway = GatewayInstance.start(properties);
+        client = gateway.client().mutate().responseTimeout(Duration.ofSeconds(10)).build();
+    }
+
+    @AfterAll
+    static void stop() {
+        gateway.close();
+        backend.stop();
+        redis.close();
+    }
+
+    @BeforeEach
+    void emptyQueues() {
+        redis.flushAll();
+        backend.resetRequests();
+    }
+
+    @Test
+    void admitsAtOnceWhileAPlaceIsFreeAndIssuesAToken() {
+        EntityExchangeResult<String> result = get("42", "alice", null)
+                .expectStatus().isOk()
+                .expectHeader().exists("Queue-Token")
+                .expectBody(String.class).isEqualTo("{\"product\":\"ok\"}")
+                .returnResult();
+        String cookie = result.getResponseHeaders().getFirst(HttpHeaders.SET_COOKIE);
+        assertThat(cookie).startsWith("queue_token=").containsIgnoringCase("HttpOnly").contains("SameSite=Lax");
+        backend.verify(1, getRequestedFor(urlPathEqualTo("/api/products/42"))
+                .withHeader("X-User-Id", equalTo("alice")).withHeader("Queue-Token", absent()));
+    }
+
+    @Test
+    void answersEveryoneBeyondMaxActiveWith429AndTheirRank() {
+        get("42", "alice", null).expectStatus().isOk();
+        get("42", "bob", null).expectStatus().isOk();
+        EntityExchangeResult<byte[]> waiting = get("42", "carol", null)
+                .expectStatus().isEqualTo(HttpStatus.TOO_MANY_REQUESTS)
+                .expectHeader().valueEquals("Retry-After", "1")
+                .expectHeader().valueEquals("Queue-Rank", "1")
+                .expectHeader().contentType(MediaType.APPLICATION_JSON)
+                .expectBody()
+                .jsonPath("$.status").isEqualTo("WAITING")
+                .jsonPath("$.productId").isEqualTo("42")
+                .jsonPath("$.userId").isEqualTo("carol")
+                .jsonPath("$.rank").isEqualTo(1)
+                .jsonPath("$.retryAfterSeconds").isEqualTo(1)
+                .jsonPath("$.estimatedWaitSeconds").isEmpty()
+                .returnResult();
+        String token = waiting.getResponseHeaders().getFirst("Queue-Token");
+        assertThat(new String(waiting.getResponseBody())).contains("\"token\":\"" + token + "\"")
+                .contains("\"estimatedWaitSeconds\":null");
+        get("42", "dave", null).expectStatus().isEqualTo(HttpStatus.TOO_MANY_REQUESTS)
+                .expectHeader().valueEquals("Queue-Rank", "2");
+        backend.verify(0, getRequestedFor(urlPathEqualTo("/api/products/42")).withHeader("X-User-Id", equalTo("carol")));
+    }
+
+    @Test
+    void joiningAgainKeepsTheFirstPlace() {
+        fill("42");
+        get("42", "carol", null).expectHeader().valueEquals("Queue-Rank", "1");
+        get("42", "dave", null).expectHeader().valueEquals("Queue-Rank", "2");
+        get("42", "carol", null).expectStatus().isEqualTo(HttpStatus.TOO_MANY_REQUESTS)
+                .expectHeader().valueEquals("Queue-Rank", "1");
+    }
+
+    @Test
+    void anActiveTokenPassesAndAWaitingTokenGetsItsCurrentRank() {
+        String alice = tokenOf(get("42", "alice", null).expectStatus().isOk());
+        get("42", "bob", null);
+        String carol = tokenOf(get("42", "carol", null));
+        get("42", "alice", alice).expectStatus().isOk().expectHeader().doesNotExist("Queue-Token");
+        get("42", "carol", carol).expectStatus().isEqualTo(HttpStatus.TOO_MANY_REQUESTS)
+                .expectHeader().valueEquals("Queue-Rank", "1");
+    }
+
+    @Test
+    void completionFreesThePlaceAndPromotesTheNextInLineAtOnce() {
+        String alice = tokenOf(get("42", "alice", null));
+        get("42", "bob", null);
+        String carol = tokenOf(get("42", "carol", null));
+        String dave = tokenOf(get("42", "dave", null));
+
+        order("42", "alice", alice).expectStatus().isCreated();
+
+        status("42", "carol", carol).expectStatus().isOk().expectBody()
+                .jsonPath("$.status").isEqualTo("ACTIVE").jsonPath("$.rank").doesNotExist();
+        get("42", "carol", carol).expectStatus().isOk();
+        status("42", "dave", dave).expectBody().jsonPath("$.status").isEqualTo("WAITING").jsonPath("$.rank").isEqualTo(1);
+        // A completed session is over: the old token joins again, at the back.
+        get("42", "alice", alice).expectStatus().isEqualTo(HttpStatus.TOO_MANY_REQUESTS)
+                .expectHeader().valueEquals("Queue-Rank", "2");
+    }
+
+    @Test
+    void aFailedCompletionKeepsTheSession() {
+        String alice = tokenOf(get("soldout", "alice", null).expectStatus().isOk());
+        order("soldout", "alice", alice).expectStatus().isEqualTo(HttpStatus.CONFLICT);
+        status("soldout", "alice", alice).expectBody().jsonPath("$.status").isEqualTo("ACTIVE");
+    }
+
+    @Test
+    void leavingGivesThePlaceToTheNextInLine() {
+        String alice = tokenOf(get("42", "alice", null));
+        get("42", "bob", null);
+        String carol = tokenOf(get("42", "carol", null));
+        String dave = tokenOf(get("42", "dave", null));
+
+        leave("42", "carol", carol).expectStatus().isOk().expectBody()
+                .jsonPath("$.status").isEqualTo("LEFT").jsonPath("$.userId").isEqualTo("carol");
+        status("42", "dave", dave).expectBody().jsonPath("$.rank").isEqualTo(1);
+
+        leave("42", "alice", alice).expectStatus().isOk();
+        status("42", "dave", dave).expectBody().jsonPath("$.status").isEqualTo("ACTIVE");
+        status("42", "alice", alice).expectBody().jsonPath("$.status").isEqualTo("NOT_FOUND");
+        leave("42", "alice", alice).expectBody().jsonPath("$.status").isEqualTo("NOT_FOUND");
+    }
+
+    @Test
+    void statusNeverJoins() {
+        String carol = tokenOf(get("7", "carol", null));
+        leave("7", "carol", carol);
+        status("7", "carol", carol).expectStatus().isOk().expectBody()
+                .jsonPath("$.status").isEqualTo("NOT_FOUND").jsonPath("$.userId").isEqualTo("carol");
+        assertThat(redis.commands().zcard("qg:{7}:wait") + redis.commands().zcard("qg:{7}:active")).isZero();
+        client.get().uri("/queue/7/status").exchange().expectStatus().isUnauthorized()
+                .expectBody().jsonPath("$.error").isEqualTo("invalid_token");
+    }
+
+    @Test
+    void anAnonymousCallerGetsAGatewayMadeIdThatItsTokenKeeps() {
+        fill("42");
+        EntityExchangeResult<byte[]> first = client.get().uri("/api/products/42").exchange()
+                .expectStatus().isEqualTo(HttpStatus.TOO_MANY_REQUESTS).expectBody().returnResult();
+        String token = first.getResponseHeaders().getFirst("Queue-Token");
+        String body = new String(first.getResponseBody());
+        assertThat(body).containsPattern("\"userId\":\"anon-[A-Za-z0-9_-]{22}\"");
+        get("42", null, null).expectHeader().valueEquals("Queue-Rank", "2");
+        client.get().uri("/api/products/42").header("Queue-Token", token).exchange()
+                .expectHeader().valueEquals("Queue-Rank", "1");
+        // The cookie works as well as the header.
+        client.get().uri("/api/products/42").cookie("queue_token", token).exchange()
+                .expectHeader().valueEquals("Queue-Rank", "1");
+    }
+
+    @Test
+    void aBrowserGetsTheWaitingPageAndAnHttpOnlyCookie() {
+        fill("42");
+        EntityExchangeResult<String> page = client.get().uri("/api/products/42")
+                .header("Accept", "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8")
+                .exchange()
+                .expectStatus().isEqualTo(HttpStatus.TOO_MANY_REQUESTS)
+                .expectHeader().contentTypeCompatibleWith(MediaType.TEXT_HTML)
+                .expectBody(String.class).returnResult();
+        assertThat(page.getResponseBody()).contains("data-rank=\"1\"").contains("http-equiv=\"refresh\"");
+        assertThat(page.getResponseHeaders().getFirst(HttpHeaders.SET_COOKIE)).containsIgnoringCase("HttpOnly");
+    }
+
+    @Test
+    void routesWithoutAQueueBlockPassUntouched() {
+        client.get().uri("/open/anything").exchange().expectStatus().isOk()
+                .expectHeader().doesNotExist("Queue-Token").expectBody(String.class).isEqualTo("open");
+        assertThat(redis.commands().keys("qg:*")).isEmpty();
+    }
+
+    @Test
+    void aProductWithoutQueueKeysIsAdmittedOnItsOwnQueue() {
+        fill("42");
+        get("7", "carol", null).expectStatus().isOk();
+    }
+
+    private void fill(String productId) {
+        get(productId, "alice", null).expectStatus().isOk();
+        get(productId, "bob", null).expectStatus().isOk();
+    }
+
+    private WebTestClient.ResponseSpec get(String productId, String user, String token) {
+        WebTestClient.RequestHeadersSpec<?> spec = client.get().uri("/api/products/" + productId);
+        if (user != null) {
+            spec = spec.header("X-User-Id", user);
+        }
+        if (token != null) {
+            spec = spec.header("Queue-Token", token);
+        }
+        return spec.exchange();
+    }
+
+    private WebTestClient.ResponseSpec order(String productId, String user, String token) {
+        return client.post().uri("/api/products/" + productId + "/orders")
+                .header("X-User-Id", user).header("Queue-Token", token).exchange();
+    }
+
+    private WebTestClient.ResponseSpec status(String productId, String user, String token) {
+        return client.get().uri("/queue/" + productId + "/status")
+                .header("X-User-Id", user).header("Queue-Token", token).exchange();
+    }
+
+    private WebTestClient.ResponseSpec leave(String productId, String user, String token) {
+        return client.delete().uri("/queue/" + productId)
+                .header("X-User-Id", user).header("Queue-Token", token).exchange();
+    }
+
+    private static String tokenOf(WebTestClient.ResponseSpec response) {
+        String token = response.returnResult(byte[].class).getResponseHeaders().getFirst("Queue-Token");
+        assertThat(token).isNotBlank();
+        return token;
+    }
+}
