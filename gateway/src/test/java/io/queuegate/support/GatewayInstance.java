@@ -27,12 +27,14 @@ public final class GatewayInstance implements AutoCloseable {
         this.context = context;
     }
 
-    /** Starts with the given properties on top of the test defaults. */
+    /** Starts with the given properties, which win over the application's own files. */
     public static GatewayInstance start(Map<String, Object> properties) {
-        SpringApplication app = new SpringApplicationBuilder(QueueGateApplication.class)
-                .properties(properties)
-                .build();
-        return new GatewayInstance(app.run());
+        SpringApplication app = new SpringApplicationBuilder(QueueGateApplication.class).build();
+        // As arguments, not default properties: those would lose to application.yml.
+        String[] args = properties.entrySet().stream()
+                .map(entry -> "--" + entry.getKey() + "=" + entry.getValue())
+                .toArray(String[]::new);
+        return new GatewayInstance(app.run(args));
     }
 
     /** Properties for a gateway on {@code redis} with a product route to {@code backendUrl}. */

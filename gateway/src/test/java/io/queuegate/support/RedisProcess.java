@@ -78,6 +78,13 @@ public final class RedisProcess implements AutoCloseable {
         client.shutdown(Duration.ZERO, Duration.ofSeconds(1));
         if (process != null) {
             process.destroy();
+            // Callers rely on Redis being gone once close() returns (fault tests).
+            try {
+                process.waitFor(10, java.util.concurrent.TimeUnit.SECONDS);
+            }
+            catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+            }
         }
         if (embedded != null) {
             try {

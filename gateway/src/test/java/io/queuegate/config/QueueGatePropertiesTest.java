@@ -1,0 +1,83 @@
+package io.queuegate.config;
+
+import io.queuegate.admission.QueueAdmissionFilter;
+import io.queuegate.promotion.PromotionScheduler;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisReactiveAutoConfiguration;
+import org.springframework.boot.test.context.runner.ReactiveWebApplicationContextRunner;
+import org.springframework.cloud.gateway.route.RouteLocator;
+
+import reactor.core.publisher.Flux;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The auto-configuration as a shop's own gateway would get it, and its startup checks. */
+class QueueGatePropertiesTest {
+
+    private static final String SECRET = "queuegate.token.secret=a-secret-that-is-long-enough-for-hs256-01234";
+
+    private final ReactiveWebApplicationContextRunner runner = new ReactiveWebApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class,
+                    DataRedisReactiveAutoConfiguration.class, QueueGateAutoConfiguration.class))
+            // The shop's gateway brings its own routes; none are needed to configure QueueGate.
+            .withBean(RouteLocator.class, () -> () -> Flux.empty());
+
+    @Test
+    void installsTheFilterAndThePromotionLoops() {
+        runner.withPropertyValues(SECRET).run(context -> {
+            assertThat(context).hasNotFailed().hasSingleBean(QueueAdmissionFilter.class)
+                    .hasSingleBean(PromotionScheduler.class);
+            QueueGateProperties properties = context.getBean(QueueGateProperties.class);
+            assertThat(properties.userIdHeader()).isEqualTo("X-User-Id");
+            assertThat(properties.token().ttl()).hasHours(2);
+            assertThat(properties.scheduler().interval()).hasSeconds(5);
+            assertThat(properties.safetyNet().interval()).hasSeconds(30);
+            assertThat(properties.redis().embedded()).isFalse();
+        });
+    }
+
+    @Test
+    void refusesToStartWithoutASecret() {
+        runner.run(context -> assertThat(context).hasFailed().getFailure()
+                .rootCause().hasMessageContaining("queuegate.token.secret is required"));
+    }
+
+    @Test
+    void refusesToStartWithAShortSecret() {
+        runner.withPropertyValues("queuegate.token.secret=too-short").run(context -> assertThat(context).hasFailed()
+                .getFailure().rootCause().hasMessageContaining("must be at least 32 bytes"));
+    }
+
+    @Test
+    void refusesAnInvalidProductOverride() {
+        runner.withPropertyValues(SECRET, "queuegate.products.42.max-active=0").run(context -> assertThat(context)
+                .hasFailed().getFailure().rootCause().hasMessageContaining("max-active must be at least 1"));
+    }
+
+    @Test
+    void refusesAStrategyThatIsNotBuiltYet() {
+        runner.withPropertyValues(SECRET, "queuegate.products.42.promotion=stream").run(context -> assertThat(context)
+                .hasFailed().getFailure().rootCause().hasMessageContaining("promotion: stream is not supported yet"));
+    }
+
+    @Test
+    void stepsAsideWhenDisabled() {
+        runner.withPropertyValues("queuegate.enabled=false").run(context -> assertThat(context).hasNotFailed()
+                .doesNotHaveBean(QueueAdmissionFilter.class));
+    }
+
+    @Test
+    void productOverridesWinOverTheRouteBlock() {
+        QueueSettings route = new QueueSettings(10, null, Promotion.SCHEDULER, null, null, null);
+        QueueSettings product = new QueueSettings(3, null, null, null, RedisFailureMode.OPEN, null);
+        QueuePolicy policy = QueuePolicy.from(route.overriddenBy(product));
+        assertThat(policy.maxActive()).isEqualTo(3);
+        assertThat(policy.promotion()).isEqualTo(Promotion.SCHEDULER);
+        assertThat(policy.onRedisFailure()).isEqualTo(RedisFailureMode.OPEN);
+        assertThat(policy.sessionTtl()).hasMinutes(10);
+        assertThat(policy.productIdVariable()).isEqualTo("productId");
+    }
+}
