@@ -69,7 +69,9 @@ class ConcurrentAdmissionTest {
 
     @AfterAll
     static void stop() {
-        connections.dispose();
+        if (connections != null) {
+            connections.dispose();
+        }
         GatewayInstance.closeAll(gateways);
         backend.stop();
         redis.close();
