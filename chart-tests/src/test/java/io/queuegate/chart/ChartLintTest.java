@@ -1,0 +1,62 @@
+package io.queuegate.chart;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@code helm lint --strict} over every value set the repository ships.
+ */
+class ChartLintTest {
+
+    private static Helm helm;
+
+    @BeforeAll
+    static void findHelm() {
+        helm = Helm.find();
+    }
+
+    static Stream<String> shippedValueSets() throws IOException {
+        Path chart = Repository.root().resolve("helm/queuegate");
+        List<String> files;
+        try (Stream<Path> ci = Files.list(chart.resolve("ci"))) {
+            files = ci.map(file -> chart.relativize(file).toString()).sorted().toList();
+        }
+        assertThat(files).hasSizeGreaterThanOrEqualTo(7);
+        return Stream.concat(files.stream(), Stream.of("examples/demo-values.yaml"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("shippedValueSets")
+    void chartLintsStrictlyWithEveryShippedValueSet(String values) {
+        Path chart = helm.chart("queuegate");
+        Helm.Result lint = helm.run("lint", "--strict", chart.toString(), "-f", chart.resolve(values).toString());
+
+        assertThat(lint.exitCode()).as(lint.toString()).isZero();
+        assertThat(lint.out()).contains("0 chart(s) failed");
+    }
+
+    @Test
+    void chartWithoutAnyValuesFailsLintAskingForTheTokenSecret() {
+        Helm.Result lint = helm.run("lint", "--strict", helm.chart("queuegate").toString());
+
+        assertThat(lint.exitCode()).as(lint.toString()).isNotZero();
+        assertThat(lint.out() + lint.err()).contains("/queuegate/token/secret");
+    }
+
+    @Test
+    void demoShopChartLintsStrictly() {
+        Helm.Result lint = helm.run("lint", "--strict", helm.chart("demo-shop").toString());
+
+        assertThat(lint.exitCode()).as(lint.toString()).isZero();
+    }
+}

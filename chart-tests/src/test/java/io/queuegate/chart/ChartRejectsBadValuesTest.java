@@ -1,0 +1,101 @@
+package io.queuegate.chart;
+
+import java.util.List;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.params.provider.Arguments.arguments;
+
+/**
+ * Values that must stop {@code helm template} (and so {@code helm install}) with a message that
+ * names the problem, before anything reaches a cluster.
+ */
+class ChartRejectsBadValuesTest {
+
+    private static final String SECRET = "queuegate.token.secret=ci-only-token-secret-not-for-production-0123456789";
+    private static final String HOST = "redis.host=redis";
+
+    private static Helm helm;
+
+    @BeforeAll
+    static void findHelm() {
+        helm = Helm.find();
+    }
+
+    static Stream<Arguments> badValues() {
+        return Stream.of(
+                arguments("an autoscaler without maxReplicas",
+                        List.of("--set", SECRET, "--set", HOST, "--set", "autoscaling.hpa.enabled=true"),
+                        "autoscaling.hpa.maxReplicas is required when autoscaling.hpa.enabled=true"),
+                arguments("an autoscaler whose ceiling is below its floor",
+                        List.of("--set", SECRET, "--set", HOST, "--set", "autoscaling.hpa.enabled=true",
+                                "--set", "autoscaling.hpa.minReplicas=4", "--set", "autoscaling.hpa.maxReplicas=2"),
+                        "must not be below autoscaling.hpa.minReplicas"),
+                arguments("a replica count in words",
+                        List.of("--set", SECRET, "--set", HOST, "--set", "replicaCount=three"),
+                        "/replicaCount"),
+                arguments("an unknown Redis mode",
+                        List.of("--set", SECRET, "--set", HOST, "--set", "redis.mode=foo"),
+                        "/redis/mode"),
+                arguments("no token secret and no existing Secret",
+                        List.of("--set", HOST),
+                        "/queuegate/token/secret"),
+                arguments("a token secret shorter than HS256 needs",
+                        List.of("--set", "queuegate.token.secret=too-short", "--set", HOST),
+                        "/queuegate/token/secret"),
+                arguments("a previous token secret shorter than HS256 needs",
+                        List.of("--set", SECRET, "--set", HOST, "--set", "queuegate.token.previousSecrets[0]=short"),
+                        "/queuegate/token/previousSecrets/0"),
+                arguments("standalone Redis without a host",
+                        List.of("--set", SECRET),
+                        "redis.host is required in redis.mode=standalone"),
+                arguments("Sentinel without nodes",
+                        List.of("--set", SECRET, "--set", "redis.mode=sentinel"),
+                        "/redis/sentinel/nodes"),
+                arguments("Cluster without nodes",
+                        List.of("--set", SECRET, "--set", "redis.mode=cluster"),
+                        "/redis/cluster/nodes"),
+                arguments("a Cluster node without a port",
+                        List.of("--set", SECRET, "--set", "redis.mode=cluster", "--set", "redis.cluster.nodes[0]=redis"),
+                        "/redis/cluster/nodes/0"),
+                arguments("the dev Redis in Sentinel mode",
+                        List.of("--set", SECRET, "--set", "devRedis.enabled=true", "--set", "redis.mode=sentinel",
+                                "--set", "redis.sentinel.nodes[0]=s:26379"),
+                        "devRedis.enabled=true is a single standalone Redis"),
+                arguments("a route queue admitting nobody",
+                        List.of("--set", SECRET, "--set", HOST, "--set-json",
+                                "routes=[{\"id\":\"r\",\"uri\":\"http://shop\",\"metadata\":{\"queue\":{\"max-active\":0}}}]"),
+                        "/routes/0/metadata/queue/max-active"),
+                arguments("a route queue with an unknown promotion",
+                        List.of("--set", SECRET, "--set", HOST, "--set-json",
+                                "routes=[{\"id\":\"r\",\"uri\":\"http://shop\",\"metadata\":{\"queue\":{\"promotion\":\"carrier-pigeon\"}}}]"),
+                        "/routes/0/metadata/queue/promotion"),
+                arguments("a complete-on rule without a method",
+                        List.of("--set", SECRET, "--set", HOST, "--set-json",
+                                "routes=[{\"id\":\"r\",\"uri\":\"http://shop\",\"metadata\":{\"queue\":{\"complete-on\":\"/orders\"}}}]"),
+                        "/routes/0/metadata/queue/complete-on"),
+                arguments("a misspelt product override field",
+                        List.of("--set", SECRET, "--set", HOST, "--set-json", "products={\"42\":{\"maxActive\":2}}"),
+                        "/products/42"),
+                arguments("a product id the gateway would refuse",
+                        List.of("--set", SECRET, "--set", HOST, "--set-json", "products={\"a b\":{\"max-active\":2}}"),
+                        "invalid propertyName 'a b'"),
+                arguments("both PDB bounds",
+                        List.of("--set", SECRET, "--set", HOST, "--set", "pdb.minAvailable=1", "--set", "pdb.maxUnavailable=1"),
+                        "set only one of pdb.minAvailable and pdb.maxUnavailable"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("badValues")
+    void templateFailsNamingTheProblem(String what, List<String> args, String message) {
+        Helm.Result result = helm.templateResult(args.toArray(String[]::new));
+
+        assertThat(result.exitCode()).as("expected a failure for %s: %s", what, result).isNotZero();
+        assertThat(result.err()).contains(message);
+    }
+}
