@@ -24,7 +24,7 @@ if not redis.call('ZSCORE', wait, uid) then
     redis.call('ZADD', wait, redis.call('INCR', seq), uid)
     enqueued = 1
 end
-local promoted = fill(wait, active, now, max, ttl)
+local promoted = fill(wait, active, now, max, ttl, ARGV[5])
 if redis.call('ZSCORE', active, uid) then
     return {1, 0, promoted, enqueued}
 end

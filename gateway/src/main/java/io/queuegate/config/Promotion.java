@@ -11,19 +11,14 @@ public enum Promotion {
     /** A completion or leave publishes {@code qg:slot-available:<pid>}; every instance listens. */
     PUBSUB,
 
-    /** Redis expiry events of per-user slot keys. Not built yet. */
+    /** Redis expiry events of per-user slot keys: a walked-away session frees its place at once. */
     KEYSPACE,
 
-    /** Slot-free events in a Redis Stream read by a consumer group. Not built yet. */
+    /** Slot-free events in a Redis Stream read by one consumer group of all instances. */
     STREAM;
 
     /** The value stored in Redis and matched by {@code promote.lua}. */
     public String id() {
         return name().toLowerCase(java.util.Locale.ROOT);
-    }
-
-    /** Whether this build can run the strategy; the others fail at startup, never silently. */
-    public boolean isSupported() {
-        return this == SCHEDULER || this == PUBSUB;
     }
 }

@@ -5,8 +5,12 @@ import java.time.Clock;
 import io.queuegate.admission.AdmissionService;
 import io.queuegate.admission.CallerResolver;
 import io.queuegate.admission.QueueAdmissionFilter;
+import io.queuegate.promotion.KeyspaceNotifications;
+import io.queuegate.promotion.PromotionListeners;
 import io.queuegate.promotion.PromotionScheduler;
 import io.queuegate.promotion.SlotAvailableListener;
+import io.queuegate.promotion.SlotEventConsumer;
+import io.queuegate.promotion.SlotExpiryListener;
 import io.queuegate.store.QueueScripts;
 import io.queuegate.store.QueueStore;
 import io.queuegate.token.SigningKeys;
@@ -27,6 +31,7 @@ import org.springframework.cloud.gateway.filter.GlobalFilter;
 import org.springframework.cloud.gateway.route.RouteLocator;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
+import org.springframework.data.redis.connection.ReactiveRedisConnectionFactory;
 import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
 import org.springframework.web.reactive.function.server.RouterFunction;
 import org.springframework.web.reactive.function.server.ServerResponse;
@@ -60,7 +65,8 @@ public class QueueGateAutoConfiguration {
     @ConditionalOnMissingBean
     QueueStore queueStore(ReactiveStringRedisTemplate redis, QueueScripts scripts, Clock queuegateClock,
             QueueGateProperties properties) {
-        return new QueueStore(redis, scripts, queuegateClock, properties.redis().timeout());
+        return new QueueStore(redis, scripts, queuegateClock, properties.redis().timeout(),
+                properties.stream().maxLength());
     }
 
     @Bean
@@ -134,8 +140,34 @@ public class QueueGateAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
+    SlotExpiryListener slotExpiryListener(ReactiveStringRedisTemplate redis, QueueStore store) {
+        return new SlotExpiryListener(redis, store);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    KeyspaceNotifications keyspaceNotifications(ReactiveRedisConnectionFactory connections) {
+        return new KeyspaceNotifications(connections);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    SlotEventConsumer slotEventConsumer(ReactiveRedisConnectionFactory connections, QueueStore store,
+            QueueGateProperties properties) {
+        return new SlotEventConsumer(connections, store, properties.stream().claimIdle());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    PromotionListeners promotionListeners(SlotAvailableListener slotAvailable, SlotExpiryListener slotExpiry,
+            KeyspaceNotifications keyspaceNotifications, SlotEventConsumer slotEvents) {
+        return new PromotionListeners(slotAvailable, slotExpiry, keyspaceNotifications, slotEvents);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
     QueueRouteValidator queueRouteValidator(RouteLocator routeLocator, RouteQueuePolicies policies,
-            Environment environment) {
-        return new QueueRouteValidator(routeLocator, policies, environment);
+            QueueGateProperties properties, PromotionListeners listeners, Environment environment) {
+        return new QueueRouteValidator(routeLocator, policies, properties.products(), listeners, environment);
     }
 }

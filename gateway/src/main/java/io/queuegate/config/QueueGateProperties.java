@@ -18,6 +18,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param scheduler the {@code promotion: scheduler} loop
  * @param safetyNet the promotion pass that backs up the event strategies
  * @param redis how QueueGate uses Redis
+ * @param stream the slot-event stream of {@code promotion: stream}
  * @param products per-product overrides of any route {@code queue} field, by product id
  */
 @ConfigurationProperties("queuegate")
@@ -28,6 +29,7 @@ public record QueueGateProperties(
         @DefaultValue Scheduler scheduler,
         @DefaultValue SafetyNet safetyNet,
         @DefaultValue Redis redis,
+        @DefaultValue Stream stream,
         Map<String, QueueSettings> products) {
 
     public QueueGateProperties {
@@ -94,6 +96,21 @@ public record QueueGateProperties(
 
         public Redis {
             requirePositive("queuegate.redis.timeout", timeout);
+        }
+    }
+
+    /**
+     * @param claimIdle how long an event may sit unacknowledged with a consumer before another
+     *                  instance takes it over (that consumer is presumed dead); default 15 seconds
+     * @param maxLength about how many events the stream keeps; older ones are trimmed; default 10000
+     */
+    public record Stream(@DefaultValue("15s") Duration claimIdle, @DefaultValue("10000") long maxLength) {
+
+        public Stream {
+            requirePositive("queuegate.stream.claim-idle", claimIdle);
+            if (maxLength < 100) {
+                throw new IllegalArgumentException("queuegate.stream.max-length must be at least 100, was " + maxLength);
+            }
         }
     }
 

@@ -35,10 +35,6 @@ public record QueuePolicy(
         if (sessionTtl.compareTo(Duration.ofSeconds(1)) < 0) {
             throw new IllegalArgumentException("session-ttl must be at least 1s, was " + sessionTtl);
         }
-        if (!promotion.isSupported()) {
-            throw new IllegalArgumentException("promotion: " + promotion.id()
-                    + " is not supported yet; use scheduler or pubsub");
-        }
         if (productIdVariable.isBlank()) {
             throw new IllegalArgumentException("product-id-variable must not be blank");
         }

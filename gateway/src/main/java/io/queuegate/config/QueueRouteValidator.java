@@ -1,7 +1,12 @@
 package io.queuegate.config;
 
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import io.queuegate.promotion.PromotionListeners;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -13,8 +18,8 @@ import org.springframework.core.env.Environment;
 
 /**
  * Checks every protected route's {@code queue} block when the gateway starts, so a typo such as
- * {@code max-active: -1} or an unsupported {@code promotion} stops the start instead of
- * surfacing on the first shopper's request.
+ * {@code max-active: -1} stops the start instead of surfacing on the first shopper's request;
+ * then starts the promotion listeners that the routes' strategies need.
  */
 public class QueueRouteValidator implements ApplicationListener<ApplicationReadyEvent> {
 
@@ -22,11 +27,16 @@ public class QueueRouteValidator implements ApplicationListener<ApplicationReady
 
     private final RouteLocator routes;
     private final RouteQueuePolicies policies;
+    private final Map<String, QueueSettings> productOverrides;
+    private final PromotionListeners listeners;
     private final Environment environment;
 
-    public QueueRouteValidator(RouteLocator routes, RouteQueuePolicies policies, Environment environment) {
+    public QueueRouteValidator(RouteLocator routes, RouteQueuePolicies policies,
+            Map<String, QueueSettings> productOverrides, PromotionListeners listeners, Environment environment) {
         this.routes = routes;
         this.policies = policies;
+        this.productOverrides = productOverrides;
+        this.listeners = listeners;
         this.environment = environment;
     }
 
@@ -36,6 +46,7 @@ public class QueueRouteValidator implements ApplicationListener<ApplicationReady
         // Startup, not a request: waiting for the route list here blocks nobody.
         List<Route> all = routes.getRoutes().collectList().block();
         List<String> problems = new ArrayList<>();
+        Set<Promotion> strategies = EnumSet.noneOf(Promotion.class);
         int protectedRoutes = 0;
         for (Route route : all == null ? List.<Route>of() : all) {
             if (!RouteQueuePolicies.isProtected(route)) {
@@ -43,7 +54,11 @@ public class QueueRouteValidator implements ApplicationListener<ApplicationReady
             }
             protectedRoutes++;
             try {
-                QueuePolicy policy = QueuePolicy.from(policies.routeSettings(route));
+                QueueSettings settings = policies.routeSettings(route);
+                QueuePolicy policy = QueuePolicy.from(settings);
+                strategies.add(policy.promotion());
+                productOverrides.values().forEach(override -> strategies.add(
+                        QueuePolicy.from(settings.overriddenBy(override)).promotion()));
                 log.info("Route '" + route.getId() + "' is protected by QueueGate: " + policy);
             }
             catch (IllegalArgumentException ex) {
@@ -57,6 +72,8 @@ public class QueueRouteValidator implements ApplicationListener<ApplicationReady
         if (protectedRoutes == 0) {
             log.warn("QueueGate is on, but no route has a 'queue' block in its metadata: nothing is protected");
         }
+        // Startup, not a request: a CONFIG check may take a round trip before traffic is served.
+        listeners.startFor(strategies).block();
     }
 
     /** Spring Cloud Gateway 5 reads routes only under spring.cloud.gateway.server.webflux.routes. */

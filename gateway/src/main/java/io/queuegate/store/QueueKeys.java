@@ -17,6 +17,17 @@ public final class QueueKeys {
 
     private static final String SLOT_AVAILABLE_PREFIX = "qg:slot-available:";
 
+    /** Redis's expiry events of every database ({@code promotion: keyspace} listens here). */
+    public static final String EXPIRED_EVENTS_PATTERN = "__keyevent@*__:expired";
+
+    /**
+     * The stream of slot-free events ({@code promotion: stream}). One stream for all products,
+     * so one consumer group serves them all; it is a single key, so it is cluster-safe.
+     */
+    public static final String SLOT_EVENTS = "qg:slot-events";
+
+    private static final String SLOT_INFIX = "}:slot:";
+
     private final String productId;
     private final String prefix;
 
@@ -33,6 +44,23 @@ public final class QueueKeys {
     /** The product id announced on a slot-available channel, or {@code null} for another channel. */
     public static String productOfChannel(String channel) {
         return channel.startsWith(SLOT_AVAILABLE_PREFIX) ? channel.substring(SLOT_AVAILABLE_PREFIX.length()) : null;
+    }
+
+    /**
+     * The product and user of a slot key {@code qg:{<pid>}:slot:<uid>}, or {@code null} for any
+     * other key (expiry events arrive for every key of the database).
+     */
+    public static String[] productAndUserOfSlot(String key) {
+        if (!key.startsWith("qg:{")) {
+            return null;
+        }
+        int infix = key.indexOf(SLOT_INFIX);
+        if (infix < 0) {
+            return null;
+        }
+        String productId = key.substring(4, infix);
+        String userId = key.substring(infix + SLOT_INFIX.length());
+        return productId.isEmpty() || userId.isEmpty() ? null : new String[] { productId, userId };
     }
 
     public String productId() {
@@ -57,6 +85,11 @@ public final class QueueKeys {
     /** HASH of the product's max-active, session ttl and strategy as the last join saw them. */
     public String settings() {
         return prefix + "settings";
+    }
+
+    /** String with the session's TTL, one per admitted user of a keyspace product. */
+    public String slot(String userId) {
+        return prefix + "slot:" + userId;
     }
 
     public String slotAvailableChannel() {

@@ -26,6 +26,8 @@ public final class QueueScripts {
     private final RedisScript<Long> promote;
     private final RedisScript<List<Long>> leave;
     private final RedisScript<List<Long>> status;
+    private final RedisScript<Long> expire;
+    private final RedisScript<List<String>> claim;
 
     @SuppressWarnings("unchecked")
     public QueueScripts() {
@@ -34,6 +36,8 @@ public final class QueueScripts {
         this.promote = RedisScript.of(fill + read("promote.lua"), Long.class);
         this.leave = (RedisScript<List<Long>>) (RedisScript<?>) RedisScript.of(fill + read("leave.lua"), LIST);
         this.status = (RedisScript<List<Long>>) (RedisScript<?>) RedisScript.of(read("status.lua"), LIST);
+        this.expire = RedisScript.of(fill + read("expire.lua"), Long.class);
+        this.claim = (RedisScript<List<String>>) (RedisScript<?>) RedisScript.of(read("claim.lua"), LIST);
     }
 
     public RedisScript<List<Long>> join() {
@@ -50,6 +54,14 @@ public final class QueueScripts {
 
     public RedisScript<List<Long>> status() {
         return status;
+    }
+
+    public RedisScript<Long> expire() {
+        return expire;
+    }
+
+    public RedisScript<List<String>> claim() {
+        return claim;
     }
 
     private static String read(String name) {

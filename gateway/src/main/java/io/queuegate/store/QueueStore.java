@@ -4,7 +4,12 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
+import org.springframework.data.redis.connection.RedisStreamCommands.XAddOptions;
+import org.springframework.data.redis.connection.stream.MapRecord;
+import org.springframework.data.redis.connection.stream.ReadOffset;
+import org.springframework.data.redis.connection.stream.StreamRecords;
 import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
 import org.springframework.data.redis.core.ScanOptions;
 import org.springframework.data.redis.core.script.RedisScript;
@@ -23,11 +28,15 @@ public class QueueStore {
     private final Clock clock;
     private final Duration timeout;
 
-    public QueueStore(ReactiveStringRedisTemplate redis, QueueScripts scripts, Clock clock, Duration timeout) {
+    private final long streamMaxLength;
+
+    public QueueStore(ReactiveStringRedisTemplate redis, QueueScripts scripts, Clock clock, Duration timeout,
+            long streamMaxLength) {
         this.redis = redis;
         this.scripts = scripts;
         this.clock = clock;
         this.timeout = timeout;
+        this.streamMaxLength = streamMaxLength;
     }
 
     /**
@@ -65,7 +74,73 @@ public class QueueStore {
     public Mono<Boolean> leave(String productId, String userId) {
         QueueKeys keys = QueueKeys.of(productId);
         return run(scripts.leave(), keys.forPromoteAndLeave(), userId, now(), keys.slotAvailableChannel())
-                .map(r -> r.get(0) > 0);
+                .flatMap(r -> {
+                    boolean held = r.get(0) > 0;
+                    return r.get(2) == 1 ? appendSlotEvent(productId).thenReturn(held) : Mono.just(held);
+                });
+    }
+
+    /**
+     * Handles Redis's expiry of a user's slot key ({@code promotion: keyspace}); safe to run on
+     * every instance for the same event, only the first counts it.
+     *
+     * @return users promoted; -3 when the user holds a newer session; -4 when already handled
+     */
+    public Mono<Long> expire(String productId, String userId) {
+        QueueKeys keys = QueueKeys.of(productId);
+        return redis.execute(scripts.expire(), keys.forPromoteAndLeave(), List.of(userId, now()))
+                .next()
+                .timeout(timeout);
+    }
+
+    /** Appends a slot-free event for the product to the shared stream, trimmed to about maxLength. */
+    Mono<Void> appendSlotEvent(String productId) {
+        MapRecord<String, String, String> event = StreamRecords.newRecord()
+                .in(QueueKeys.SLOT_EVENTS)
+                .ofMap(Map.of("pid", productId));
+        return redis.opsForStream().add(event, XAddOptions.maxlen(streamMaxLength).approximateTrimming(true))
+                .timeout(timeout)
+                .then();
+    }
+
+    /** Ensures the stream and its consumer group exist; an existing group is fine. */
+    public Mono<Void> createSlotEventGroup(String group) {
+        return redis.opsForStream().createGroup(QueueKeys.SLOT_EVENTS, ReadOffset.from("0"), group)
+                .onErrorResume(error -> String.valueOf(rootMessage(error)).contains("BUSYGROUP"), error -> Mono.empty())
+                .timeout(timeout)
+                .then();
+    }
+
+    /**
+     * Takes over slot events idle longer than {@code minIdle} in other consumers' pending lists.
+     *
+     * @return pairs of (event id, product id) now owned by {@code consumer}
+     */
+    public Flux<String[]> claimSlotEvents(String group, String consumer, Duration minIdle, int batch,
+            Duration forgetConsumersAfter) {
+        return redis.execute(scripts.claim(), List.of(QueueKeys.SLOT_EVENTS), List.of(group, consumer,
+                        Long.toString(minIdle.toMillis()), Integer.toString(batch),
+                        Long.toString(forgetConsumersAfter.toMillis())))
+                .timeout(timeout)
+                .concatMapIterable(flat -> {
+                    List<String[]> pairs = new ArrayList<>();
+                    for (int i = 0; i + 1 < flat.size(); i += 2) {
+                        pairs.add(new String[] { flat.get(i), flat.get(i + 1) });
+                    }
+                    return pairs;
+                });
+    }
+
+    public Mono<Long> acknowledgeSlotEvent(String group, String eventId) {
+        return redis.opsForStream().acknowledge(QueueKeys.SLOT_EVENTS, group, eventId).timeout(timeout);
+    }
+
+    private static String rootMessage(Throwable error) {
+        Throwable root = error;
+        while (root.getCause() != null) {
+            root = root.getCause();
+        }
+        return root.getMessage();
     }
 
     /**

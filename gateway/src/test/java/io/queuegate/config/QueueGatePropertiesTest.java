@@ -58,9 +58,16 @@ class QueueGatePropertiesTest {
     }
 
     @Test
-    void refusesAStrategyThatIsNotBuiltYet() {
-        runner.withPropertyValues(SECRET, "queuegate.products.42.promotion=stream").run(context -> assertThat(context)
-                .hasFailed().getFailure().rootCause().hasMessageContaining("promotion: stream is not supported yet"));
+    void acceptsEveryPromotionStrategyPerProduct() {
+        runner.withPropertyValues(SECRET, "queuegate.products.a.promotion=scheduler",
+                "queuegate.products.b.promotion=pubsub", "queuegate.products.c.promotion=keyspace",
+                "queuegate.products.d.promotion=stream").run(context -> assertThat(context).hasNotFailed());
+    }
+
+    @Test
+    void refusesAStreamTooShortToHoldABurst() {
+        runner.withPropertyValues(SECRET, "queuegate.stream.max-length=10").run(context -> assertThat(context)
+                .hasFailed().getFailure().rootCause().hasMessageContaining("max-length must be at least 100"));
     }
 
     @Test

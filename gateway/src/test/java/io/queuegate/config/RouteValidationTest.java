@@ -39,8 +39,6 @@ class RouteValidationTest {
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
-            "promotion | keyspace     | promotion: keyspace is not supported yet",
-            "promotion | stream       | promotion: stream is not supported yet",
             "promotion | carrier-pigeon | route 'products' has an invalid queue block",
             "max-active | 0           | max-active must be at least 1",
             "session-ttl | 0s         | session-ttl must be at least 1s",

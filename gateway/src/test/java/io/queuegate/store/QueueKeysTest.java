@@ -22,5 +22,15 @@ class QueueKeysTest {
         assertThat(QueueKeys.of("42").slotAvailableChannel()).isEqualTo("qg:slot-available:42");
         assertThat(QueueKeys.productOfChannel("qg:slot-available:sneakers-1")).isEqualTo("sneakers-1");
         assertThat(QueueKeys.productOfChannel("other")).isNull();
+        assertThat(QueueKeys.SLOT_EVENTS).isEqualTo("qg:slot-events");
+    }
+
+    @Test
+    void slotKeysNameTheirProductAndUser() {
+        assertThat(QueueKeys.of("42").slot("alice")).isEqualTo("qg:{42}:slot:alice");
+        assertThat(QueueKeys.productAndUserOfSlot("qg:{42}:slot:alice")).containsExactly("42", "alice");
+        assertThat(QueueKeys.productAndUserOfSlot("qg:{42}:active")).isNull();
+        assertThat(QueueKeys.productAndUserOfSlot("session:abc")).isNull();
+        assertThat(QueueKeys.productAndUserOfSlot("qg:{}:slot:alice")).isNull();
     }
 }

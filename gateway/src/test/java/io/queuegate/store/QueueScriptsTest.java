@@ -146,7 +146,7 @@ class QueueScriptsTest {
         join("a", NOW, 1);
         join("b", NOW, 1);
         join("c", NOW, 1);
-        assertThat(leave("a", NOW + 1)).containsExactly(1L, 1L);
+        assertThat(leave("a", NOW + 1)).containsExactly(1L, 1L, 0L);
         assertThat(commands.zrange(KEYS.active(), 0, -1)).containsExactly("b");
         assertThat(status("c", NOW + 1)).containsExactly(0L, 1L);
     }
@@ -156,9 +156,9 @@ class QueueScriptsTest {
         join("a", NOW, 1);
         join("b", NOW, 1);
         join("c", NOW, 1);
-        assertThat(leave("b", NOW)).containsExactly(1L, 0L);
+        assertThat(leave("b", NOW)).containsExactly(1L, 0L, 0L);
         assertThat(status("c", NOW)).containsExactly(0L, 1L);
-        assertThat(leave("b", NOW)).containsExactly(0L, 0L);
+        assertThat(leave("b", NOW)).containsExactly(0L, 0L, 0L);
     }
 
     @Test
@@ -197,10 +197,90 @@ class QueueScriptsTest {
         pubsub.close();
     }
 
+    @Test
+    void keyspaceProductsGetASlotKeyWithTheSessionTtlPerAdmittedUser() {
+        join("a", NOW, 1, "keyspace");
+        join("b", NOW, 1, "keyspace");
+        assertThat(commands.get(KEYS.slot("a"))).isEqualTo("1");
+        assertThat(commands.pttl(KEYS.slot("a"))).isBetween(TTL - 1_000, TTL);
+        assertThat(commands.exists(KEYS.slot("b"))).isZero();
+        // Leaving deletes the slot (no expiry event follows) and hands the place, and a slot, to b.
+        leave("a", NOW);
+        assertThat(commands.exists(KEYS.slot("a"))).isZero();
+        assertThat(commands.exists(KEYS.slot("b"))).isOne();
+    }
+
+    @Test
+    void anExpiryHeardByThreeInstancesFreesExactlyOnePlaceAndPromotesExactlyOneUser() {
+        for (String user : List.of("a", "b", "c", "d", "e")) {
+            join(user, NOW, 2, "keyspace");
+        }
+        // Redis expired a's slot; all three gateway instances receive the event and run the script.
+        commands.del(KEYS.slot("a"));
+        List<Long> results = List.of(expire("a", NOW + 1), expire("a", NOW + 1), expire("a", NOW + 1));
+        assertThat(results).containsExactly(1L, -4L, -4L);
+        assertThat(commands.zrange(KEYS.active(), 0, -1)).containsExactlyInAnyOrder("b", "c");
+        assertThat(commands.zrange(KEYS.waiting(), 0, -1)).containsExactly("d", "e");
+    }
+
+    @Test
+    void aStaleExpiryNeverEndsTheUsersNewerSession() {
+        join("a", NOW, 1, "keyspace");
+        // a's old slot expired, a came back and holds a fresh slot before the old event is handled
+        assertThat(expire("a", NOW + 1)).isEqualTo(-3);
+        assertThat(commands.zrange(KEYS.active(), 0, -1)).containsExactly("a");
+    }
+
+    @Test
+    void expiriesMissedByEveryListenerAreFoundByTheNextPromotionPass() {
+        join("a", NOW, 1, "keyspace");
+        join("b", NOW, 1, "keyspace");
+        commands.del(KEYS.slot("a"));
+        // nobody heard the event; the safety net's pass drops a by its expiry score
+        assertThat(promote(NOW + TTL, "")).isEqualTo(1);
+        assertThat(commands.zrange(KEYS.active(), 0, -1)).containsExactly("b");
+        assertThat(expire("a", NOW + TTL)).isEqualTo(-4);
+        assertThat(commands.zcard(KEYS.active())).isOne();
+    }
+
+    @Test
+    void leaveOnAStreamProductAsksForAStreamEvent() {
+        join("a", NOW, 1, "stream");
+        assertThat(leave("a", NOW)).containsExactly(1L, -1L, 1L);
+        assertThat(leave("a", NOW)).containsExactly(0L, -1L, 0L);
+    }
+
+    @Test
+    void claimTakesOverEventsADeadConsumerReadButNeverAcknowledged() {
+        String stream = QueueKeys.SLOT_EVENTS;
+        commands.xgroupCreate(io.lettuce.core.XReadArgs.StreamOffset.from(stream, "0"), "g",
+                io.lettuce.core.XGroupCreateArgs.Builder.mkstream());
+        String id = commands.xadd(stream, java.util.Map.of("pid", "42"));
+        commands.xreadgroup(io.lettuce.core.Consumer.from("g", "dead"),
+                io.lettuce.core.XReadArgs.StreamOffset.lastConsumed(stream));
+        List<String> claimed = commands.eval(scripts.claim().getScriptAsString(), ScriptOutputType.MULTI,
+                new String[] { stream }, "g", "alive", "0", "10", "3600000");
+        assertThat(claimed).containsExactly(id, "42");
+        assertThat(commands.xpending(stream, "g").getConsumerMessageCount()).containsOnlyKeys("alive");
+        // The dead consumer now holds nothing; once idle past the limit it is forgotten.
+        commands.eval(scripts.claim().getScriptAsString(), ScriptOutputType.MULTI,
+                new String[] { stream }, "g", "alive", "0", "10", "0");
+        assertThat(commands.xinfoConsumers(stream, "g")).hasSize(1);
+    }
+
     private List<Long> join(String uid, long now, int max) {
+        return join(uid, now, max, "scheduler");
+    }
+
+    private List<Long> join(String uid, long now, int max, String strategy) {
         return commands.eval(scripts.join().getScriptAsString(), ScriptOutputType.MULTI,
                 KEYS.forJoin().toArray(String[]::new), uid, Long.toString(now), Integer.toString(max),
-                Long.toString(TTL), "scheduler");
+                Long.toString(TTL), strategy);
+    }
+
+    private long expire(String uid, long now) {
+        return commands.eval(scripts.expire().getScriptAsString(), ScriptOutputType.INTEGER,
+                KEYS.forPromoteAndLeave().toArray(String[]::new), uid, Long.toString(now));
     }
 
     private long promote(long now, String strategy) {

@@ -39,19 +39,39 @@ public final class RedisProcess implements AutoCloseable {
     }
 
     public static RedisProcess start() {
+        return start(List.of());
+    }
+
+    /**
+     * @param settings extra server settings, each as {@code name value...} (for example
+     *                 {@code rename-command CONFIG ""})
+     */
+    public static RedisProcess start(List<String> settings) {
         int port = freePort();
         String system = systemRedisServer();
         try {
             if (system != null) {
-                Process process = new ProcessBuilder(system, "--port", Integer.toString(port), "--bind", "127.0.0.1",
-                        "--save", "", "--appendonly", "no")
+                List<String> command = new java.util.ArrayList<>(List.of(system, "--port", Integer.toString(port),
+                        "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"));
+                for (String setting : settings) {
+                    String[] parts = setting.split(" ", 2);
+                    command.add("--" + parts[0]);
+                    if (parts.length > 1) {
+                        for (String value : parts[1].split(" ")) {
+                            command.add(value.equals("\"\"") ? "" : value);
+                        }
+                    }
+                }
+                Process process = new ProcessBuilder(command)
                         .redirectErrorStream(true)
                         .redirectOutput(ProcessBuilder.Redirect.DISCARD)
                         .start();
                 return new RedisProcess(port, process, null);
             }
-            RedisServer server = RedisServer.newRedisServer().bind("127.0.0.1").port(port)
-                    .setting("save \"\"").setting("appendonly no").build();
+            var builder = RedisServer.newRedisServer().bind("127.0.0.1").port(port)
+                    .setting("save \"\"").setting("appendonly no");
+            settings.forEach(builder::setting);
+            RedisServer server = builder.build();
             server.start();
             return new RedisProcess(port, null, server);
         }

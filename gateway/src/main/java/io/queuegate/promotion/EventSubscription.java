@@ -1,0 +1,70 @@
+package io.queuegate.promotion;
+
+import java.time.Duration;
+
+import org.apache.commons.logging.Log;
+import org.springframework.context.SmartLifecycle;
+
+import reactor.core.Disposable;
+import reactor.core.publisher.Flux;
+import reactor.util.retry.Retry;
+
+/**
+ * A long-lived subscription to Redis events that survives Redis going away: on error it
+ * resubscribes with backoff, so a lost connection never ends promotion. Started only when a
+ * route uses its strategy ({@link PromotionListeners}), never by the context itself; stopped by
+ * the context before the Redis connection factory (phase 0) shuts down.
+ */
+abstract class EventSubscription implements SmartLifecycle {
+
+    private final Log log;
+    private volatile Disposable subscription;
+
+    EventSubscription(Log log) {
+        this.log = log;
+    }
+
+    /** The events and their handling, as one Flux that errors when the subscription breaks. */
+    protected abstract Flux<?> events();
+
+    protected abstract String description();
+
+    @Override
+    public synchronized void start() {
+        if (subscription != null) {
+            return;
+        }
+        subscription = Flux.defer(this::events)
+                .retryWhen(Retry.backoff(Long.MAX_VALUE, Duration.ofMillis(200)).maxBackoff(Duration.ofSeconds(5))
+                        .doBeforeRetry(signal -> log.warn(description() + " lost; resubscribing: "
+                                + rootMessage(signal.failure()))))
+                .subscribe();
+        log.info(description() + " started");
+    }
+
+    private static String rootMessage(Throwable error) {
+        Throwable root = error;
+        while (root.getCause() != null) {
+            root = root.getCause();
+        }
+        return root == error ? String.valueOf(error) : error.getMessage() + ": " + root.getMessage();
+    }
+
+    @Override
+    public synchronized void stop() {
+        if (subscription != null) {
+            subscription.dispose();
+            subscription = null;
+        }
+    }
+
+    @Override
+    public boolean isRunning() {
+        return subscription != null;
+    }
+
+    @Override
+    public boolean isAutoStartup() {
+        return false;
+    }
+}

@@ -1,0 +1,54 @@
+package io.queuegate.promotion;
+
+import io.queuegate.store.QueueKeys;
+import io.queuegate.store.QueueStore;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
+
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * {@code promotion: keyspace}: Redis announces the expiry of each admitted user's slot key, so a
+ * shopper who simply walks away frees the place the moment their session ends. Every instance
+ * hears every event; {@code expire.lua} counts each expiry once. Events are fire-and-forget:
+ * those sent while no instance listened are found by the safety net, which drops expired
+ * sessions by their score.
+ */
+public class SlotExpiryListener extends EventSubscription {
+
+    private static final Log log = LogFactory.getLog(SlotExpiryListener.class);
+
+    private final ReactiveStringRedisTemplate redis;
+    private final QueueStore store;
+
+    public SlotExpiryListener(ReactiveStringRedisTemplate redis, QueueStore store) {
+        super(log);
+        this.redis = redis;
+        this.store = store;
+    }
+
+    @Override
+    protected Flux<?> events() {
+        return redis.listenToPattern(QueueKeys.EXPIRED_EVENTS_PATTERN)
+                .concatMap(message -> expired(QueueKeys.productAndUserOfSlot(message.getMessage())));
+    }
+
+    @Override
+    protected String description() {
+        return "Slot-expiry subscription (" + QueueKeys.EXPIRED_EVENTS_PATTERN + ")";
+    }
+
+    private Mono<Long> expired(String[] productAndUser) {
+        if (productAndUser == null) {
+            return Mono.empty();
+        }
+        return store.expire(productAndUser[0], productAndUser[1]).onErrorResume(error -> {
+            log.warn("Handling a slot expiry failed for product " + productAndUser[0]
+                    + "; the safety net will: " + error);
+            return Mono.empty();
+        });
+    }
+}

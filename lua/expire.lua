@@ -1,0 +1,23 @@
+-- Handles Redis's expiry event of one slot key ({promotion: keyspace}). Every gateway instance
+-- receives every event and runs this; only the first finds the user still in the active set, so
+-- the place is counted free exactly once and exactly that many users are promoted. This is the
+-- seed article's open multi-instance bug (N instances, N decrements), closed by making the active
+-- set's own membership the once-only marker.
+--
+-- KEYS[1] wait ZSET   KEYS[2] active ZSET   KEYS[3] settings HASH
+-- ARGV[1] user id of the expired slot   ARGV[2] now (epoch ms)
+-- Returns users promoted; -3 when the user holds a newer session (a fresh slot key exists);
+-- -4 when the expiry was already handled (or the user left).
+local wait, active, settings = KEYS[1], KEYS[2], KEYS[3]
+local uid, now = ARGV[1], tonumber(ARGV[2])
+if redis.call('EXISTS', string.sub(active, 1, -7) .. 'slot:' .. uid) == 1 then
+    return -3
+end
+if redis.call('ZREM', active, uid) == 0 then
+    return -4
+end
+local conf = redis.call('HMGET', settings, 'max', 'ttl', 'strategy')
+if not conf[1] then
+    return 0
+end
+return math.max(fill(wait, active, now, tonumber(conf[1]), tonumber(conf[2]), conf[3]), 0)
