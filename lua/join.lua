@@ -5,7 +5,8 @@
 --
 -- KEYS[1] wait ZSET   KEYS[2] active ZSET   KEYS[3] ticket counter   KEYS[4] settings HASH
 -- ARGV[1] user id   ARGV[2] now (epoch ms)   ARGV[3] max-active   ARGV[4] session ttl (ms)
--- ARGV[5] promotion strategy
+-- ARGV[5] promotion strategy   ARGV[6] idle ttl (ms): how long the product's keys outlive its
+-- last join, so queues nobody visits any more (or that a hostile client invented) vanish
 -- Returns {state, rank, promoted, enqueued}: state 1 = active, 0 = waiting; rank is 1-based
 -- (0 when active); promoted = fill's result; enqueued = 1 when this call took a new ticket.
 local wait, active, seq, settings = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
@@ -14,10 +15,18 @@ local now, max, ttl = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
 
 -- The scheduler and the leave path have no request to read the route from; they use these.
 redis.call('HSET', settings, 'max', max, 'ttl', ttl, 'strategy', ARGV[5])
+-- Every join refreshes all four together (once they exist, so just before answering): the
+-- ticket counter can never reset while anyone waits.
+local function answer(result)
+    for _, key in ipairs(KEYS) do
+        redis.call('PEXPIRE', key, ARGV[6])
+    end
+    return result
+end
 
 local expiry = redis.call('ZSCORE', active, uid)
 if expiry and tonumber(expiry) > now then
-    return {1, 0, 0, 0}
+    return answer({1, 0, 0, 0})
 end
 local enqueued = 0
 if not redis.call('ZSCORE', wait, uid) then
@@ -26,6 +35,6 @@ if not redis.call('ZSCORE', wait, uid) then
 end
 local promoted = fill(wait, active, now, max, ttl, ARGV[5])
 if redis.call('ZSCORE', active, uid) then
-    return {1, 0, promoted, enqueued}
+    return answer({1, 0, promoted, enqueued})
 end
-return {0, redis.call('ZRANK', wait, uid) + 1, promoted, enqueued}
+return answer({0, redis.call('ZRANK', wait, uid) + 1, promoted, enqueued})

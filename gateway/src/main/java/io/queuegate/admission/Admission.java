@@ -15,11 +15,16 @@ public sealed interface Admission {
     record Waiting(Caller caller, long rank, String token) implements Admission {
     }
 
-    /** The request is refused with a contract error, never forwarded. */
-    record Rejected(QueueError error, String message, boolean clearCookie) implements Admission {
+    /**
+     * The request is refused with a contract error, never forwarded.
+     *
+     * @param retryAfterSeconds when to try again, or 0 when trying again will not help
+     */
+    record Rejected(QueueError error, String message, boolean clearCookie, long retryAfterSeconds)
+            implements Admission {
 
         static Rejected of(QueueRejection rejection) {
-            return new Rejected(rejection.error(), rejection.getMessage(), rejection.clearCookie());
+            return new Rejected(rejection.error(), rejection.getMessage(), rejection.clearCookie(), 0);
         }
     }
 

@@ -5,6 +5,9 @@ import io.queuegate.config.RedisFailureMode;
 import io.queuegate.store.Placement;
 import io.queuegate.store.QueueStore;
 import io.queuegate.token.WaitTokenCodec;
+import io.queuegate.web.QueueError;
+
+import java.time.Duration;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -22,19 +25,26 @@ public class AdmissionService {
     private final CallerResolver callers;
     private final QueueStore store;
     private final WaitTokenCodec tokens;
+    private final int maxJoinsPerCaller;
+    private final Duration joinWindow;
 
-    public AdmissionService(CallerResolver callers, QueueStore store, WaitTokenCodec tokens) {
+    public AdmissionService(CallerResolver callers, QueueStore store, WaitTokenCodec tokens, int maxJoinsPerCaller,
+            Duration joinWindow) {
         this.callers = callers;
         this.store = store;
         this.tokens = tokens;
+        this.maxJoinsPerCaller = maxJoinsPerCaller;
+        this.joinWindow = joinWindow;
     }
 
     /**
      * @param productId the product id from the path
      * @param headerUserId the caller's user-id header, or {@code null}
      * @param presented the request's token, or {@code null}
+     * @param clientAddress where the request came from, for limiting anonymous joins
      */
-    public Mono<Admission> admit(String productId, String headerUserId, PresentedToken presented, QueuePolicy policy) {
+    public Mono<Admission> admit(String productId, String headerUserId, PresentedToken presented, QueuePolicy policy,
+            String clientAddress) {
         Caller caller;
         try {
             caller = callers.resolve(productId, headerUserId, presented);
@@ -42,15 +52,26 @@ public class AdmissionService {
         catch (QueueRejection rejection) {
             return Mono.just(Admission.Rejected.of(rejection));
         }
-        return store.join(caller.productId(), caller.userId(), policy.maxActive(), policy.sessionTtl(),
-                        policy.promotion().id())
-                .map(placement -> decide(caller, placement))
+        Mono<Admission> join = store.join(caller.productId(), caller.userId(), policy.maxActive(),
+                        policy.sessionTtl(), policy.promotion().id())
+                .map(placement -> decide(caller, placement));
+        // Only a join without a token can add a member or a queue; polls with a token pass free.
+        Mono<Admission> limitedJoin = caller.hasToken() ? join : store
+                .countJoin(caller.anonymous() ? "ip:" + clientAddress : caller.userId(), joinWindow)
+                .flatMap(count -> count.get(0) > maxJoinsPerCaller ? Mono.just(tooManyJoins(count.get(1))) : join);
+        return limitedJoin
                 .onErrorResume(RedisFailures::isRedisFailure, error -> {
                     log.warn("Redis could not answer for product " + productId + "; route fails "
                             + policy.onRedisFailure().name().toLowerCase() + ": " + error);
                     return Mono.just(policy.onRedisFailure() == RedisFailureMode.OPEN
                             ? new Admission.Unchecked() : new Admission.Unavailable());
                 });
+    }
+
+    private static Admission tooManyJoins(long windowLeftMillis) {
+        return new Admission.Rejected(QueueError.TOO_MANY_JOINS,
+                "too many joins from this caller; try again later, or keep using the token you were given", false,
+                Math.max(1, (windowLeftMillis + 999) / 1000));
     }
 
     private Admission decide(Caller caller, Placement placement) {

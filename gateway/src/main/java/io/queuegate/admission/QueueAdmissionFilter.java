@@ -3,6 +3,7 @@ package io.queuegate.admission;
 import io.queuegate.config.QueuePolicy;
 import io.queuegate.config.RouteQueuePolicies;
 import io.queuegate.store.QueueStore;
+import io.queuegate.web.QueueError;
 import io.queuegate.web.QueueResponses;
 
 import org.apache.commons.logging.Log;
@@ -37,15 +38,19 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
     private final AdmissionService admission;
     private final QueueStore store;
     private final QueueResponses responses;
+    private final ClientAddresses clientAddresses;
     private final String userIdHeader;
+    private final long maxBodyBytes;
 
     public QueueAdmissionFilter(RouteQueuePolicies policies, AdmissionService admission, QueueStore store,
-            QueueResponses responses, String userIdHeader) {
+            QueueResponses responses, ClientAddresses clientAddresses, String userIdHeader, long maxBodyBytes) {
         this.policies = policies;
         this.admission = admission;
         this.store = store;
         this.responses = responses;
+        this.clientAddresses = clientAddresses;
         this.userIdHeader = userIdHeader;
+        this.maxBodyBytes = maxBodyBytes;
     }
 
     @Override
@@ -67,10 +72,14 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
         catch (QueueRejection rejection) {
             return responses.rejected(exchange, Admission.Rejected.of(rejection));
         }
-        QueuePolicy policy = policies.policy(route, productId);
         ServerHttpRequest request = exchange.getRequest();
+        if (request.getHeaders().getContentLength() > maxBodyBytes) {
+            return responses.error(exchange, QueueError.CONTENT_TOO_LARGE,
+                    "the request body is larger than " + maxBodyBytes + " bytes", false);
+        }
+        QueuePolicy policy = policies.policy(route, productId);
         String userId = request.getHeaders().getFirst(userIdHeader);
-        return admission.admit(productId, userId, PresentedToken.of(request), policy)
+        return admission.admit(productId, userId, PresentedToken.of(request), policy, clientAddresses.of(request))
                 .flatMap(decision -> act(exchange, chain, decision, policy));
     }
 

@@ -4,9 +4,13 @@ import java.util.concurrent.TimeoutException;
 
 import org.springframework.dao.DataAccessException;
 
+import io.github.resilience4j.circuitbreaker.CallNotPermittedException;
 import io.lettuce.core.RedisException;
 
-/** Which errors mean "Redis could not answer", as opposed to a bug that must surface. */
+/**
+ * Which errors mean "Redis could not answer" (including "the circuit breaker is open"), as
+ * opposed to a bug that must surface.
+ */
 public final class RedisFailures {
 
     private RedisFailures() {
@@ -15,6 +19,7 @@ public final class RedisFailures {
     public static boolean isRedisFailure(Throwable error) {
         return error instanceof DataAccessException
                 || error instanceof RedisException
-                || error instanceof TimeoutException;
+                || error instanceof TimeoutException
+                || error instanceof CallNotPermittedException;
     }
 }

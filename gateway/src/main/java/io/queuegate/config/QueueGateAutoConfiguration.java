@@ -4,7 +4,11 @@ import java.time.Clock;
 
 import io.queuegate.admission.AdmissionService;
 import io.queuegate.admission.CallerResolver;
+import io.queuegate.admission.ClientAddresses;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import io.queuegate.admission.QueueAdmissionFilter;
+import io.queuegate.ops.QueueGateHealthIndicator;
 import io.queuegate.promotion.KeyspaceNotifications;
 import io.queuegate.promotion.PromotionListeners;
 import io.queuegate.promotion.PromotionScheduler;
@@ -13,6 +17,7 @@ import io.queuegate.promotion.SlotEventConsumer;
 import io.queuegate.promotion.SlotExpiryListener;
 import io.queuegate.store.QueueScripts;
 import io.queuegate.store.QueueStore;
+import io.queuegate.store.RedisGuard;
 import io.queuegate.token.SigningKeys;
 import io.queuegate.token.WaitTokenCodec;
 import io.queuegate.web.QueueEndpoints;
@@ -26,6 +31,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisReactiveAutoConfiguration;
+import org.springframework.boot.health.contributor.ReactiveHealthIndicator;
 import org.springframework.cloud.gateway.config.GatewayAutoConfiguration;
 import org.springframework.cloud.gateway.filter.GlobalFilter;
 import org.springframework.cloud.gateway.route.RouteLocator;
@@ -49,6 +55,9 @@ import tools.jackson.databind.json.JsonMapper;
 @EnableConfigurationProperties(QueueGateProperties.class)
 public class QueueGateAutoConfiguration {
 
+    /** The name of QueueGate's circuit breaker instance. */
+    public static final String BREAKER = "queuegate";
+
     @Bean
     @ConditionalOnMissingBean(name = "queuegateClock")
     Clock queuegateClock() {
@@ -61,12 +70,32 @@ public class QueueGateAutoConfiguration {
         return new QueueScripts();
     }
 
+    /**
+     * The breaker named {@code queuegate}, configured the Resilience4j way under
+     * {@code resilience4j.circuitbreaker.instances.queuegate}; Resilience4j's defaults apply when
+     * the application has no registry of its own.
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    RedisGuard redisGuard(ObjectProvider<CircuitBreakerRegistry> registry, QueueGateProperties properties) {
+        CircuitBreaker breaker = registry.getIfAvailable(CircuitBreakerRegistry::ofDefaults).circuitBreaker(BREAKER);
+        return new RedisGuard(breaker, properties.redis().timeout());
+    }
+
     @Bean
     @ConditionalOnMissingBean
     QueueStore queueStore(ReactiveStringRedisTemplate redis, QueueScripts scripts, Clock queuegateClock,
-            QueueGateProperties properties) {
-        return new QueueStore(redis, scripts, queuegateClock, properties.redis().timeout(),
-                properties.stream().maxLength());
+            RedisGuard guard, QueueGateProperties properties) {
+        return new QueueStore(redis, scripts, queuegateClock, guard, properties.stream().maxLength(),
+                properties.token().ttl());
+    }
+
+    @Bean(name = "queuegate")
+    @ConditionalOnClass(ReactiveHealthIndicator.class)
+    @ConditionalOnMissingBean(QueueGateHealthIndicator.class)
+    QueueGateHealthIndicator queuegateHealthIndicator(QueueStore store, RedisGuard guard, RouteLocator routes,
+            RouteQueuePolicies policies, QueueGateProperties properties) {
+        return new QueueGateHealthIndicator(store, guard, routes, policies, properties.products());
     }
 
     @Bean
@@ -85,8 +114,16 @@ public class QueueGateAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    AdmissionService admissionService(CallerResolver callers, QueueStore store, WaitTokenCodec tokens) {
-        return new AdmissionService(callers, store, tokens);
+    AdmissionService admissionService(CallerResolver callers, QueueStore store, WaitTokenCodec tokens,
+            QueueGateProperties properties) {
+        return new AdmissionService(callers, store, tokens, properties.joins().maxPerCaller(),
+                properties.joins().window());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    ClientAddresses clientAddresses(QueueGateProperties properties) {
+        return new ClientAddresses(properties.joins().trustedProxies());
     }
 
     @Bean
@@ -110,8 +147,10 @@ public class QueueGateAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     QueueAdmissionFilter queueAdmissionFilter(RouteQueuePolicies policies, AdmissionService admission,
-            QueueStore store, QueueResponses responses, QueueGateProperties properties) {
-        return new QueueAdmissionFilter(policies, admission, store, responses, properties.userIdHeader());
+            QueueStore store, QueueResponses responses, ClientAddresses clientAddresses,
+            QueueGateProperties properties) {
+        return new QueueAdmissionFilter(policies, admission, store, responses, clientAddresses,
+                properties.userIdHeader(), properties.maxBodySize().toBytes());
     }
 
     @Bean

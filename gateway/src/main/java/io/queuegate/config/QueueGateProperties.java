@@ -7,6 +7,7 @@ import java.util.Map;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
 
 /**
  * Global QueueGate settings under {@code queuegate.*}; per-route settings live in route
@@ -19,6 +20,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param safetyNet the promotion pass that backs up the event strategies
  * @param redis how QueueGate uses Redis
  * @param stream the slot-event stream of {@code promotion: stream}
+ * @param joins the limit on joins per caller
+ * @param maxBodySize larger request bodies (by Content-Length) on protected routes are refused
+ *                    with 413 before Redis or the backend sees them; default 1MB
  * @param products per-product overrides of any route {@code queue} field, by product id
  */
 @ConfigurationProperties("queuegate")
@@ -30,6 +34,8 @@ public record QueueGateProperties(
         @DefaultValue SafetyNet safetyNet,
         @DefaultValue Redis redis,
         @DefaultValue Stream stream,
+        @DefaultValue Joins joins,
+        @DefaultValue("1MB") DataSize maxBodySize,
         Map<String, QueueSettings> products) {
 
     public QueueGateProperties {
@@ -111,6 +117,26 @@ public record QueueGateProperties(
             if (maxLength < 100) {
                 throw new IllegalArgumentException("queuegate.stream.max-length must be at least 100, was " + maxLength);
             }
+        }
+    }
+
+    /**
+     * @param maxPerCaller joins without a token one caller (user id, else client address) may
+     *                     make per window; above it, 429 {@code too_many_joins}; default 30
+     * @param window the counting window; default 1 minute
+     * @param trustedProxies proxies (addresses or CIDR blocks) whose {@code X-Forwarded-For}
+     *                       is believed when finding the client address; default none
+     */
+    public record Joins(@DefaultValue("30") int maxPerCaller, @DefaultValue("1m") Duration window,
+            List<String> trustedProxies) {
+
+        public Joins {
+            trustedProxies = trustedProxies == null ? List.of() : List.copyOf(trustedProxies);
+            if (maxPerCaller < 1) {
+                throw new IllegalArgumentException("queuegate.joins.max-per-caller must be at least 1, was "
+                        + maxPerCaller);
+            }
+            requirePositive("queuegate.joins.window", window);
         }
     }
 

@@ -28,6 +28,7 @@ public final class QueueScripts {
     private final RedisScript<List<Long>> status;
     private final RedisScript<Long> expire;
     private final RedisScript<List<String>> claim;
+    private final RedisScript<List<Long>> joinLimit;
 
     @SuppressWarnings("unchecked")
     public QueueScripts() {
@@ -38,6 +39,7 @@ public final class QueueScripts {
         this.status = (RedisScript<List<Long>>) (RedisScript<?>) RedisScript.of(read("status.lua"), LIST);
         this.expire = RedisScript.of(fill + read("expire.lua"), Long.class);
         this.claim = (RedisScript<List<String>>) (RedisScript<?>) RedisScript.of(read("claim.lua"), LIST);
+        this.joinLimit = (RedisScript<List<Long>>) (RedisScript<?>) RedisScript.of(read("join-limit.lua"), LIST);
     }
 
     public RedisScript<List<Long>> join() {
@@ -62,6 +64,10 @@ public final class QueueScripts {
 
     public RedisScript<List<String>> claim() {
         return claim;
+    }
+
+    public RedisScript<List<Long>> joinLimit() {
+        return joinLimit;
     }
 
     private static String read(String name) {

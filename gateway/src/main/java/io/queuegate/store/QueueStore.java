@@ -26,17 +26,31 @@ public class QueueStore {
     private final ReactiveStringRedisTemplate redis;
     private final QueueScripts scripts;
     private final Clock clock;
-    private final Duration timeout;
-
+    private final RedisGuard guard;
     private final long streamMaxLength;
+    private final Duration idleTtl;
 
-    public QueueStore(ReactiveStringRedisTemplate redis, QueueScripts scripts, Clock clock, Duration timeout,
-            long streamMaxLength) {
+    /**
+     * @param idleTtl how long a product's queue outlives its last join, beyond a session (the
+     *                token lifetime)
+     */
+    public QueueStore(ReactiveStringRedisTemplate redis, QueueScripts scripts, Clock clock, RedisGuard guard,
+            long streamMaxLength, Duration idleTtl) {
         this.redis = redis;
         this.scripts = scripts;
         this.clock = clock;
-        this.timeout = timeout;
+        this.guard = guard;
         this.streamMaxLength = streamMaxLength;
+        this.idleTtl = idleTtl;
+    }
+
+    /**
+     * Counts a join without a token by this caller in the current window.
+     *
+     * @return {joins so far in the window, ms until it ends}
+     */
+    public Mono<List<Long>> countJoin(String caller, Duration window) {
+        return run(scripts.joinLimit(), List.of(QueueKeys.joinsOf(caller)), Long.toString(window.toMillis()));
     }
 
     /**
@@ -45,8 +59,11 @@ public class QueueStore {
      */
     public Mono<Placement> join(String productId, String userId, int maxActive, Duration sessionTtl, String strategy) {
         QueueKeys keys = QueueKeys.of(productId);
+        // A queue outlives its last join by a token's lifetime plus a session: nobody can still
+        // hold a valid claim on it after that.
+        Duration idle = idleTtl.plus(sessionTtl);
         return run(scripts.join(), keys.forJoin(), userId, now(), Integer.toString(maxActive),
-                Long.toString(sessionTtl.toMillis()), strategy)
+                Long.toString(sessionTtl.toMillis()), strategy, Long.toString(idle.toMillis()))
                 .flatMap(r -> {
                     Placement placement = Placement.fromScript(r.get(0), r.get(1), r.get(2));
                     // Only a new waiter needs the scheduler to know the product; polls skip this trip.
@@ -56,7 +73,7 @@ public class QueueStore {
     }
 
     private Mono<Long> register(String productId) {
-        return redis.opsForSet().add(QueueKeys.PRODUCTS, productId).timeout(timeout);
+        return guard.guard(redis.opsForSet().add(QueueKeys.PRODUCTS, productId));
     }
 
     /** Where the user stands, without joining. */
@@ -88,9 +105,7 @@ public class QueueStore {
      */
     public Mono<Long> expire(String productId, String userId) {
         QueueKeys keys = QueueKeys.of(productId);
-        return redis.execute(scripts.expire(), keys.forPromoteAndLeave(), List.of(userId, now()))
-                .next()
-                .timeout(timeout);
+        return guard.guard(redis.execute(scripts.expire(), keys.forPromoteAndLeave(), List.of(userId, now())).next());
     }
 
     /** Appends a slot-free event for the product to the shared stream, trimmed to about maxLength. */
@@ -98,16 +113,15 @@ public class QueueStore {
         MapRecord<String, String, String> event = StreamRecords.newRecord()
                 .in(QueueKeys.SLOT_EVENTS)
                 .ofMap(Map.of("pid", productId));
-        return redis.opsForStream().add(event, XAddOptions.maxlen(streamMaxLength).approximateTrimming(true))
-                .timeout(timeout)
-                .then();
+        return guard.guard(redis.opsForStream()
+                .add(event, XAddOptions.maxlen(streamMaxLength).approximateTrimming(true))).then();
     }
 
     /** Ensures the stream and its consumer group exist; an existing group is fine. */
     public Mono<Void> createSlotEventGroup(String group) {
-        return redis.opsForStream().createGroup(QueueKeys.SLOT_EVENTS, ReadOffset.from("0"), group)
-                .onErrorResume(error -> String.valueOf(rootMessage(error)).contains("BUSYGROUP"), error -> Mono.empty())
-                .timeout(timeout)
+        return guard.guard(redis.opsForStream().createGroup(QueueKeys.SLOT_EVENTS, ReadOffset.from("0"), group)
+                        .onErrorResume(error -> String.valueOf(rootMessage(error)).contains("BUSYGROUP"),
+                                error -> Mono.empty()))
                 .then();
     }
 
@@ -118,10 +132,9 @@ public class QueueStore {
      */
     public Flux<String[]> claimSlotEvents(String group, String consumer, Duration minIdle, int batch,
             Duration forgetConsumersAfter) {
-        return redis.execute(scripts.claim(), List.of(QueueKeys.SLOT_EVENTS), List.of(group, consumer,
+        return guard.guard(redis.execute(scripts.claim(), List.of(QueueKeys.SLOT_EVENTS), List.of(group, consumer,
                         Long.toString(minIdle.toMillis()), Integer.toString(batch),
-                        Long.toString(forgetConsumersAfter.toMillis())))
-                .timeout(timeout)
+                        Long.toString(forgetConsumersAfter.toMillis()))))
                 .concatMapIterable(flat -> {
                     List<String[]> pairs = new ArrayList<>();
                     for (int i = 0; i + 1 < flat.size(); i += 2) {
@@ -132,7 +145,7 @@ public class QueueStore {
     }
 
     public Mono<Long> acknowledgeSlotEvent(String group, String eventId) {
-        return redis.opsForStream().acknowledge(QueueKeys.SLOT_EVENTS, group, eventId).timeout(timeout);
+        return guard.guard(redis.opsForStream().acknowledge(QueueKeys.SLOT_EVENTS, group, eventId));
     }
 
     private static String rootMessage(Throwable error) {
@@ -151,14 +164,13 @@ public class QueueStore {
      */
     public Mono<Long> promote(String productId, String onlyStrategy) {
         QueueKeys keys = QueueKeys.of(productId);
-        return redis.execute(scripts.promote(), keys.forPromoteAndLeave(), List.of(now(), onlyStrategy))
-                .next()
-                .timeout(timeout);
+        return guard.guard(redis.execute(scripts.promote(), keys.forPromoteAndLeave(), List.of(now(), onlyStrategy))
+                .next());
     }
 
     /** Every product that currently has a queue; scanned, so a large registry never blocks Redis. */
     public Flux<String> products() {
-        return redis.opsForSet().scan(QueueKeys.PRODUCTS, ScanOptions.scanOptions().count(500).build());
+        return guard.guard(redis.opsForSet().scan(QueueKeys.PRODUCTS, ScanOptions.scanOptions().count(500).build()));
     }
 
     /**
@@ -167,20 +179,23 @@ public class QueueStore {
      * it registers the product itself. Either way no waiter is left outside the registry.
      */
     public Mono<Void> forgetIfIdle(String productId) {
-        return redis.opsForSet().remove(QueueKeys.PRODUCTS, productId)
-                .then(redis.opsForZSet().size(QueueKeys.of(productId).waiting()))
-                .flatMap(waiting -> waiting > 0 ? register(productId).then() : Mono.<Void>empty())
-                .timeout(timeout);
+        return guard.guard(redis.opsForSet().remove(QueueKeys.PRODUCTS, productId)
+                        .then(redis.opsForZSet().size(QueueKeys.of(productId).waiting())))
+                .flatMap(waiting -> waiting > 0 ? register(productId).then() : Mono.<Void>empty());
+    }
+
+    /** A health probe through the same guard as every call: PONG when Redis answers. */
+    public Mono<String> ping() {
+        return guard.guard(redis.execute(connection -> connection.ping()).next());
     }
 
     private Mono<List<Long>> run(RedisScript<List<Long>> script, List<String> keys, String... args) {
-        return redis.execute(script, keys, List.of(args))
+        return guard.guard(redis.execute(script, keys, List.of(args))
                 .reduce(new ArrayList<Long>(), (all, part) -> {
                     all.addAll(part);
                     return all;
                 })
-                .map(all -> (List<Long>) all)
-                .timeout(timeout);
+                .map(all -> (List<Long>) all));
     }
 
     private String now() {

@@ -10,6 +10,8 @@ public enum QueueError {
     WRONG_USER(HttpStatus.FORBIDDEN),
     INVALID_PRODUCT(HttpStatus.BAD_REQUEST),
     INVALID_USER(HttpStatus.BAD_REQUEST),
+    TOO_MANY_JOINS(HttpStatus.TOO_MANY_REQUESTS),
+    CONTENT_TOO_LARGE(HttpStatus.CONTENT_TOO_LARGE),
     QUEUE_UNAVAILABLE(HttpStatus.SERVICE_UNAVAILABLE);
 
     private final HttpStatus status;

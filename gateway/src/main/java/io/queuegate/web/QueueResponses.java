@@ -57,11 +57,16 @@ public class QueueResponses {
     }
 
     public Mono<Void> error(ServerWebExchange exchange, QueueError error, String message, boolean clearCookie) {
+        return error(exchange, error, message, clearCookie, error == QueueError.QUEUE_UNAVAILABLE ? 5 : 0);
+    }
+
+    public Mono<Void> error(ServerWebExchange exchange, QueueError error, String message, boolean clearCookie,
+            long retryAfterSeconds) {
         ServerHttpResponse response = exchange.getResponse();
         response.setStatusCode(error.status());
         response.getHeaders().setCacheControl("no-store");
-        if (error == QueueError.QUEUE_UNAVAILABLE) {
-            response.getHeaders().set(HttpHeaders.RETRY_AFTER, "5");
+        if (retryAfterSeconds > 0) {
+            response.getHeaders().set(HttpHeaders.RETRY_AFTER, Long.toString(retryAfterSeconds));
         }
         if (clearCookie) {
             response.addCookie(cookie(exchange.getRequest(), "", Duration.ZERO));
@@ -70,7 +75,8 @@ public class QueueResponses {
     }
 
     public Mono<Void> rejected(ServerWebExchange exchange, Admission.Rejected rejected) {
-        return error(exchange, rejected.error(), rejected.message(), rejected.clearCookie());
+        return error(exchange, rejected.error(), rejected.message(), rejected.clearCookie(),
+                rejected.retryAfterSeconds());
     }
 
     public Mono<Void> unavailable(ServerWebExchange exchange) {

@@ -59,8 +59,10 @@ class PromotionStrategiesTest {
     @Test
     void theSchedulerPromotesWhenASessionExpires() {
         join("42", "alice");
-        String bob = join("42", "bob");
-        assertThat(status("42", "bob", bob)).isEqualTo("WAITING");
+        // bob waits (429) when he joins; no request follows that could promote him
+        String bob = client.get().uri("/api/products/42").header("X-User-Id", "bob").exchange()
+                .expectStatus().isEqualTo(429)
+                .returnResult(byte[].class).getResponseHeaders().getFirst("Queue-Token");
         // alice's 1 s session ends with no request at all; the scheduler gives bob her place.
         Awaitility.await().atMost(Duration.ofSeconds(5))
                 .untilAsserted(() -> assertThat(status("42", "bob", bob)).isEqualTo("ACTIVE"));

@@ -21,6 +21,7 @@ class QueueScriptsTest {
     private static final String PID = "42";
     private static final long NOW = 1_000_000L;
     private static final long TTL = 60_000L;
+    private static final long IDLE = 3_600_000L;
     private static final QueueKeys KEYS = QueueKeys.of(PID);
 
     private static RedisProcess redis;
@@ -173,6 +174,29 @@ class QueueScriptsTest {
     }
 
     @Test
+    void everyJoinKeepsTheProductsKeysAliveForTheIdleTtlOnly() {
+        join("a", NOW, 1);
+        join("b", NOW, 1);
+        for (String key : KEYS.forJoin()) {
+            assertThat(commands.pttl(key)).as(key).isBetween(IDLE - 5_000, IDLE);
+        }
+    }
+
+    @Test
+    void theJoinLimitCountsPerCallerWithinItsWindow() {
+        String caller = QueueKeys.joinsOf("ip:203.0.113.7");
+        assertThat(joinLimit(caller).get(0)).isEqualTo(1);
+        assertThat(joinLimit(caller).get(0)).isEqualTo(2);
+        assertThat(joinLimit(caller).get(1)).isBetween(50_000L, 60_000L);
+        assertThat(joinLimit(QueueKeys.joinsOf("alice")).get(0)).isEqualTo(1);
+    }
+
+    private List<Long> joinLimit(String key) {
+        return commands.eval(scripts.joinLimit().getScriptAsString(), ScriptOutputType.MULTI, new String[] { key },
+                "60000");
+    }
+
+    @Test
     void joinStoresTheSettingsThatPromotionWithoutARequestUses() {
         join("a", NOW, 7);
         assertThat(commands.hgetall(KEYS.settings()))
@@ -181,8 +205,7 @@ class QueueScriptsTest {
 
     @Test
     void leaveOnPubSubAnnouncesTheFreedPlace() {
-        commands.eval(scripts.join().getScriptAsString(), ScriptOutputType.MULTI,
-                KEYS.forJoin().toArray(String[]::new), "a", Long.toString(NOW), "1", Long.toString(TTL), "pubsub");
+        join("a", NOW, 1, "pubsub");
         var pubsub = io.lettuce.core.RedisClient.create("redis://127.0.0.1:" + redis.port()).connectPubSub();
         List<String> heard = new java.util.concurrent.CopyOnWriteArrayList<>();
         pubsub.addListener(new io.lettuce.core.pubsub.RedisPubSubAdapter<>() {
@@ -275,7 +298,7 @@ class QueueScriptsTest {
     private List<Long> join(String uid, long now, int max, String strategy) {
         return commands.eval(scripts.join().getScriptAsString(), ScriptOutputType.MULTI,
                 KEYS.forJoin().toArray(String[]::new), uid, Long.toString(now), Integer.toString(max),
-                Long.toString(TTL), strategy);
+                Long.toString(TTL), strategy, Long.toString(IDLE));
     }
 
     private long expire(String uid, long now) {

@@ -4,38 +4,43 @@ import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-
-import org.awaitility.Awaitility;
 
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 
-import redis.embedded.RedisServer;
+import org.awaitility.Awaitility;
+
+import redis.embedded.core.ExecutableProvider;
 
 /**
- * A real Redis server for one test class, on a free port: the system's {@code redis-server}
- * when installed, else the binary bundled with embedded-redis, so tests need only a JDK.
- * Tests talk to it with a plain Lettuce connection; nothing is mocked.
+ * A real Redis server for tests, as a child process on a free port: the system's
+ * {@code redis-server} when installed, else the binary bundled with embedded-redis, so tests
+ * need only a JDK. It can be stopped, restarted on the same port (with its AOF file, when
+ * persistent) and paused like a hung host, for fault tests. Tests talk to it with a plain
+ * Lettuce connection; nothing is mocked.
  */
 public final class RedisProcess implements AutoCloseable {
 
     private final int port;
-    private final Process process;
-    private final RedisServer embedded;
+    private final List<String> command;
     private final RedisClient client;
-    private final StatefulRedisConnection<String, String> connection;
+    private Process process;
+    private StatefulRedisConnection<String, String> connection;
 
-    private RedisProcess(int port, Process process, RedisServer embedded) {
+    private RedisProcess(int port, List<String> command) {
         this.port = port;
-        this.process = process;
-        this.embedded = embedded;
+        this.command = command;
         this.client = RedisClient.create(RedisURI.create("127.0.0.1", port));
-        this.connection = connectWithin(Duration.ofSeconds(10));
+        launch();
     }
 
     public static RedisProcess start() {
@@ -43,40 +48,25 @@ public final class RedisProcess implements AutoCloseable {
     }
 
     /**
-     * @param settings extra server settings, each as {@code name value...} (for example
-     *                 {@code rename-command CONFIG ""})
+     * @param settings extra server settings, each {@code name value...}, for example
+     *                 {@code rename-command CONFIG ""} ({@code ""} is the empty value)
      */
     public static RedisProcess start(List<String> settings) {
-        int port = freePort();
-        String system = systemRedisServer();
+        List<String> command = new ArrayList<>(List.of("--save", "", "--appendonly", "no"));
+        settings.forEach(setting -> addSetting(command, setting));
+        return new RedisProcess(freePort(), command);
+    }
+
+    /** A server with AOF on (fsync always), in its own folder, that keeps its data across restarts. */
+    public static RedisProcess startPersistent() {
         try {
-            if (system != null) {
-                List<String> command = new java.util.ArrayList<>(List.of(system, "--port", Integer.toString(port),
-                        "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"));
-                for (String setting : settings) {
-                    String[] parts = setting.split(" ", 2);
-                    command.add("--" + parts[0]);
-                    if (parts.length > 1) {
-                        for (String value : parts[1].split(" ")) {
-                            command.add(value.equals("\"\"") ? "" : value);
-                        }
-                    }
-                }
-                Process process = new ProcessBuilder(command)
-                        .redirectErrorStream(true)
-                        .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                        .start();
-                return new RedisProcess(port, process, null);
-            }
-            var builder = RedisServer.newRedisServer().bind("127.0.0.1").port(port)
-                    .setting("save \"\"").setting("appendonly no");
-            settings.forEach(builder::setting);
-            RedisServer server = builder.build();
-            server.start();
-            return new RedisProcess(port, null, server);
+            Path dir = Files.createTempDirectory("queuegate-redis-");
+            dir.toFile().deleteOnExit();
+            return new RedisProcess(freePort(), new ArrayList<>(List.of("--save", "", "--appendonly", "yes",
+                    "--appendfsync", "always", "--dir", dir.toString())));
         }
         catch (IOException ex) {
-            throw new UncheckedIOException("could not start a Redis server for the tests", ex);
+            throw new UncheckedIOException(ex);
         }
     }
 
@@ -92,27 +82,63 @@ public final class RedisProcess implements AutoCloseable {
         commands().flushall();
     }
 
-    @Override
-    public void close() {
-        connection.close();
-        client.shutdown(Duration.ZERO, Duration.ofSeconds(1));
+    /** Stops the server and waits until it is gone. */
+    public void stop() {
+        if (connection != null) {
+            connection.close();
+            connection = null;
+        }
         if (process != null) {
             process.destroy();
-            // Callers rely on Redis being gone once close() returns (fault tests).
-            try {
-                process.waitFor(10, java.util.concurrent.TimeUnit.SECONDS);
-            }
-            catch (InterruptedException ex) {
-                Thread.currentThread().interrupt();
-            }
+            waitFor(process);
+            process = null;
         }
-        if (embedded != null) {
-            try {
-                embedded.stop();
-            }
-            catch (IOException ex) {
-                throw new UncheckedIOException(ex);
-            }
+    }
+
+    /** Starts the server again on the same port and folder. */
+    public void restart() {
+        stop();
+        launch();
+    }
+
+    /** Freezes the server (SIGSTOP): connections stay open and nothing answers, like a hung host. */
+    public void pause() {
+        signal("-STOP");
+    }
+
+    public void resume() {
+        signal("-CONT");
+    }
+
+    @Override
+    public void close() {
+        if (process != null) {
+            resume();
+        }
+        stop();
+        client.shutdown(Duration.ZERO, Duration.ofSeconds(1));
+    }
+
+    private void launch() {
+        List<String> full = new ArrayList<>(List.of(binary(), "--port", Integer.toString(port), "--bind", "127.0.0.1"));
+        full.addAll(command);
+        try {
+            process = new ProcessBuilder(full).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        }
+        catch (IOException ex) {
+            throw new UncheckedIOException("could not start a Redis server for the tests", ex);
+        }
+        connection = connectWithin(Duration.ofSeconds(10));
+    }
+
+    private void signal(String signal) {
+        try {
+            Process kill = new ProcessBuilder("kill", signal, Long.toString(process.pid())).start();
+            waitFor(kill);
+        }
+        catch (IOException ex) {
+            throw new UncheckedIOException(ex);
         }
     }
 
@@ -129,14 +155,38 @@ public final class RedisProcess implements AutoCloseable {
         return connected.get();
     }
 
-    private static String systemRedisServer() {
-        for (String dir : List.of("/usr/bin", "/usr/local/bin", "/opt/homebrew/bin")) {
+    private static void addSetting(List<String> command, String setting) {
+        String[] parts = setting.split(" ");
+        command.add("--" + parts[0]);
+        for (int i = 1; i < parts.length; i++) {
+            command.add(parts[i].equals("\"\"") ? "" : parts[i]);
+        }
+    }
+
+    /** The system's redis-server, unless {@code -Dqueuegate.test.redis=bundled} asks for the bundled one. */
+    private static String binary() {
+        boolean bundledOnly = "bundled".equals(System.getProperty("queuegate.test.redis"));
+        for (String dir : bundledOnly ? List.<String>of() : List.of("/usr/bin", "/usr/local/bin", "/opt/homebrew/bin")) {
             File candidate = new File(dir, "redis-server");
             if (candidate.canExecute()) {
                 return candidate.getPath();
             }
         }
-        return null;
+        try {
+            return ExecutableProvider.newJarResourceProvider().get().getPath();
+        }
+        catch (IOException ex) {
+            throw new UncheckedIOException("no redis-server installed and none bundled for this platform", ex);
+        }
+    }
+
+    private static void waitFor(Process process) {
+        try {
+            process.waitFor(10, TimeUnit.SECONDS);
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     public static int freePort() {

@@ -1,0 +1,48 @@
+package io.queuegate.admission;
+
+import java.net.InetSocketAddress;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class ClientAddressesTest {
+
+    private final ClientAddresses behindProxies = new ClientAddresses(List.of("10.0.0.0/8", "2001:db8::/32"));
+
+    @Test
+    void aDirectClientIsItsPeerWhateverItClaims() {
+        assertThat(behindProxies.of(request("203.0.113.5", "1.1.1.1"))).isEqualTo("203.0.113.5");
+    }
+
+    @Test
+    void behindTrustedProxiesTheRightmostUntrustedHopIsTheClient() {
+        assertThat(behindProxies.of(request("10.0.0.2", "6.6.6.6, 198.51.100.7, 10.1.2.3"))).isEqualTo("198.51.100.7");
+        assertThat(behindProxies.of(request("2001:db8::1", "198.51.100.8"))).isEqualTo("198.51.100.8");
+    }
+
+    @Test
+    void onlyTrustedHopsMeansTheFirstOne() {
+        assertThat(behindProxies.of(request("10.0.0.2", "10.0.0.9, 10.0.0.8"))).isEqualTo("10.0.0.9");
+        assertThat(behindProxies.of(request("10.0.0.2", null))).isEqualTo("10.0.0.2");
+    }
+
+    @Test
+    void refusesTrustedProxiesThatAreNotAddresses() {
+        assertThatThrownBy(() -> new ClientAddresses(List.of("proxy.example.com")))
+                .hasMessageContaining("not an IP address or CIDR block");
+        assertThatThrownBy(() -> new ClientAddresses(List.of("10.0.0.0/33"))).hasMessageContaining("bad prefix");
+    }
+
+    private static MockServerHttpRequest request(String peer, String forwardedFor) {
+        MockServerHttpRequest.BaseBuilder<?> builder = MockServerHttpRequest.get("/api/products/42")
+                .remoteAddress(new InetSocketAddress(peer, 40000));
+        if (forwardedFor != null) {
+            builder.header("X-Forwarded-For", forwardedFor);
+        }
+        return builder.build();
+    }
+}
