@@ -2,17 +2,13 @@ package io.queuegate.admission;
 
 import java.util.Map;
 
-import com.github.tomakehurst.wiremock.WireMockServer;
-import io.queuegate.support.Backend;
+import io.queuegate.support.GatewayFixture;
 import io.queuegate.support.GatewayInstance;
-import io.queuegate.support.RedisProcess;
 import io.queuegate.support.Tokens;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.http.HttpHeaders;
@@ -30,35 +26,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class AdmissionErrorsTest {
 
-    private static RedisProcess redis;
-    private static WireMockServer backend;
-    private static GatewayInstance gateway;
-    private static WebTestClient client;
-
-    @BeforeAll
-    static void start() {
-        redis = RedisProcess.start();
-        backend = Backend.start();
-        gateway = GatewayInstance.start(GatewayInstance.defaults(redis, backend.baseUrl(), Map.of("max-active", "1")));
-        client = gateway.client();
-    }
-
-    @AfterAll
-    static void stop() {
-        gateway.close();
-        backend.stop();
-        redis.close();
-    }
-
-    @BeforeEach
-    void emptyQueues() {
-        redis.flushAll();
-        backend.resetRequests();
-    }
+    @RegisterExtension
+    static final GatewayFixture fixture = GatewayFixture.withQueue(Map.of("max-active", "1"));
 
     @AfterEach
     void nothingWasForwarded() {
-        backend.verify(0, anyRequestedFor(anyUrl()));
+        fixture.backend().verify(0, anyRequestedFor(anyUrl()));
     }
 
     @ParameterizedTest
@@ -94,7 +67,7 @@ class AdmissionErrorsTest {
 
     @Test
     void aBadCookieTokenIsRefusedAndTheCookieCleared() {
-        WebTestClient.ResponseSpec response = client.get().uri("/api/products/42").header("X-User-Id", "alice")
+        WebTestClient.ResponseSpec response = fixture.client().get().uri("/api/products/42").header("X-User-Id", "alice")
                 .cookie("queue_token", "garbage").exchange();
         response.expectHeader().value(HttpHeaders.SET_COOKIE, cookie -> assertThat(cookie).contains("Max-Age=0"));
         expectError(response, HttpStatus.UNAUTHORIZED, "invalid_token");
@@ -104,7 +77,7 @@ class AdmissionErrorsTest {
     void refusesAnotherProductsToken() {
         String other = Tokens.codec(GatewayInstance.SECRET).issue("7", "alice", false);
         expectError(request("42", "alice", other), HttpStatus.FORBIDDEN, "wrong_product");
-        expectError(client.get().uri("/queue/42/status").header("X-User-Id", "alice").header("Queue-Token", other)
+        expectError(fixture.client().get().uri("/queue/42/status").header("X-User-Id", "alice").header("Queue-Token", other)
                 .exchange(), HttpStatus.FORBIDDEN, "wrong_product");
     }
 
@@ -127,28 +100,28 @@ class AdmissionErrorsTest {
             "a123456789012345678901234567890123456789012345678901234567890123456789" })
     void refusesBadProductIds(String productId) {
         expectError(request(productId, "alice", null), HttpStatus.BAD_REQUEST, "invalid_product");
-        expectError(client.get().uri("/queue/" + productId + "/status").header("Queue-Token", "x").exchange(),
+        expectError(fixture.client().get().uri("/queue/" + productId + "/status").header("Queue-Token", "x").exchange(),
                 HttpStatus.BAD_REQUEST, "invalid_product");
-        assertThat(redis.commands().keys("*")).isEmpty();
+        assertThat(fixture.redis().commands().keys("*")).isEmpty();
     }
 
     @Test
     void refusesBadUserIds() {
         expectError(request("42", "alice{42}", null), HttpStatus.BAD_REQUEST, "invalid_user");
-        assertThat(redis.commands().keys("*")).isEmpty();
+        assertThat(fixture.redis().commands().keys("*")).isEmpty();
     }
 
     @Test
     void refusesOversizedHeadersWithA4xx() {
-        client.get().uri("/api/products/42").header("X-User-Id", "alice").header("Queue-Token", "x".repeat(20_000))
+        fixture.client().get().uri("/api/products/42").header("X-User-Id", "alice").header("Queue-Token", "x".repeat(20_000))
                 .exchange().expectStatus().is4xxClientError();
-        client.get().uri("/api/products/42").header("X-User-Id", "alice").header("Queue-Token", "x".repeat(4_000))
+        fixture.client().get().uri("/api/products/42").header("X-User-Id", "alice").header("Queue-Token", "x".repeat(4_000))
                 .exchange().expectStatus().isUnauthorized();
-        assertThat(redis.commands().keys("*")).isEmpty();
+        assertThat(fixture.redis().commands().keys("*")).isEmpty();
     }
 
     private WebTestClient.ResponseSpec request(String productId, String user, String token) {
-        WebTestClient.RequestHeadersSpec<?> spec = client.get().uri("/api/products/" + productId);
+        WebTestClient.RequestHeadersSpec<?> spec = fixture.client().get().uri("/api/products/" + productId);
         if (user != null) {
             spec = spec.header("X-User-Id", user);
         }

@@ -3,16 +3,11 @@ package io.queuegate.promotion;
 import java.time.Duration;
 import java.util.Map;
 
-import com.github.tomakehurst.wiremock.WireMockServer;
-import io.queuegate.support.Backend;
-import io.queuegate.support.GatewayInstance;
-import io.queuegate.support.RedisProcess;
+import io.queuegate.support.GatewayFixture;
 
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -24,43 +19,20 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class PromotionStrategiesTest {
 
-    private static RedisProcess redis;
-    private static WireMockServer backend;
-    private static GatewayInstance gateway;
-    private static WebTestClient client;
-
-    @BeforeAll
-    static void start() {
-        redis = RedisProcess.start();
-        backend = Backend.start();
-        Map<String, Object> properties = GatewayInstance.defaults(redis, backend.baseUrl(),
-                Map.of("max-active", "1", "session-ttl", "1s", "promotion", "scheduler"));
-        properties.put("queuegate.products.pubsub-1.promotion", "pubsub");
-        properties.put("queuegate.products.pubsub-1.session-ttl", "10m");
-        properties.put("queuegate.scheduler.interval", "200ms");
-        // Long enough that only the pub/sub listener can explain a promotion in its test.
-        properties.put("queuegate.safety-net.interval", "1h");
-        gateway = GatewayInstance.start(properties);
-        client = gateway.client();
-    }
-
-    @AfterAll
-    static void stop() {
-        gateway.close();
-        backend.stop();
-        redis.close();
-    }
-
-    @BeforeEach
-    void emptyQueues() {
-        redis.flushAll();
-    }
+    @RegisterExtension
+    static final GatewayFixture fixture = GatewayFixture
+            .withQueue(Map.of("max-active", "1", "session-ttl", "1s", "promotion", "scheduler"))
+            .with("queuegate.products.pubsub-1.promotion", "pubsub")
+            .with("queuegate.products.pubsub-1.session-ttl", "10m")
+            .with("queuegate.scheduler.interval", "200ms")
+            // Long enough that only the pub/sub listener can explain a promotion in its test.
+            .with("queuegate.safety-net.interval", "1h");
 
     @Test
     void theSchedulerPromotesWhenASessionExpires() {
         join("42", "alice");
         // bob waits (429) when he joins; no request follows that could promote him
-        String bob = client.get().uri("/api/products/42").header("X-User-Id", "bob").exchange()
+        String bob = fixture.client().get().uri("/api/products/42").header("X-User-Id", "bob").exchange()
                 .expectStatus().isEqualTo(429)
                 .returnResult(byte[].class).getResponseHeaders().getFirst("Queue-Token");
         // alice's 1 s session ends with no request at all; the scheduler gives bob her place.
@@ -73,9 +45,9 @@ class PromotionStrategiesTest {
         join("pubsub-1", "alice");
         String bob = join("pubsub-1", "bob");
         // A place frees outside the gateway (as if an operator removed alice) and is announced.
-        redis.commands().zrem("qg:{pubsub-1}:active", "alice");
+        fixture.redis().commands().zrem("qg:{pubsub-1}:active", "alice");
         assertThat(status("pubsub-1", "bob", bob)).isEqualTo("WAITING");
-        redis.commands().publish("qg:slot-available:pubsub-1", "alice");
+        fixture.redis().commands().publish("qg:slot-available:pubsub-1", "alice");
         Awaitility.await().atMost(Duration.ofSeconds(5))
                 .untilAsserted(() -> assertThat(status("pubsub-1", "bob", bob)).isEqualTo("ACTIVE"));
     }
@@ -84,8 +56,8 @@ class PromotionStrategiesTest {
     void theSchedulerLeavesPubSubProductsToTheirEvents() {
         join("pubsub-1", "alice");
         String bob = join("pubsub-1", "bob");
-        redis.commands().zrem("qg:{pubsub-1}:active", "alice");
-        PromotionScheduler scheduler = gateway.bean(PromotionScheduler.class);
+        fixture.redis().commands().zrem("qg:{pubsub-1}:active", "alice");
+        PromotionScheduler scheduler = fixture.gateway().bean(PromotionScheduler.class);
         assertThat(scheduler.promoteAll("scheduler").block()).isZero();
         assertThat(status("pubsub-1", "bob", bob)).isEqualTo("WAITING");
         // The safety net takes every strategy.
@@ -97,19 +69,19 @@ class PromotionStrategiesTest {
     void aProductWithNobodyWaitingIsForgotten() {
         join("7", "alice");
         join("7", "bob");
-        assertThat(redis.commands().smembers("qg:products")).contains("7");
+        assertThat(fixture.redis().commands().smembers("qg:products")).contains("7");
         Awaitility.await().atMost(Duration.ofSeconds(5))
-                .untilAsserted(() -> assertThat(redis.commands().smembers("qg:products")).doesNotContain("7"));
-        assertThat(redis.commands().zcard("qg:{7}:wait")).isZero();
+                .untilAsserted(() -> assertThat(fixture.redis().commands().smembers("qg:products")).doesNotContain("7"));
+        assertThat(fixture.redis().commands().zcard("qg:{7}:wait")).isZero();
     }
 
     private String join(String productId, String user) {
-        return client.get().uri("/api/products/" + productId).header("X-User-Id", user).exchange()
+        return fixture.client().get().uri("/api/products/" + productId).header("X-User-Id", user).exchange()
                 .returnResult(byte[].class).getResponseHeaders().getFirst("Queue-Token");
     }
 
     private String status(String productId, String user, String token) {
-        byte[] body = client.get().uri("/queue/" + productId + "/status").header("X-User-Id", user)
+        byte[] body = fixture.client().get().uri("/queue/" + productId + "/status").header("X-User-Id", user)
                 .header("Queue-Token", token).exchange().expectStatus().isOk()
                 .expectBody().returnResult().getResponseBody();
         String json = new String(body);

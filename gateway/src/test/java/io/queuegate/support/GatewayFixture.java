@@ -1,0 +1,104 @@
+package io.queuegate.support;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import com.github.tomakehurst.wiremock.WireMockServer;
+
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.springframework.test.web.reactive.server.WebTestClient;
+
+/**
+ * One real Redis, the WireMock shop and one gateway for a test class, with every test starting
+ * from an empty Redis and a WireMock that has seen nothing:
+ * <pre>
+ * &#64;RegisterExtension
+ * static final GatewayFixture fixture = GatewayFixture.withQueue(Map.of("max-active", "2"));
+ * </pre>
+ */
+public final class GatewayFixture implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback {
+
+    private final Map<String, Object> queue;
+    private final Map<String, Object> properties = new LinkedHashMap<>();
+    private final Map<String, String> openRoutes = new LinkedHashMap<>();
+
+    private RedisProcess redis;
+    private WireMockServer backend;
+    private GatewayInstance gateway;
+
+    private GatewayFixture(Map<String, Object> queue) {
+        this.queue = queue;
+    }
+
+    /** @param queue the product route's {@code queue} block */
+    public static GatewayFixture withQueue(Map<String, Object> queue) {
+        return new GatewayFixture(queue);
+    }
+
+    /** Adds a second route to the shop, without a {@code queue} block. */
+    public GatewayFixture withOpenRoute(String id, String path) {
+        openRoutes.put(id, path);
+        return this;
+    }
+
+    /** Adds a gateway property (for example a {@code queuegate.*} setting). */
+    public GatewayFixture with(String name, Object value) {
+        properties.put(name, value);
+        return this;
+    }
+
+    @Override
+    public void beforeAll(ExtensionContext context) {
+        redis = RedisProcess.start();
+        backend = Backend.start();
+        Map<String, Object> all = GatewayInstance.defaults(redis, backend.baseUrl(), queue);
+        all.putAll(properties);
+        int index = 1;
+        for (Map.Entry<String, String> route : openRoutes.entrySet()) {
+            String prefix = "spring.cloud.gateway.server.webflux.routes[" + index++ + "].";
+            all.put(prefix + "id", route.getKey());
+            all.put(prefix + "uri", backend.baseUrl());
+            all.put(prefix + "predicates[0]", "Path=" + route.getValue());
+        }
+        gateway = GatewayInstance.start(all);
+    }
+
+    @Override
+    public void beforeEach(ExtensionContext context) {
+        redis.flushAll();
+        backend.resetRequests();
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) {
+        // The gateway first: Redis going away under a running gateway only makes noise.
+        if (gateway != null) {
+            gateway.close();
+        }
+        if (backend != null) {
+            backend.stop();
+        }
+        if (redis != null) {
+            redis.close();
+        }
+    }
+
+    public RedisProcess redis() {
+        return redis;
+    }
+
+    public WireMockServer backend() {
+        return backend;
+    }
+
+    public GatewayInstance gateway() {
+        return gateway;
+    }
+
+    public WebTestClient client() {
+        return gateway.client();
+    }
+}
