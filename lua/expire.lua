@@ -20,4 +20,4 @@ local conf = redis.call('HMGET', settings, 'max', 'ttl', 'strategy')
 if not conf[1] then
     return 0
 end
-return math.max(fill(wait, active, now, tonumber(conf[1]), tonumber(conf[2]), conf[3]), 0)
+return math.max(fill(wait, active, settings, now, tonumber(conf[1]), tonumber(conf[2]), conf[3]), 0)

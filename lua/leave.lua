@@ -15,7 +15,7 @@ redis.call('DEL', string.sub(active, 1, -7) .. 'slot:' .. uid)
 local conf = redis.call('HMGET', settings, 'max', 'ttl', 'strategy')
 local promoted, stream = 0, 0
 if conf[1] then
-    promoted = fill(wait, active, now, tonumber(conf[1]), tonumber(conf[2]), conf[3])
+    promoted = fill(wait, active, settings, now, tonumber(conf[1]), tonumber(conf[2]), conf[3])
     if removed > 0 and conf[3] == 'pubsub' then
         redis.call('PUBLISH', ARGV[3], uid)
     end

@@ -14,4 +14,4 @@ end
 if ARGV[2] ~= '' and conf[3] ~= ARGV[2] then
     return -2
 end
-return fill(wait, active, now, tonumber(conf[1]), tonumber(conf[2]), conf[3])
+return fill(wait, active, settings, now, tonumber(conf[1]), tonumber(conf[2]), conf[3])

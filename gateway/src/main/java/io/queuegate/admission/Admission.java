@@ -11,8 +11,12 @@ public sealed interface Admission {
     record Active(Caller caller, String issuedToken) implements Admission {
     }
 
-    /** The caller waits at {@code rank} (1 = next); {@code token} is a fresh token for the answer. */
-    record Waiting(Caller caller, long rank, String token) implements Admission {
+    /**
+     * The caller waits at {@code rank} (1 = next); {@code token} is a fresh token for the answer.
+     *
+     * @param estimatedWaitSeconds {@code null} until the product's admission rate is known
+     */
+    record Waiting(Caller caller, long rank, String token, Long estimatedWaitSeconds) implements Admission {
     }
 
     /**

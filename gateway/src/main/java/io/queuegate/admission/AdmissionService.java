@@ -8,6 +8,7 @@ import io.queuegate.token.WaitTokenCodec;
 import io.queuegate.web.QueueError;
 
 import java.time.Duration;
+import java.time.Instant;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -45,6 +46,15 @@ public class AdmissionService {
      */
     public Mono<Admission> admit(String productId, String headerUserId, PresentedToken presented, QueuePolicy policy,
             String clientAddress) {
+        return admit(productId, headerUserId, presented, policy, clientAddress, "");
+    }
+
+    /**
+     * Like {@link #admit(String, String, PresentedToken, QueuePolicy, String)}, naming the route
+     * for metrics and the audit log.
+     */
+    public Mono<Admission> admit(String productId, String headerUserId, PresentedToken presented, QueuePolicy policy,
+            String clientAddress, String routeId) {
         Caller caller;
         try {
             caller = callers.resolve(productId, headerUserId, presented);
@@ -52,15 +62,16 @@ public class AdmissionService {
         catch (QueueRejection rejection) {
             return Mono.just(Admission.Rejected.of(rejection));
         }
-        Mono<Admission> join = store.join(caller.productId(), caller.userId(), policy.maxActive(),
+        Mono<Admission> join = store.joinFor(caller.productId(), caller.userId(), policy.maxActive(),
                         policy.sessionTtl(), policy.promotion().id())
-                .map(placement -> decide(caller, placement));
+                .map(joined -> decide(caller, joined, routeId));
         // Only a join without a token can add a member or a queue; polls with a token pass free.
         Mono<Admission> limitedJoin = caller.hasToken() ? join : store
                 .countJoin(caller.anonymous() ? "ip:" + clientAddress : caller.userId(), joinWindow)
                 .flatMap(count -> count.get(0) > maxJoinsPerCaller ? Mono.just(tooManyJoins(count.get(1))) : join);
         return limitedJoin
                 .onErrorResume(RedisFailures::isRedisFailure, error -> {
+                    store.events().redisFailure(productId, "admission", error);
                     log.warn("Redis could not answer for product " + productId + "; route fails "
                             + policy.onRedisFailure().name().toLowerCase() + ": " + error);
                     return Mono.just(policy.onRedisFailure() == RedisFailureMode.OPEN
@@ -74,15 +85,39 @@ public class AdmissionService {
                 Math.max(1, (windowLeftMillis + 999) / 1000));
     }
 
-    private Admission decide(Caller caller, Placement placement) {
+    private Admission decide(Caller caller, QueueStore.Joined joined, String routeId) {
+        Placement placement = joined.placement();
+        if (joined.enqueued()) {
+            store.events().joined(caller.productId(), routeId, caller.userId(), placement.rank());
+        }
         if (placement.state() == Placement.State.ACTIVE) {
-            return new Admission.Active(caller, caller.hasToken() ? null : issue(caller));
+            // A token that says "waiting" (jat) on an active caller: its wait ended since the
+            // last answer. Measured once, because the token issued now no longer says so. A new
+            // ticket in this very call means the old wait was lost (expired, left), not ended.
+            boolean waitEnded = caller.joinedAt() != null && !joined.enqueued();
+            if (waitEnded) {
+                store.events().admitted(caller.productId(), routeId, caller.userId(),
+                        nonNegative(Duration.between(caller.joinedAt(), tokens.now())));
+            }
+            boolean needsToken = !caller.hasToken() || caller.joinedAt() != null;
+            return new Admission.Active(caller, needsToken ? issue(caller, null) : null);
+        }
+        if (placement.state() == Placement.State.DRAINING) {
+            return new Admission.Rejected(QueueError.QUEUE_CLOSED,
+                    "this product's queue is closed to new shoppers", false, 60);
         }
         // A fresh token with every waiting answer: a user who keeps polling never outlives it.
-        return new Admission.Waiting(caller, placement.rank(), issue(caller));
+        // It keeps the join time across answers; a new ticket starts the wait anew.
+        Instant joinedAt = joined.enqueued() || caller.joinedAt() == null ? tokens.now() : caller.joinedAt();
+        return new Admission.Waiting(caller, placement.rank(), issue(caller, joinedAt),
+                WaitEstimate.seconds(placement.rank(), placement.admissionRate()));
     }
 
-    private String issue(Caller caller) {
-        return tokens.issue(caller.productId(), caller.userId(), caller.anonymous());
+    private String issue(Caller caller, Instant joinedAt) {
+        return tokens.issue(caller.productId(), caller.userId(), caller.anonymous(), joinedAt);
+    }
+
+    private static Duration nonNegative(Duration duration) {
+        return duration.isNegative() ? Duration.ZERO : duration;
     }
 }

@@ -41,10 +41,13 @@ public final class CallerResolver {
             throw new QueueRejection(QueueError.WRONG_PRODUCT, "the token was issued for another product");
         }
         requireSameUser(token, headerUserId);
-        return new Caller(productId, token.userId(), token.anonymous(), true);
+        return new Caller(productId, token.userId(), token.anonymous(), true, token.joinedAt());
     }
 
     private WaitToken verify(PresentedToken presented) {
+        if (presented.ambiguous()) {
+            throw new QueueRejection(QueueError.INVALID_TOKEN, "the request carries more than one Queue-Token header");
+        }
         try {
             return tokens.verify(presented.value());
         }

@@ -9,8 +9,11 @@ import io.queuegate.web.QueueError;
 /** Checks ids before they become part of a Redis key, and makes ids for anonymous callers. */
 public final class Identifiers {
 
-    /** DESIGN.md: at most 64 characters of {@code [A-Za-z0-9_.-]}. */
-    private static final Pattern PRODUCT_ID = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
+    /**
+     * DESIGN.md: at most 64 characters of {@code [A-Za-z0-9_.-]}; and starting with a letter or
+     * digit, so that {@code .} and {@code ..} (path segments, not products) are refused.
+     */
+    private static final Pattern PRODUCT_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}");
 
     /** Wide enough for emails and UUIDs, narrow enough that no id can smuggle key syntax. */
     private static final Pattern USER_ID = Pattern.compile("[A-Za-z0-9_.@:+-]{1,128}");
@@ -24,7 +27,8 @@ public final class Identifiers {
     public static String requireProductId(String productId) {
         if (productId == null || !PRODUCT_ID.matcher(productId).matches()) {
             throw new QueueRejection(QueueError.INVALID_PRODUCT,
-                    "the product id must be 1 to 64 characters of A-Z, a-z, 0-9, '_', '.' or '-'");
+                    "the product id must be 1 to 64 characters of A-Z, a-z, 0-9, '_', '.' or '-', "
+                            + "starting with a letter or digit");
         }
         return productId;
     }

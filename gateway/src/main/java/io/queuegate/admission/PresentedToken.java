@@ -1,5 +1,7 @@
 package io.queuegate.admission;
 
+import java.util.List;
+
 import org.springframework.http.HttpCookie;
 import org.springframework.http.server.reactive.ServerHttpRequest;
 
@@ -9,19 +11,22 @@ import org.springframework.http.server.reactive.ServerHttpRequest;
  *
  * @param value the compact JWT
  * @param fromCookie whether it came from the cookie
+ * @param ambiguous whether the request carried more than one {@code Queue-Token} header, which
+ *                  is refused rather than guessed at
  */
-public record PresentedToken(String value, boolean fromCookie) {
+public record PresentedToken(String value, boolean fromCookie, boolean ambiguous) {
 
     public static final String HEADER = "Queue-Token";
     public static final String COOKIE = "queue_token";
 
     /** The request's token, or {@code null} when it has none. */
     public static PresentedToken of(ServerHttpRequest request) {
-        String header = request.getHeaders().getFirst(HEADER);
-        if (header != null) {
-            return new PresentedToken(header.trim(), false);
+        List<String> headers = request.getHeaders().getOrEmpty(HEADER);
+        if (!headers.isEmpty()) {
+            return new PresentedToken(headers.get(0).trim(), false, headers.size() > 1);
         }
         HttpCookie cookie = request.getCookies().getFirst(COOKIE);
-        return cookie != null && !cookie.getValue().isEmpty() ? new PresentedToken(cookie.getValue(), true) : null;
+        return cookie != null && !cookie.getValue().isEmpty() ? new PresentedToken(cookie.getValue(), true, false)
+                : null;
     }
 }

@@ -1,5 +1,7 @@
 package io.queuegate.admission;
 
+import java.time.Duration;
+
 import io.queuegate.config.QueuePolicy;
 import io.queuegate.config.RouteQueuePolicies;
 import io.queuegate.store.QueueStore;
@@ -70,23 +72,53 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
             Identifiers.requireProductId(productId);
         }
         catch (QueueRejection rejection) {
+            store.events().rejected(route.getId(), rejection.error().code());
             return responses.rejected(exchange, Admission.Rejected.of(rejection));
         }
         ServerHttpRequest request = exchange.getRequest();
         if (request.getHeaders().getContentLength() > maxBodyBytes) {
+            store.events().rejected(route.getId(), QueueError.CONTENT_TOO_LARGE.code());
             return responses.error(exchange, QueueError.CONTENT_TOO_LARGE,
                     "the request body is larger than " + maxBodyBytes + " bytes", false);
         }
         QueuePolicy policy = policies.policy(route, productId);
         String userId = request.getHeaders().getFirst(userIdHeader);
-        return admission.admit(productId, userId, PresentedToken.of(request), policy, clientAddresses.of(request))
-                .flatMap(decision -> act(exchange, chain, decision, policy));
+        long started = System.nanoTime();
+        return admission.admit(productId, userId, PresentedToken.of(request), policy, clientAddresses.of(request),
+                        route.getId())
+                .flatMap(decision -> {
+                    report(route.getId(), productId, decision, Duration.ofNanos(System.nanoTime() - started));
+                    return act(exchange, chain, decision, policy, route.getId());
+                });
+    }
+
+    private void report(String routeId, String productId, Admission decision, Duration took) {
+        String outcome;
+        if (decision instanceof Admission.Active) {
+            outcome = "active";
+        }
+        else if (decision instanceof Admission.Waiting) {
+            outcome = "waiting";
+        }
+        else if (decision instanceof Admission.Rejected rejected) {
+            outcome = "rejected";
+            store.events().rejected(routeId, rejected.error().code());
+        }
+        else if (decision instanceof Admission.Unavailable) {
+            outcome = "unavailable";
+            store.events().rejected(routeId, QueueError.QUEUE_UNAVAILABLE.code());
+        }
+        else {
+            outcome = "unchecked";
+            store.events().failOpenPass(productId, routeId);
+        }
+        store.events().decided(routeId, outcome, took);
     }
 
     private Mono<Void> act(ServerWebExchange exchange, GatewayFilterChain chain, Admission decision,
-            QueuePolicy policy) {
+            QueuePolicy policy, String routeId) {
         if (decision instanceof Admission.Active active) {
-            return forward(exchange, chain, active, policy);
+            return forward(exchange, chain, active, policy, routeId);
         }
         if (decision instanceof Admission.Waiting waiting) {
             return responses.waiting(exchange, waiting);
@@ -101,11 +133,11 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
     }
 
     private Mono<Void> forward(ServerWebExchange exchange, GatewayFilterChain chain, Admission.Active active,
-            QueuePolicy policy) {
+            QueuePolicy policy, String routeId) {
         responses.attachToken(exchange, active.issuedToken());
         if (policy.completeOn().matches(exchange.getRequest())) {
             // Before the answer leaves, so a client that sees its order succeed can no longer pass.
-            exchange.getResponse().beforeCommit(() -> completeOn2xx(exchange, active.caller()));
+            exchange.getResponse().beforeCommit(() -> completeOn2xx(exchange, active.caller(), routeId));
         }
         ServerHttpRequest withoutToken = exchange.getRequest().mutate()
                 .headers(headers -> headers.remove(PresentedToken.HEADER))
@@ -113,14 +145,22 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
         return chain.filter(exchange.mutate().request(withoutToken).build());
     }
 
-    private Mono<Void> completeOn2xx(ServerWebExchange exchange, Caller caller) {
+    private Mono<Void> completeOn2xx(ServerWebExchange exchange, Caller caller, String routeId) {
         HttpStatusCode status = exchange.getResponse().getStatusCode();
         if (status == null || !status.is2xxSuccessful()) {
             return Mono.empty();
         }
-        return store.leave(caller.productId(), caller.userId())
+        return store.complete(caller.productId(), caller.userId())
+                .doOnNext(held -> {
+                    if (held) {
+                        store.events().completed(caller.productId(), routeId, caller.userId());
+                    }
+                })
                 .then()
                 .onErrorResume(error -> {
+                    if (RedisFailures.isRedisFailure(error)) {
+                        store.events().redisFailure(caller.productId(), "completion", error);
+                    }
                     // The purchase went through; a failed release only costs the session's ttl.
                     log.warn("Could not end the session of a completed request for product "
                             + caller.productId() + "; the place frees when the session expires: " + error);

@@ -8,6 +8,8 @@ import io.queuegate.admission.ClientAddresses;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import io.queuegate.admission.QueueAdmissionFilter;
+import io.queuegate.live.AdmissionNotifier;
+import io.queuegate.live.LiveStatus;
 import io.queuegate.ops.QueueGateHealthIndicator;
 import io.queuegate.promotion.KeyspaceNotifications;
 import io.queuegate.promotion.PromotionListeners;
@@ -36,7 +38,9 @@ import org.springframework.cloud.gateway.config.GatewayAutoConfiguration;
 import org.springframework.cloud.gateway.filter.GlobalFilter;
 import org.springframework.cloud.gateway.route.RouteLocator;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.support.ResourceBundleMessageSource;
 import org.springframework.core.env.Environment;
+import org.springframework.core.io.ResourceLoader;
 import org.springframework.data.redis.connection.ReactiveRedisConnectionFactory;
 import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
 import org.springframework.web.reactive.function.server.RouterFunction;
@@ -134,8 +138,15 @@ public class QueueGateAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    WaitingPage waitingPage() {
-        return new WaitingPage();
+    WaitingPage waitingPage(QueueGateProperties properties, ResourceLoader resources) {
+        QueueGateProperties.Page page = properties.page();
+        ResourceBundleMessageSource messages = new ResourceBundleMessageSource();
+        messages.setBasenames(page.messages().toArray(String[]::new));
+        messages.setDefaultEncoding("UTF-8");
+        // A language without its own bundle gets the base (English) texts, not the server's locale.
+        messages.setFallbackToSystemLocale(false);
+        return new WaitingPage(resources.getResource(page.template()), resources.getResource(page.unavailableTemplate()),
+                messages);
     }
 
     @Bean
@@ -156,8 +167,20 @@ public class QueueGateAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     QueueEndpoints queueEndpoints(CallerResolver callers, QueueStore store, QueueResponses responses,
-            QueueGateProperties properties) {
-        return new QueueEndpoints(callers, store, responses, properties.userIdHeader());
+            LiveStatus liveStatus, QueueGateProperties properties) {
+        return new QueueEndpoints(callers, store, responses, liveStatus, properties.userIdHeader());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    AdmissionNotifier admissionNotifier(ReactiveStringRedisTemplate redis) {
+        return new AdmissionNotifier(redis);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    LiveStatus liveStatus(QueueStore store, AdmissionNotifier notifier, QueueGateProperties properties) {
+        return new LiveStatus(store, notifier, properties.page().heartbeat());
     }
 
     @Bean

@@ -21,6 +21,7 @@ import org.springframework.util.unit.DataSize;
  * @param redis how QueueGate uses Redis
  * @param stream the slot-event stream of {@code promotion: stream}
  * @param joins the limit on joins per caller
+ * @param page the waiting page shown to browsers
  * @param maxBodySize larger request bodies (by Content-Length) on protected routes are refused
  *                    with 413 before Redis or the backend sees them; default 1MB
  * @param products per-product overrides of any route {@code queue} field, by product id
@@ -35,6 +36,7 @@ public record QueueGateProperties(
         @DefaultValue Redis redis,
         @DefaultValue Stream stream,
         @DefaultValue Joins joins,
+        @DefaultValue Page page,
         @DefaultValue("1MB") DataSize maxBodySize,
         Map<String, QueueSettings> products) {
 
@@ -137,6 +139,25 @@ public record QueueGateProperties(
                         + maxPerCaller);
             }
             requirePositive("queuegate.joins.window", window);
+        }
+    }
+
+    /**
+     * @param template the waiting page's HTML template; default {@code classpath:queuegate/waiting-page.html}
+     * @param unavailableTemplate the page shown while Redis cannot answer on a closed route;
+     *                            default {@code classpath:queuegate/unavailable-page.html}
+     * @param messages message bundle base names, the first that has a text wins; default
+     *                 {@code queuegate/messages} (English, Korean); put a shop's own first
+     * @param heartbeat how often a live connection re-reads the real place; default 15 seconds
+     */
+    public record Page(@DefaultValue("classpath:queuegate/waiting-page.html") String template,
+            @DefaultValue("classpath:queuegate/unavailable-page.html") String unavailableTemplate,
+            @DefaultValue("queuegate/messages") List<String> messages,
+            @DefaultValue("15s") Duration heartbeat) {
+
+        public Page {
+            messages = List.copyOf(messages);
+            requirePositive("queuegate.page.heartbeat", heartbeat);
         }
     }
 

@@ -2,6 +2,7 @@ package io.queuegate.promotion;
 
 import java.time.Duration;
 
+import io.queuegate.admission.RedisFailures;
 import io.queuegate.config.Promotion;
 import io.queuegate.store.QueueStore;
 
@@ -77,6 +78,9 @@ public class PromotionScheduler implements SmartLifecycle {
                 .flatMap(moved -> moved == -1 ? store.forgetIfIdle(productId).thenReturn(0L)
                         : Mono.just(Math.max(moved, 0L)))
                 .onErrorResume(error -> {
+                    if (RedisFailures.isRedisFailure(error)) {
+                        store.events().redisFailure(productId, "promotion", error);
+                    }
                     log.warn("Promotion pass failed for product " + productId + ": " + error);
                     return Mono.just(0L);
                 });

@@ -1,5 +1,6 @@
 package io.queuegate.promotion;
 
+import io.queuegate.admission.RedisFailures;
 import io.queuegate.store.QueueKeys;
 import io.queuegate.store.QueueStore;
 
@@ -45,6 +46,9 @@ public class SlotAvailableListener extends EventSubscription {
             return Mono.empty();
         }
         return store.promote(productId, "").onErrorResume(error -> {
+            if (RedisFailures.isRedisFailure(error)) {
+                store.events().redisFailure(productId, "promotion", error);
+            }
             log.warn("Promotion after a slot-available message failed for product " + productId + ": " + error);
             return Mono.empty();
         });

@@ -3,6 +3,7 @@ package io.queuegate.promotion;
 import java.time.Duration;
 import java.util.UUID;
 
+import io.queuegate.admission.RedisFailures;
 import io.queuegate.store.QueueKeys;
 import io.queuegate.store.QueueStore;
 
@@ -85,6 +86,9 @@ public class SlotEventConsumer extends EventSubscription {
         // Acknowledge only after promoting: a crash in between leaves the event for another instance.
         return promote.flatMap(moved -> store.acknowledgeSlotEvent(GROUP, eventId).thenReturn(moved))
                 .onErrorResume(error -> {
+                    if (RedisFailures.isRedisFailure(error)) {
+                        store.events().redisFailure(productId, "promotion", error);
+                    }
                     log.warn("Handling slot event " + eventId + " failed; it stays pending and will be claimed: "
                             + error);
                     return Mono.empty();

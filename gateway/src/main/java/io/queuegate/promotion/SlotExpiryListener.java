@@ -1,5 +1,6 @@
 package io.queuegate.promotion;
 
+import io.queuegate.admission.RedisFailures;
 import io.queuegate.store.QueueKeys;
 import io.queuegate.store.QueueStore;
 
@@ -46,6 +47,9 @@ public class SlotExpiryListener extends EventSubscription {
             return Mono.empty();
         }
         return store.expire(productAndUser[0], productAndUser[1]).onErrorResume(error -> {
+            if (RedisFailures.isRedisFailure(error)) {
+                store.events().redisFailure(productAndUser[0], "expiry", error);
+            }
             log.warn("Handling a slot expiry failed for product " + productAndUser[0]
                     + "; the safety net will: " + error);
             return Mono.empty();

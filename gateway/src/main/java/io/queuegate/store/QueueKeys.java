@@ -28,6 +28,11 @@ public final class QueueKeys {
 
     private static final String SLOT_INFIX = "}:slot:";
 
+    /** Admissions are announced here (space-separated user ids), one channel per product. */
+    public static final String ADMITTED_PATTERN = "qg:admitted:*";
+
+    private static final String ADMITTED_PREFIX = "qg:admitted:";
+
     private final String productId;
     private final String prefix;
 
@@ -39,6 +44,11 @@ public final class QueueKeys {
     /** The keys of one product; {@code productId} must already be validated. */
     public static QueueKeys of(String productId) {
         return new QueueKeys(productId);
+    }
+
+    /** The product id of an admitted channel, or {@code null} for another channel. */
+    public static String productOfAdmittedChannel(String channel) {
+        return channel.startsWith(ADMITTED_PREFIX) ? channel.substring(ADMITTED_PREFIX.length()) : null;
     }
 
     /** The product id announced on a slot-available channel, or {@code null} for another channel. */
@@ -113,6 +123,6 @@ public final class QueueKeys {
     }
 
     List<String> forStatus() {
-        return List.of(waiting(), active());
+        return List.of(waiting(), active(), settings());
     }
 }

@@ -29,6 +29,8 @@ public final class QueueScripts {
     private final RedisScript<Long> expire;
     private final RedisScript<List<String>> claim;
     private final RedisScript<List<Long>> joinLimit;
+    private final RedisScript<Long> admin;
+    private final RedisScript<List<Long>> snapshot;
 
     @SuppressWarnings("unchecked")
     public QueueScripts() {
@@ -36,7 +38,10 @@ public final class QueueScripts {
         this.join = (RedisScript<List<Long>>) (RedisScript<?>) RedisScript.of(fill + read("join.lua"), LIST);
         this.promote = RedisScript.of(fill + read("promote.lua"), Long.class);
         this.leave = (RedisScript<List<Long>>) (RedisScript<?>) RedisScript.of(fill + read("leave.lua"), LIST);
-        this.status = (RedisScript<List<Long>>) (RedisScript<?>) RedisScript.of(read("status.lua"), LIST);
+        this.status = (RedisScript<List<Long>>) (RedisScript<?>) RedisScript.of(fill + read("status.lua"), LIST);
+        this.admin = RedisScript.of(fill + read("admin.lua"), Long.class);
+        // fill.lua only for admission_rate: the rate's decay is written once
+        this.snapshot = (RedisScript<List<Long>>) (RedisScript<?>) RedisScript.of(fill + read("snapshot.lua"), LIST);
         this.expire = RedisScript.of(fill + read("expire.lua"), Long.class);
         this.claim = (RedisScript<List<String>>) (RedisScript<?>) RedisScript.of(read("claim.lua"), LIST);
         this.joinLimit = (RedisScript<List<Long>>) (RedisScript<?>) RedisScript.of(read("join-limit.lua"), LIST);
@@ -64,6 +69,14 @@ public final class QueueScripts {
 
     public RedisScript<List<String>> claim() {
         return claim;
+    }
+
+    public RedisScript<Long> admin() {
+        return admin;
+    }
+
+    public RedisScript<List<Long>> snapshot() {
+        return snapshot;
     }
 
     public RedisScript<List<Long>> joinLimit() {

@@ -6,6 +6,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import io.queuegate.ops.QueueEventHub;
+
 import org.springframework.data.redis.connection.RedisStreamCommands.XAddOptions;
 import org.springframework.data.redis.connection.stream.MapRecord;
 import org.springframework.data.redis.connection.stream.ReadOffset;
@@ -29,6 +31,7 @@ public class QueueStore {
     private final RedisGuard guard;
     private final long streamMaxLength;
     private final Duration idleTtl;
+    private final QueueEventHub events = new QueueEventHub();
 
     /**
      * @param idleTtl how long a product's queue outlives its last join, beyond a session (the
@@ -45,6 +48,15 @@ public class QueueStore {
     }
 
     /**
+     * Where queue events go: the store reports what its scripts did (admissions, leaves,
+     * expiries), and the admission path and the promotion loops report through the same hub, so
+     * metrics and the audit log register in one place.
+     */
+    public QueueEventHub events() {
+        return events;
+    }
+
+    /**
      * Counts a join without a token by this caller in the current window.
      *
      * @return {joins so far in the window, ms until it ends}
@@ -58,6 +70,20 @@ public class QueueStore {
      * The settings are stored with the product, so promotions without a request use them.
      */
     public Mono<Placement> join(String productId, String userId, int maxActive, Duration sessionTtl, String strategy) {
+        return joinFor(productId, userId, maxActive, sessionTtl, strategy).map(Joined::placement);
+    }
+
+    /**
+     * The outcome of a join, and whether it took a new ticket.
+     *
+     * @param enqueued whether this call put the user at the back of the line (a new join, not a poll)
+     */
+    public record Joined(Placement placement, boolean enqueued) {
+    }
+
+    /** Like {@link #join}, also telling whether the call took a new ticket. */
+    public Mono<Joined> joinFor(String productId, String userId, int maxActive, Duration sessionTtl,
+            String strategy) {
         QueueKeys keys = QueueKeys.of(productId);
         // A queue outlives its last join by a token's lifetime plus a session: nobody can still
         // hold a valid claim on it after that.
@@ -65,10 +91,12 @@ public class QueueStore {
         return run(scripts.join(), keys.forJoin(), userId, now(), Integer.toString(maxActive),
                 Long.toString(sessionTtl.toMillis()), strategy, Long.toString(idle.toMillis()))
                 .flatMap(r -> {
-                    Placement placement = Placement.fromScript(r.get(0), r.get(1), r.get(2));
+                    Placement placement = Placement.fromScript(r.get(0), r.get(1), r.get(2), r.get(4));
+                    events.promoted(productId, "join", placement.promoted());
+                    Joined joined = new Joined(placement, r.get(3) == 1);
                     // Only a new waiter needs the scheduler to know the product; polls skip this trip.
-                    boolean newWaiter = placement.state() == Placement.State.WAITING && r.get(3) == 1;
-                    return newWaiter ? register(productId).thenReturn(placement) : Mono.just(placement);
+                    boolean newWaiter = placement.state() == Placement.State.WAITING && joined.enqueued();
+                    return newWaiter ? register(productId).thenReturn(joined) : Mono.just(joined);
                 });
     }
 
@@ -80,7 +108,7 @@ public class QueueStore {
     public Mono<Placement> status(String productId, String userId) {
         QueueKeys keys = QueueKeys.of(productId);
         return run(scripts.status(), keys.forStatus(), userId, now())
-                .map(r -> Placement.fromScript(r.get(0), r.get(1), 0));
+                .map(r -> Placement.fromScript(r.get(0), r.get(1), 0, r.get(2)));
     }
 
     /**
@@ -89,10 +117,29 @@ public class QueueStore {
      * @return whether the user held a place
      */
     public Mono<Boolean> leave(String productId, String userId) {
+        return release(productId, userId, "leave").doOnNext(held -> {
+            if (held) {
+                events.left(productId, userId);
+            }
+        });
+    }
+
+    /**
+     * Ends an admitted user's session after their {@code complete-on} request succeeded; like
+     * {@link #leave}, but the caller reports the completion (it knows the route).
+     *
+     * @return whether the user held a place
+     */
+    public Mono<Boolean> complete(String productId, String userId) {
+        return release(productId, userId, "completion");
+    }
+
+    private Mono<Boolean> release(String productId, String userId, String trigger) {
         QueueKeys keys = QueueKeys.of(productId);
         return run(scripts.leave(), keys.forPromoteAndLeave(), userId, now(), keys.slotAvailableChannel())
                 .flatMap(r -> {
                     boolean held = r.get(0) > 0;
+                    events.promoted(productId, trigger, r.get(1));
                     return r.get(2) == 1 ? appendSlotEvent(productId).thenReturn(held) : Mono.just(held);
                 });
     }
@@ -105,7 +152,13 @@ public class QueueStore {
      */
     public Mono<Long> expire(String productId, String userId) {
         QueueKeys keys = QueueKeys.of(productId);
-        return guard.guard(redis.execute(scripts.expire(), keys.forPromoteAndLeave(), List.of(userId, now())).next());
+        return guard.guard(redis.execute(scripts.expire(), keys.forPromoteAndLeave(), List.of(userId, now())).next())
+                .doOnNext(result -> {
+                    if (result >= 0) {
+                        events.expired(productId, userId);
+                        events.promoted(productId, "expiry", result);
+                    }
+                });
     }
 
     /** Appends a slot-free event for the product to the shared stream, trimmed to about maxLength. */
@@ -165,7 +218,8 @@ public class QueueStore {
     public Mono<Long> promote(String productId, String onlyStrategy) {
         QueueKeys keys = QueueKeys.of(productId);
         return guard.guard(redis.execute(scripts.promote(), keys.forPromoteAndLeave(), List.of(now(), onlyStrategy))
-                .next());
+                .next())
+                .doOnNext(moved -> events.promoted(productId, "promote", moved));
     }
 
     /** Every product that currently has a queue; scanned, so a large registry never blocks Redis. */
@@ -182,6 +236,26 @@ public class QueueStore {
         return guard.guard(redis.opsForSet().remove(QueueKeys.PRODUCTS, productId)
                         .then(redis.opsForZSet().size(QueueKeys.of(productId).waiting())))
                 .flatMap(waiting -> waiting > 0 ? register(productId).then() : Mono.<Void>empty());
+    }
+
+    /**
+     * Applies an operator's change to one product in Redis, for every instance at once.
+     *
+     * @param action {@code max}, {@code pause}, {@code resume}, {@code drain} or {@code undrain}
+     * @param value the new max-active for {@code max} ("" = back to the route's), else ""
+     * @return users promoted by the change
+     */
+    public Mono<Long> control(String productId, String action, String value) {
+        QueueKeys keys = QueueKeys.of(productId);
+        return guard.guard(redis.execute(scripts.admin(), keys.forPromoteAndLeave(), List.of(action, value, now()))
+                .next())
+                .doOnNext(moved -> events.promoted(productId, "admin", moved));
+    }
+
+    /** The product's queue as operators see it, in one read-only script call. */
+    public Mono<QueueSnapshot> snapshot(String productId) {
+        QueueKeys keys = QueueKeys.of(productId);
+        return run(scripts.snapshot(), keys.forPromoteAndLeave(), now()).map(QueueSnapshot::fromScript);
     }
 
     /** A health probe through the same guard as every call: PONG when Redis answers. */

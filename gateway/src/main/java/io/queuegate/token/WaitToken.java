@@ -11,6 +11,14 @@ import java.time.Instant;
  * @param anonymous whether the gateway made the user id ({@code anon})
  * @param issuedAt when it was signed ({@code iat})
  * @param expiresAt when it stops being accepted ({@code exp})
+ * @param joinedAt when the holder took their place in line ({@code jat}); only tokens handed out
+ *                 while waiting carry it, so its presence also says "was waiting"; else {@code null}
  */
-public record WaitToken(String productId, String userId, boolean anonymous, Instant issuedAt, Instant expiresAt) {
+public record WaitToken(String productId, String userId, boolean anonymous, Instant issuedAt, Instant expiresAt,
+        Instant joinedAt) {
+
+    /** A token of someone not (or no longer) waiting. */
+    public WaitToken(String productId, String userId, boolean anonymous, Instant issuedAt, Instant expiresAt) {
+        this(productId, userId, anonymous, issuedAt, expiresAt, null);
+    }
 }

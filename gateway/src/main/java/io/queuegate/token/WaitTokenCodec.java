@@ -5,6 +5,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Date;
+import java.util.regex.Pattern;
 
 import io.jsonwebtoken.Claims;
 import io.jsonwebtoken.ExpiredJwtException;
@@ -14,6 +15,7 @@ import io.jsonwebtoken.JwtException;
 import io.jsonwebtoken.JwtParser;
 import io.jsonwebtoken.Jwts;
 import io.jsonwebtoken.LocatorAdapter;
+import io.jsonwebtoken.RequiredTypeException;
 import io.jsonwebtoken.security.SignatureException;
 
 /**
@@ -27,6 +29,13 @@ public final class WaitTokenCodec {
 
     /** Longer strings are refused before parsing; ours are about 250 characters. */
     public static final int MAX_TOKEN_LENGTH = 2048;
+
+    /**
+     * Three non-empty parts of the base64url alphabet only. The JWT decoder skips characters
+     * outside the alphabet, so without this one token could be written many ways
+     * ({@code token + "="} or {@code token + "!"} would still pass).
+     */
+    private static final Pattern SHAPE = Pattern.compile("[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+");
 
     private static final Duration CLOCK_SKEW = Duration.ofSeconds(30);
 
@@ -48,17 +57,35 @@ public final class WaitTokenCodec {
 
     /** A fresh token for this user and product, valid for the configured ttl. */
     public String issue(String productId, String userId, boolean anonymous) {
+        return issue(productId, userId, anonymous, null);
+    }
+
+    /**
+     * A fresh token for a user who waits in line since {@code joinedAt} (kept in {@code jat}, in
+     * epoch seconds, so the wait can be measured when they are admitted), or {@code null} for a
+     * user who does not wait.
+     */
+    public String issue(String productId, String userId, boolean anonymous, Instant joinedAt) {
         Instant now = clock.instant();
-        return Jwts.builder()
+        var builder = Jwts.builder()
                 .header().keyId(keys.currentId()).and()
                 .claim("typ", TYPE)
                 .claim("pid", productId)
                 .claim("uid", userId)
-                .claim("anon", anonymous)
+                .claim("anon", anonymous);
+        if (joinedAt != null) {
+            builder.claim("jat", joinedAt.getEpochSecond());
+        }
+        return builder
                 .issuedAt(Date.from(now))
                 .expiration(Date.from(now.plus(ttl)))
                 .signWith(keys.current(), Jwts.SIG.HS256)
                 .compact();
+    }
+
+    /** The clock tokens are stamped with, so waits are measured against the same time. */
+    public Instant now() {
+        return clock.instant();
     }
 
     /** Checks signature, algorithm, key id, lifetime and claims; never returns an untrusted token. */
@@ -69,9 +96,11 @@ public final class WaitTokenCodec {
         if (token.length() > MAX_TOKEN_LENGTH) {
             throw new InvalidTokenException("the token is longer than " + MAX_TOKEN_LENGTH + " characters");
         }
-        Claims claims;
+        if (!SHAPE.matcher(token).matches()) {
+            throw new InvalidTokenException("the token is not a signed QueueGate token");
+        }
         try {
-            claims = parser.parseSignedClaims(token).getPayload();
+            return toWaitToken(parser.parseSignedClaims(token).getPayload());
         }
         catch (ExpiredJwtException ex) {
             throw new InvalidTokenException("the token has expired");
@@ -82,10 +111,12 @@ public final class WaitTokenCodec {
         catch (InvalidTokenException ex) {
             throw ex;
         }
+        catch (RequiredTypeException ex) {
+            throw new InvalidTokenException("a claim of the token has the wrong type");
+        }
         catch (JwtException | IllegalArgumentException ex) {
             throw new InvalidTokenException("the token is not a signed QueueGate token");
         }
-        return toWaitToken(claims);
     }
 
     private WaitToken toWaitToken(Claims claims) {
@@ -103,7 +134,15 @@ public final class WaitTokenCodec {
         if (issuedAt.isAfter(clock.instant().plus(CLOCK_SKEW))) {
             throw new InvalidTokenException("the token was issued in the future");
         }
-        return new WaitToken(productId, userId, anonymous, issuedAt, claims.getExpiration().toInstant());
+        Number joinedAt;
+        try {
+            joinedAt = claims.get("jat", Number.class);
+        }
+        catch (JwtException | IllegalArgumentException ex) {
+            throw new InvalidTokenException("the token's join time is not a number");
+        }
+        return new WaitToken(productId, userId, anonymous, issuedAt, claims.getExpiration().toInstant(),
+                joinedAt == null ? null : Instant.ofEpochSecond(joinedAt.longValue()));
     }
 
     /** Finds the key by {@code kid}; only HS256 is accepted, so no algorithm can be swapped in. */

@@ -5,10 +5,15 @@ import io.queuegate.admission.CallerResolver;
 import io.queuegate.admission.PresentedToken;
 import io.queuegate.admission.QueueRejection;
 import io.queuegate.admission.RedisFailures;
+import io.queuegate.admission.WaitEstimate;
 import io.queuegate.store.Placement;
 import io.queuegate.store.QueueStore;
 
+import io.queuegate.live.LiveStatus;
+
 import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.web.reactive.function.BodyInserters;
 import org.springframework.web.reactive.function.server.HandlerFunction;
 import org.springframework.web.reactive.function.server.RouterFunction;
 import org.springframework.web.reactive.function.server.RouterFunctions;
@@ -26,46 +31,64 @@ import reactor.core.publisher.Mono;
 public class QueueEndpoints {
 
     public static final String STATUS_PATH = "/queue/{productId}/status";
+    public static final String EVENTS_PATH = "/queue/{productId}/events";
     public static final String LEAVE_PATH = "/queue/{productId}";
 
     private final CallerResolver callers;
     private final QueueStore store;
     private final QueueResponses responses;
+    private final LiveStatus live;
     private final String userIdHeader;
 
-    public QueueEndpoints(CallerResolver callers, QueueStore store, QueueResponses responses, String userIdHeader) {
+    public QueueEndpoints(CallerResolver callers, QueueStore store, QueueResponses responses, LiveStatus live,
+            String userIdHeader) {
         this.callers = callers;
         this.store = store;
         this.responses = responses;
+        this.live = live;
         this.userIdHeader = userIdHeader;
     }
 
     public RouterFunction<ServerResponse> routes() {
         return RouterFunctions.route()
                 .GET(STATUS_PATH, this::status)
+                .GET(EVENTS_PATH, this::events)
                 .DELETE(LEAVE_PATH, this::leave)
                 .build();
     }
 
     private Mono<ServerResponse> status(ServerRequest request) {
-        return withCaller(request, (exchange, caller) -> store.status(caller.productId(), caller.userId())
-                .flatMap(placement -> responses.status(exchange, HttpStatus.OK, body(caller, placement))));
+        return withCaller(request, (exchange, caller) -> written(store.status(caller.productId(), caller.userId())
+                .flatMap(placement -> responses.status(exchange, HttpStatus.OK, body(caller, placement)))));
+    }
+
+    /** Server-sent events: the caller's place as it changes, then {@code active} once admitted. */
+    private Mono<ServerResponse> events(ServerRequest request) {
+        return withCaller(request, (exchange, caller) -> ServerResponse.ok()
+                .contentType(MediaType.TEXT_EVENT_STREAM)
+                .header("Cache-Control", "no-store")
+                // Proxies such as nginx would otherwise hold the events back in a buffer.
+                .header("X-Accel-Buffering", "no")
+                .body(BodyInserters.fromServerSentEvents(live.events(caller))));
     }
 
     private Mono<ServerResponse> leave(ServerRequest request) {
-        return withCaller(request, (exchange, caller) -> store.leave(caller.productId(), caller.userId())
+        return withCaller(request, (exchange, caller) -> written(store.leave(caller.productId(), caller.userId())
                 .flatMap(held -> {
                     responses.clearTokenCookie(exchange);
                     String status = held ? "LEFT" : Placement.State.NOT_FOUND.name();
                     return responses.status(exchange, HttpStatus.OK,
-                            new StatusBody(status, caller.productId(), caller.userId(), null, null));
-                }));
+                            new StatusBody(status, caller.productId(), caller.userId(), null, null, null));
+                })));
     }
 
-    private static StatusBody body(Caller caller, Placement placement) {
-        boolean waiting = placement.state() == Placement.State.WAITING;
-        return new StatusBody(placement.state().name(), caller.productId(), caller.userId(),
-                waiting ? placement.rank() : null, waiting ? RetryAfter.forRank(placement.rank()) : null);
+    static StatusBody body(Caller caller, Placement placement) {
+        if (placement.state() != Placement.State.WAITING) {
+            return new StatusBody(placement.state().name(), caller.productId(), caller.userId(), null, null, null);
+        }
+        Long estimate = WaitEstimate.seconds(placement.rank(), placement.admissionRate());
+        return new StatusBody(placement.state().name(), caller.productId(), caller.userId(), placement.rank(),
+                RetryAfter.of(placement.rank(), estimate), estimate);
     }
 
     /** Checks product, user and token like the filter does, then runs {@code action} for that caller. */
@@ -83,8 +106,8 @@ public class QueueEndpoints {
         catch (QueueRejection rejection) {
             return written(responses.error(exchange, rejection.error(), rejection.getMessage(), rejection.clearCookie()));
         }
-        return written(action.run(exchange, caller)
-                .onErrorResume(RedisFailures::isRedisFailure, error -> responses.unavailable(exchange)));
+        return action.run(exchange, caller)
+                .onErrorResume(RedisFailures::isRedisFailure, error -> written(responses.unavailable(exchange)));
     }
 
     /** The answer is already written to the exchange; this only tells WebFlux it is done. */
@@ -94,6 +117,6 @@ public class QueueEndpoints {
 
     @FunctionalInterface
     private interface CallerAction {
-        Mono<Void> run(ServerWebExchange exchange, Caller caller);
+        Mono<ServerResponse> run(ServerWebExchange exchange, Caller caller);
     }
 }

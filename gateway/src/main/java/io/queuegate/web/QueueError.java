@@ -12,7 +12,8 @@ public enum QueueError {
     INVALID_USER(HttpStatus.BAD_REQUEST),
     TOO_MANY_JOINS(HttpStatus.TOO_MANY_REQUESTS),
     CONTENT_TOO_LARGE(HttpStatus.CONTENT_TOO_LARGE),
-    QUEUE_UNAVAILABLE(HttpStatus.SERVICE_UNAVAILABLE);
+    QUEUE_UNAVAILABLE(HttpStatus.SERVICE_UNAVAILABLE),
+    QUEUE_CLOSED(HttpStatus.SERVICE_UNAVAILABLE);
 
     private final HttpStatus status;
 

@@ -3,6 +3,7 @@ package io.queuegate.web;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 
 import io.queuegate.admission.Admission;
 import io.queuegate.admission.Caller;
@@ -28,6 +29,8 @@ public class QueueResponses {
 
     public static final String RANK_HEADER = "Queue-Rank";
 
+    private static final MediaType HTML = new MediaType(MediaType.TEXT_HTML, StandardCharsets.UTF_8);
+
     private final JsonMapper json;
     private final WaitingPage page;
     private final Duration tokenTtl;
@@ -40,7 +43,7 @@ public class QueueResponses {
 
     public Mono<Void> waiting(ServerWebExchange exchange, Admission.Waiting waiting) {
         Caller caller = waiting.caller();
-        long retryAfter = RetryAfter.forRank(waiting.rank());
+        long retryAfter = RetryAfter.of(waiting.rank(), waiting.estimatedWaitSeconds());
         ServerHttpResponse response = exchange.getResponse();
         response.setStatusCode(HttpStatus.TOO_MANY_REQUESTS);
         HttpHeaders headers = response.getHeaders();
@@ -49,11 +52,11 @@ public class QueueResponses {
         headers.setCacheControl("no-store");
         attachToken(exchange, waiting.token());
         if (prefersHtml(exchange.getRequest())) {
-            return write(response, MediaType.TEXT_HTML, page.render(caller.productId(), waiting.rank(), retryAfter)
-                    .getBytes(StandardCharsets.UTF_8));
+            return write(response, HTML, page.render(caller.productId(), waiting.rank(),
+                    waiting.estimatedWaitSeconds(), retryAfter, locale(exchange)).getBytes(StandardCharsets.UTF_8));
         }
         return writeJson(response, new WaitingBody("WAITING", caller.productId(), caller.userId(), waiting.rank(),
-                waiting.token(), retryAfter, null));
+                waiting.token(), retryAfter, waiting.estimatedWaitSeconds()));
     }
 
     public Mono<Void> error(ServerWebExchange exchange, QueueError error, String message, boolean clearCookie) {
@@ -80,8 +83,20 @@ public class QueueResponses {
     }
 
     public Mono<Void> unavailable(ServerWebExchange exchange) {
+        if (prefersHtml(exchange.getRequest())) {
+            ServerHttpResponse response = exchange.getResponse();
+            response.setStatusCode(QueueError.QUEUE_UNAVAILABLE.status());
+            response.getHeaders().setCacheControl("no-store");
+            response.getHeaders().set(HttpHeaders.RETRY_AFTER, "5");
+            return write(response, HTML, page.renderUnavailable(5, locale(exchange)).getBytes(StandardCharsets.UTF_8));
+        }
         return error(exchange, QueueError.QUEUE_UNAVAILABLE,
                 "the waiting room is temporarily unavailable; please try again shortly", false);
+    }
+
+    private static Locale locale(ServerWebExchange exchange) {
+        Locale locale = exchange.getLocaleContext().getLocale();
+        return locale != null ? locale : Locale.ENGLISH;
     }
 
     public Mono<Void> status(ServerWebExchange exchange, HttpStatus status, StatusBody body) {

@@ -8,7 +8,9 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  * @param status {@code WAITING}, {@code ACTIVE}, {@code NOT_FOUND} or, after a leave, {@code LEFT}
  * @param rank 1-based place in line, only while waiting
  * @param retryAfterSeconds when to ask again, only while waiting
+ * @param estimatedWaitSeconds the wait estimate, only while waiting and once a rate is known
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record StatusBody(String status, String productId, String userId, Long rank, Long retryAfterSeconds) {
+public record StatusBody(String status, String productId, String userId, Long rank, Long retryAfterSeconds,
+        Long estimatedWaitSeconds) {
 }

@@ -1,39 +1,100 @@
 package io.queuegate.web;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.springframework.context.MessageSource;
+import org.springframework.context.NoSuchMessageException;
+import org.springframework.core.io.Resource;
 import org.springframework.web.util.HtmlUtils;
 
 /**
- * The HTML waiting page for browsers. It refreshes itself after {@code Retry-After} seconds
- * by reloading the page the shopper asked for, with no JavaScript: the gateway answers that
- * reload with the product page as soon as the shopper is admitted.
+ * The HTML pages shoppers see: the waiting page (rank, estimated wait, progress, live updates by
+ * server-sent events with polling as fallback, and a meta refresh when JavaScript is off) and
+ * the "temporarily unavailable" page. Templates are plain HTML with {@code {{name}}} for values
+ * and {@code {{msg:key}}} for texts from the message bundles, so a shop can replace the template
+ * ({@code queuegate.page.template}) and add languages or wording ({@code queuegate.page.messages})
+ * without code. Every inserted value is HTML-escaped.
  */
 public class WaitingPage {
 
-    public String render(String productId, long rank, long refreshSeconds) {
-        String product = HtmlUtils.htmlEscape(productId);
-        return """
-                <!DOCTYPE html>
-                <html lang="en">
-                <head>
-                <meta charset="utf-8">
-                <meta name="viewport" content="width=device-width, initial-scale=1">
-                <meta http-equiv="refresh" content="%d">
-                <title>You are in line</title>
-                <style>
-                body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;color:#222}
-                .rank{font-size:3rem;font-weight:700;margin:.5rem 0}
-                </style>
-                </head>
-                <body>
-                <main>
-                <h1>You are in line</h1>
-                <p>Product <strong>%s</strong> is in high demand, so shoppers are let in one by one.</p>
-                <p>Your place in line:</p>
-                <p class="rank" role="status" aria-live="polite" data-rank="%d">%d</p>
-                <p>Keep this tab open: it moves on to the shop by itself when it is your turn.</p>
-                </main>
-                </body>
-                </html>
-                """.formatted(refreshSeconds, product, rank, rank);
+    private static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{([A-Za-z0-9_.:-]+)}}");
+
+    private final String waitingTemplate;
+    private final String unavailableTemplate;
+    private final MessageSource messages;
+
+    public WaitingPage(Resource waitingTemplate, Resource unavailableTemplate, MessageSource messages) {
+        this.waitingTemplate = read(waitingTemplate);
+        this.unavailableTemplate = read(unavailableTemplate);
+        this.messages = messages;
+    }
+
+    /**
+     * @param estimatedWaitSeconds {@code null} until a rate is known
+     * @param refreshSeconds when the page asks again (meta refresh and polling fallback)
+     */
+    public String render(String productId, long rank, Long estimatedWaitSeconds, long refreshSeconds, Locale locale) {
+        String eta = estimatedWaitSeconds == null ? "" : Long.toString(estimatedWaitSeconds);
+        String etaText = estimatedWaitSeconds == null ? message("queuegate.page.eta.unknown", locale)
+                : message("queuegate.page.eta", locale, duration(estimatedWaitSeconds, locale));
+        return fill(waitingTemplate, locale, Map.of(
+                "lang", locale.getLanguage(),
+                "productId", productId,
+                "rank", Long.toString(rank),
+                "eta", eta,
+                "etaText", etaText,
+                "intro", message("queuegate.page.intro", locale, productId),
+                "retryAfter", Long.toString(refreshSeconds),
+                "eventsUrl", "/queue/" + productId + "/events",
+                "statusUrl", "/queue/" + productId + "/status"));
+    }
+
+    public String renderUnavailable(long refreshSeconds, Locale locale) {
+        return fill(unavailableTemplate, locale, Map.of(
+                "lang", locale.getLanguage(),
+                "retryAfter", Long.toString(refreshSeconds)));
+    }
+
+    private String duration(long seconds, Locale locale) {
+        return seconds >= 90 ? message("queuegate.page.minutes", locale, Math.round(seconds / 60.0))
+                : message("queuegate.page.seconds", locale, seconds);
+    }
+
+    private String fill(String template, Locale locale, Map<String, String> values) {
+        Matcher matcher = PLACEHOLDER.matcher(template);
+        StringBuilder out = new StringBuilder(template.length() + 256);
+        while (matcher.find()) {
+            String name = matcher.group(1);
+            String value = name.startsWith("msg:") ? message(name.substring(4), locale) : values.get(name);
+            matcher.appendReplacement(out, Matcher.quoteReplacement(
+                    value == null ? matcher.group() : HtmlUtils.htmlEscape(value, "UTF-8")));
+        }
+        matcher.appendTail(out);
+        return out.toString();
+    }
+
+    private String message(String key, Locale locale, Object... args) {
+        try {
+            return messages.getMessage(key, args, locale);
+        }
+        catch (NoSuchMessageException ex) {
+            return key;
+        }
+    }
+
+    private static String read(Resource template) {
+        try (InputStream in = template.getInputStream()) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        catch (IOException ex) {
+            throw new UncheckedIOException("QueueGate page template " + template + " cannot be read", ex);
+        }
     }
 }

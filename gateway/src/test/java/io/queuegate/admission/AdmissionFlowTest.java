@@ -3,15 +3,10 @@ package io.queuegate.admission;
 import java.time.Duration;
 import java.util.Map;
 
-import com.github.tomakehurst.wiremock.WireMockServer;
-import io.queuegate.support.Backend;
-import io.queuegate.support.GatewayInstance;
-import io.queuegate.support.RedisProcess;
+import io.queuegate.support.GatewayFixture;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -30,40 +25,13 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class AdmissionFlowTest {
 
-    private static RedisProcess redis;
-    private static WireMockServer backend;
-    private static GatewayInstance gateway;
-    private static WebTestClient client;
-
-    @BeforeAll
-    static void start() {
-        redis = RedisProcess.start();
-        backend = Backend.start();
-        Map<String, Object> properties = GatewayInstance.defaults(redis, backend.baseUrl(), Map.of(
-                "max-active", "2",
-                "session-ttl", "1m",
-                "promotion", "pubsub",
-                "complete-on", "POST /api/products/{productId}/orders"));
-        String open = "spring.cloud.gateway.server.webflux.routes[1].";
-        properties.put(open + "id", "open");
-        properties.put(open + "uri", backend.baseUrl());
-        properties.put(open + "predicates[0]", "Path=/open/**");
-        gateway = GatewayInstance.start(properties);
-        client = gateway.client().mutate().responseTimeout(Duration.ofSeconds(10)).build();
-    }
-
-    @AfterAll
-    static void stop() {
-        gateway.close();
-        backend.stop();
-        redis.close();
-    }
-
-    @BeforeEach
-    void emptyQueues() {
-        redis.flushAll();
-        backend.resetRequests();
-    }
+    @RegisterExtension
+    static final GatewayFixture fixture = GatewayFixture.withQueue(Map.of(
+                    "max-active", "2",
+                    "session-ttl", "1m",
+                    "promotion", "pubsub",
+                    "complete-on", "POST /api/products/{productId}/orders"))
+            .withOpenRoute("open", "/open/**");
 
     @Test
     void admitsAtOnceWhileAPlaceIsFreeAndIssuesAToken() {
@@ -74,7 +42,7 @@ class AdmissionFlowTest {
                 .returnResult();
         String cookie = result.getResponseHeaders().getFirst(HttpHeaders.SET_COOKIE);
         assertThat(cookie).startsWith("queue_token=").containsIgnoringCase("HttpOnly").contains("SameSite=Lax");
-        backend.verify(1, getRequestedFor(urlPathEqualTo("/api/products/42"))
+        fixture.backend().verify(1, getRequestedFor(urlPathEqualTo("/api/products/42"))
                 .withHeader("X-User-Id", equalTo("alice")).withHeader("Queue-Token", absent()));
     }
 
@@ -93,6 +61,7 @@ class AdmissionFlowTest {
                 .jsonPath("$.userId").isEqualTo("carol")
                 .jsonPath("$.rank").isEqualTo(1)
                 .jsonPath("$.retryAfterSeconds").isEqualTo(1)
+                // two admissions within the first second: too little history for an estimate
                 .jsonPath("$.estimatedWaitSeconds").isEmpty()
                 .returnResult();
         String token = waiting.getResponseHeaders().getFirst("Queue-Token");
@@ -100,7 +69,7 @@ class AdmissionFlowTest {
                 .contains("\"estimatedWaitSeconds\":null");
         get("42", "dave", null).expectStatus().isEqualTo(HttpStatus.TOO_MANY_REQUESTS)
                 .expectHeader().valueEquals("Queue-Rank", "2");
-        backend.verify(0, getRequestedFor(urlPathEqualTo("/api/products/42")).withHeader("X-User-Id", equalTo("carol")));
+        fixture.backend().verify(0, getRequestedFor(urlPathEqualTo("/api/products/42")).withHeader("X-User-Id", equalTo("carol")));
     }
 
     @Test
@@ -170,31 +139,31 @@ class AdmissionFlowTest {
         leave("7", "carol", carol);
         status("7", "carol", carol).expectStatus().isOk().expectBody()
                 .jsonPath("$.status").isEqualTo("NOT_FOUND").jsonPath("$.userId").isEqualTo("carol");
-        assertThat(redis.commands().zcard("qg:{7}:wait") + redis.commands().zcard("qg:{7}:active")).isZero();
-        client.get().uri("/queue/7/status").exchange().expectStatus().isUnauthorized()
+        assertThat(fixture.redis().commands().zcard("qg:{7}:wait") + fixture.redis().commands().zcard("qg:{7}:active")).isZero();
+        fixture.client().get().uri("/queue/7/status").exchange().expectStatus().isUnauthorized()
                 .expectBody().jsonPath("$.error").isEqualTo("invalid_token");
     }
 
     @Test
     void anAnonymousCallerGetsAGatewayMadeIdThatItsTokenKeeps() {
         fill("42");
-        EntityExchangeResult<byte[]> first = client.get().uri("/api/products/42").exchange()
+        EntityExchangeResult<byte[]> first = fixture.client().get().uri("/api/products/42").exchange()
                 .expectStatus().isEqualTo(HttpStatus.TOO_MANY_REQUESTS).expectBody().returnResult();
         String token = first.getResponseHeaders().getFirst("Queue-Token");
         String body = new String(first.getResponseBody());
         assertThat(body).containsPattern("\"userId\":\"anon-[A-Za-z0-9_-]{22}\"");
         get("42", null, null).expectHeader().valueEquals("Queue-Rank", "2");
-        client.get().uri("/api/products/42").header("Queue-Token", token).exchange()
+        fixture.client().get().uri("/api/products/42").header("Queue-Token", token).exchange()
                 .expectHeader().valueEquals("Queue-Rank", "1");
         // The cookie works as well as the header.
-        client.get().uri("/api/products/42").cookie("queue_token", token).exchange()
+        fixture.client().get().uri("/api/products/42").cookie("queue_token", token).exchange()
                 .expectHeader().valueEquals("Queue-Rank", "1");
     }
 
     @Test
     void aBrowserGetsTheWaitingPageAndAnHttpOnlyCookie() {
         fill("42");
-        EntityExchangeResult<String> page = client.get().uri("/api/products/42")
+        EntityExchangeResult<String> page = fixture.client().get().uri("/api/products/42")
                 .header("Accept", "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8")
                 .exchange()
                 .expectStatus().isEqualTo(HttpStatus.TOO_MANY_REQUESTS)
@@ -206,9 +175,9 @@ class AdmissionFlowTest {
 
     @Test
     void routesWithoutAQueueBlockPassUntouched() {
-        client.get().uri("/open/anything").exchange().expectStatus().isOk()
+        fixture.client().get().uri("/open/anything").exchange().expectStatus().isOk()
                 .expectHeader().doesNotExist("Queue-Token").expectBody(String.class).isEqualTo("open");
-        assertThat(redis.commands().keys("qg:*")).isEmpty();
+        assertThat(fixture.redis().commands().keys("qg:*")).isEmpty();
     }
 
     @Test
@@ -223,7 +192,7 @@ class AdmissionFlowTest {
     }
 
     private WebTestClient.ResponseSpec get(String productId, String user, String token) {
-        WebTestClient.RequestHeadersSpec<?> spec = client.get().uri("/api/products/" + productId);
+        WebTestClient.RequestHeadersSpec<?> spec = fixture.client().get().uri("/api/products/" + productId);
         if (user != null) {
             spec = spec.header("X-User-Id", user);
         }
@@ -234,17 +203,17 @@ class AdmissionFlowTest {
     }
 
     private WebTestClient.ResponseSpec order(String productId, String user, String token) {
-        return client.post().uri("/api/products/" + productId + "/orders")
+        return fixture.client().post().uri("/api/products/" + productId + "/orders")
                 .header("X-User-Id", user).header("Queue-Token", token).exchange();
     }
 
     private WebTestClient.ResponseSpec status(String productId, String user, String token) {
-        return client.get().uri("/queue/" + productId + "/status")
+        return fixture.client().get().uri("/queue/" + productId + "/status")
                 .header("X-User-Id", user).header("Queue-Token", token).exchange();
     }
 
     private WebTestClient.ResponseSpec leave(String productId, String user, String token) {
-        return client.delete().uri("/queue/" + productId)
+        return fixture.client().delete().uri("/queue/" + productId)
                 .header("X-User-Id", user).header("Queue-Token", token).exchange();
     }
 

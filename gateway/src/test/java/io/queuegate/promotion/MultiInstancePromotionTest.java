@@ -71,6 +71,9 @@ class MultiInstancePromotionTest {
             properties.put("queuegate.scheduler.interval", "200ms");
             properties.put("queuegate.safety-net.interval", "1s");
             properties.put("queuegate.stream.claim-idle", "1s");
+            // 300 users on three gateways share two cores here: a slow moment is not a Redis outage.
+            properties.put("queuegate.redis.timeout", "5s");
+            properties.put("spring.data.redis.timeout", "5s");
             gateways.add(GatewayInstance.start(properties));
         }
         connections = ConnectionProvider.builder("multi-instance").maxConnections(400).pendingAcquireMaxCount(-1)
@@ -174,9 +177,12 @@ class MultiInstancePromotionTest {
     private Mono<User> join(String product, String id, int order) {
         GatewayInstance gateway = randomGateway();
         return http.get().uri(gateway.baseUrl() + "/api/products/" + product).header("X-User-Id", id)
-                .exchangeToMono(response -> response.releaseBody().thenReturn(new User(id, order,
-                        response.headers().asHttpHeaders().getFirst("Queue-Token"),
-                        response.statusCode().value() == 200)));
+                .exchangeToMono(response -> {
+                    String token = response.headers().asHttpHeaders().getFirst("Queue-Token");
+                    assertThat(token).as("token of %s (status %s)", id, response.statusCode()).isNotNull();
+                    return response.releaseBody().thenReturn(new User(id, order, token,
+                            response.statusCode().value() == 200));
+                });
     }
 
     /** Polls until admitted, then completes, leaves or walks away, by the user's join order. */

@@ -43,6 +43,17 @@ public final class GatewayInstance implements AutoCloseable {
         properties.put("server.port", "0");
         properties.put("spring.data.redis.host", "127.0.0.1");
         properties.put("spring.data.redis.port", Integer.toString(redis.port()));
+        properties.putAll(defaults(backendUrl, queue));
+        return properties;
+    }
+
+    /**
+     * Like {@link #defaults(RedisProcess, String, Map)} but with no {@code spring.data.redis.*}
+     * at all, for a Redis Cluster or Sentinel the caller names itself.
+     */
+    public static Map<String, Object> defaults(String backendUrl, Map<String, Object> queue) {
+        Map<String, Object> properties = new LinkedHashMap<>();
+        properties.put("server.port", "0");
         properties.put("queuegate.token.secret", SECRET);
         properties.put("spring.main.banner-mode", "off");
         properties.put("logging.level.root", "WARN");

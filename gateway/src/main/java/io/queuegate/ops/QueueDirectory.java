@@ -1,0 +1,40 @@
+package io.queuegate.ops;
+
+import java.util.Set;
+
+import io.queuegate.store.QueueStore;
+
+import reactor.core.publisher.Flux;
+
+/**
+ * The products operators see: those configured under {@code queuegate.products} and those in the
+ * registry {@code qg:products} (products with people in line), at most {@code max} in all.
+ */
+public class QueueDirectory {
+
+    private final QueueStore store;
+    private final Set<String> configured;
+    private final int max;
+
+    public QueueDirectory(QueueStore store, Set<String> configured, int max) {
+        this.store = store;
+        this.configured = Set.copyOf(configured);
+        this.max = max;
+    }
+
+    /** Configured products first, then the registry's, without repeats, at most {@code max}. */
+    public Flux<String> products() {
+        return Flux.fromIterable(configured.stream().sorted().toList())
+                .concatWith(store.products())
+                .distinct()
+                .take(max);
+    }
+
+    public boolean isConfigured(String productId) {
+        return configured.contains(productId);
+    }
+
+    public int max() {
+        return max;
+    }
+}

@@ -1,0 +1,69 @@
+package io.queuegate.ops;
+
+import java.time.Duration;
+
+/**
+ * What happens to the queues, as the admission path, the store and the promotion loops see it:
+ * the one hook that metrics and the audit log listen on. Every method has a no-op default, so a
+ * listener implements only what it needs; calls come from request and event threads and must
+ * not block.
+ */
+public interface QueueEvents {
+
+    /** A caller took a new ticket; {@code rank} is 0 when admitted in the same call. */
+    default void joined(String productId, String routeId, String userId, long rank) {
+    }
+
+    /**
+     * A script moved {@code promoted} (at least 1) users into the active set.
+     *
+     * @param trigger {@code join}, {@code leave}, {@code completion}, {@code promote}, {@code expiry} or {@code admin}
+     */
+    default void promoted(String productId, String trigger, long promoted) {
+    }
+
+    /** A caller whose token said it was waiting was found active: its wait is over. */
+    default void admitted(String productId, String routeId, String userId, Duration waited) {
+    }
+
+    /** A {@code complete-on} request succeeded and ended the caller's session. */
+    default void completed(String productId, String routeId, String userId) {
+    }
+
+    /** A user gave up their place (waiting or active). */
+    default void left(String productId, String userId) {
+    }
+
+    /** Redis's expiry of a session was handled (counted once across all instances). */
+    default void expired(String productId, String userId) {
+    }
+
+    /**
+     * Redis could not answer.
+     *
+     * @param productId the product concerned, or {@code null} when the call was for many
+     * @param operation {@code admission}, {@code completion}, {@code promotion} or {@code expiry}
+     */
+    default void redisFailure(String productId, String operation, Throwable error) {
+    }
+
+    /** Redis could not answer and the route fails open: the request went through unchecked. */
+    default void failOpenPass(String productId, String routeId) {
+    }
+
+    /** A request on a protected route was answered with a contract error ({@code code}). */
+    default void rejected(String routeId, String code) {
+    }
+
+    /**
+     * The filter decided about one request.
+     *
+     * @param outcome {@code active}, {@code waiting}, {@code rejected}, {@code unavailable} or {@code unchecked}
+     */
+    default void decided(String routeId, String outcome, Duration took) {
+    }
+
+    /** An operator changed a product through the {@code queues} endpoint. */
+    default void operatorAction(String productId, String action, String value, long promoted) {
+    }
+}

@@ -1,0 +1,115 @@
+package io.queuegate.ops;
+
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.queuegate.admission.Identifiers;
+import io.queuegate.admission.QueueRejection;
+import io.queuegate.config.QueueGateAutoConfiguration;
+import io.queuegate.config.QueueGateProperties;
+import io.queuegate.store.QueueStore;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.cloud.gateway.filter.GlobalFilter;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
+
+/**
+ * QueueGate's operations side: Micrometer metrics, the {@code queues} actuator endpoint and the
+ * audit log, all fed by the store's {@link QueueEventHub}. Every {@link QueueEvents} bean is
+ * registered there, so an application can listen too.
+ */
+@AutoConfiguration(after = QueueGateAutoConfiguration.class,
+        afterName = "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration")
+@ConditionalOnClass({ GlobalFilter.class, ReactiveStringRedisTemplate.class })
+@ConditionalOnProperty(name = "queuegate.enabled", matchIfMissing = true)
+@ConditionalOnBean(QueueStore.class)
+@EnableConfigurationProperties(QueueGateMetricsProperties.class)
+public class QueueGateOperationsAutoConfiguration {
+
+    @Bean
+    SmartInitializingSingleton queuegateEventListeners(QueueStore store, ObjectProvider<QueueEvents> listeners) {
+        // After every singleton exists, and so before any lifecycle starts a promotion loop.
+        return () -> listeners.orderedStream().forEach(store.events()::register);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    AuditLog queuegateAuditLog() {
+        return new AuditLog();
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    QueueDirectory queueDirectory(QueueStore store, QueueGateProperties properties,
+            QueueGateMetricsProperties metrics) {
+        return new QueueDirectory(store, configuredProducts(properties), metrics.maxProducts());
+    }
+
+    /** Product ids of {@code queuegate.products} that are valid ids (the others never reach Redis). */
+    static Set<String> configuredProducts(QueueGateProperties properties) {
+        return properties.products().keySet().stream()
+                .filter(QueueGateOperationsAutoConfiguration::isProductId)
+                .collect(Collectors.toSet());
+    }
+
+    private static boolean isProductId(String id) {
+        try {
+            Identifiers.requireProductId(id);
+            return true;
+        }
+        catch (QueueRejection rejection) {
+            return false;
+        }
+    }
+
+    /** Meters, only where Micrometer has a registry. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(MeterRegistry.class)
+    @ConditionalOnBean(MeterRegistry.class)
+    static class Metrics {
+
+        @Bean
+        @ConditionalOnMissingBean
+        ProductTags queuegateProductTags(QueueGateProperties properties, QueueGateMetricsProperties metrics) {
+            return new ProductTags(metrics.maxProducts(), configuredProducts(properties));
+        }
+
+        @Bean
+        @ConditionalOnMissingBean
+        QueueMetrics queueMetrics(MeterRegistry registry, ProductTags tags) {
+            return new QueueMetrics(registry, tags);
+        }
+
+        @Bean
+        @ConditionalOnMissingBean
+        QueueGauges queueGauges(MeterRegistry registry, QueueDirectory directory, QueueStore store, ProductTags tags,
+                QueueGateMetricsProperties metrics) {
+            return new QueueGauges(registry, directory, store, tags, metrics.refreshInterval());
+        }
+    }
+
+    /** {@code /actuator/queues}, when the actuator is present and the endpoint is exposed. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(Endpoint.class)
+    static class Endpoints {
+
+        @Bean
+        @ConditionalOnMissingBean
+        @ConditionalOnAvailableEndpoint
+        QueuesEndpoint queuesEndpoint(QueueStore store, QueueDirectory directory) {
+            return new QueuesEndpoint(store, directory);
+        }
+    }
+}

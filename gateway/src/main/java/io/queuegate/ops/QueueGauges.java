@@ -1,0 +1,133 @@
+package io.queuegate.ops;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.queuegate.store.QueueSnapshot;
+import io.queuegate.store.QueueStore;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.springframework.context.SmartLifecycle;
+
+import reactor.core.Disposable;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * The {@code queuegate.waiting} and {@code queuegate.active} gauges per product, read from Redis
+ * every {@code queuegate.metrics.refresh-interval} in the background, so a scrape only reads
+ * memory. A product has gauges while it is configured or anyone waits or holds a place in it.
+ */
+public class QueueGauges implements SmartLifecycle {
+
+    private static final Log log = LogFactory.getLog(QueueGauges.class);
+
+    /** Products read at once in one refresh; bounds the Redis load of a large registry. */
+    private static final int CONCURRENCY = 8;
+
+    private final MeterRegistry registry;
+    private final QueueDirectory directory;
+    private final QueueStore store;
+    private final ProductTags tags;
+    private final Duration interval;
+    private final Map<String, Counts> tracked = new ConcurrentHashMap<>();
+    private volatile Disposable running;
+
+    public QueueGauges(MeterRegistry registry, QueueDirectory directory, QueueStore store, ProductTags tags,
+            Duration interval) {
+        this.registry = registry;
+        this.directory = directory;
+        this.store = store;
+        this.tags = tags;
+        this.interval = interval;
+    }
+
+    /** Reads every listed product once and updates, adds or drops its gauges. */
+    public Mono<Void> refresh() {
+        return directory.products()
+                .concatWith(Flux.fromIterable(Set.copyOf(tracked.keySet())))
+                .distinct()
+                .flatMap(productId -> store.snapshot(productId)
+                        .doOnNext(snapshot -> update(productId, snapshot))
+                        // One product's failed read keeps its last values; the others still refresh.
+                        .onErrorResume(error -> {
+                            log.debug("Queue gauges of product " + productId + " not refreshed: " + error);
+                            return Mono.empty();
+                        }), CONCURRENCY)
+                .then();
+    }
+
+    private void update(String productId, QueueSnapshot snapshot) {
+        boolean empty = snapshot.waiting() == 0 && snapshot.active() == 0;
+        if (empty && !directory.isConfigured(productId)) {
+            Counts gone = tracked.remove(productId);
+            if (gone != null) {
+                registry.remove(gone.waitingGauge);
+                registry.remove(gone.activeGauge);
+            }
+            return;
+        }
+        Counts counts = tracked.get(productId);
+        if (counts == null) {
+            if (!tags.admit(productId)) {
+                return;
+            }
+            counts = tracked.computeIfAbsent(productId, this::register);
+        }
+        counts.waiting.set(snapshot.waiting());
+        counts.active.set(snapshot.active());
+    }
+
+    private Counts register(String productId) {
+        AtomicLong waiting = new AtomicLong();
+        AtomicLong active = new AtomicLong();
+        Gauge waitingGauge = Gauge.builder("queuegate.waiting", waiting, AtomicLong::get)
+                .description("Users in line, as last read from Redis")
+                .tag("product", productId)
+                .strongReference(true)
+                .register(registry);
+        Gauge activeGauge = Gauge.builder("queuegate.active", active, AtomicLong::get)
+                .description("Users holding a place (unexpired sessions), as last read from Redis")
+                .tag("product", productId)
+                .strongReference(true)
+                .register(registry);
+        return new Counts(waiting, active, waitingGauge, activeGauge);
+    }
+
+    @Override
+    public synchronized void start() {
+        if (running != null) {
+            return;
+        }
+        // A refresh slower than its period skips ticks instead of piling up behind itself.
+        running = Flux.interval(Duration.ZERO, interval)
+                .onBackpressureDrop()
+                .concatMap(tick -> refresh().onErrorResume(error -> {
+                    log.debug("Queue gauges not refreshed; keeping the last values: " + error);
+                    return Mono.empty();
+                }), 1)
+                .subscribe();
+    }
+
+    @Override
+    public synchronized void stop() {
+        if (running != null) {
+            running.dispose();
+            running = null;
+        }
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running != null;
+    }
+
+    private record Counts(AtomicLong waiting, AtomicLong active, Gauge waitingGauge, Gauge activeGauge) {
+    }
+}

@@ -1,0 +1,99 @@
+package io.queuegate.ops;
+
+import java.time.Duration;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+
+/**
+ * Counts queue events as Micrometer meters named {@code queuegate.*} (see the README's metrics
+ * table). Only in-memory work per event: no Redis call, nothing that blocks.
+ */
+public class QueueMetrics implements QueueEvents {
+
+    private final MeterRegistry registry;
+    private final ProductTags products;
+
+    public QueueMetrics(MeterRegistry registry, ProductTags products) {
+        this.registry = registry;
+        this.products = products;
+    }
+
+    @Override
+    public void joined(String productId, String routeId, String userId, long rank) {
+        counter("queuegate.joins", "Users who took a new place in line (or were admitted at once)",
+                "product", products.of(productId), "route", routeId).increment();
+    }
+
+    @Override
+    public void promoted(String productId, String trigger, long promoted) {
+        counter("queuegate.admissions", "Users moved into the active set, by what moved them",
+                "product", products.of(productId), "trigger", trigger).increment(promoted);
+    }
+
+    @Override
+    public void admitted(String productId, String routeId, String userId, Duration waited) {
+        Timer.builder("queuegate.wait")
+                .description("Time from joining the line to being admitted, of users who waited")
+                .tags("product", products.of(productId), "route", routeId)
+                .publishPercentileHistogram()
+                // Waits are seconds to hours; bounding the buckets keeps the series per product few.
+                .minimumExpectedValue(Duration.ofSeconds(1))
+                .maximumExpectedValue(Duration.ofHours(6))
+                .register(registry)
+                .record(waited);
+    }
+
+    @Override
+    public void completed(String productId, String routeId, String userId) {
+        counter("queuegate.completions", "Sessions ended by a successful complete-on request",
+                "product", products.of(productId), "route", routeId).increment();
+    }
+
+    @Override
+    public void left(String productId, String userId) {
+        counter("queuegate.leaves", "Users who gave up their place", "product", products.of(productId)).increment();
+    }
+
+    @Override
+    public void expired(String productId, String userId) {
+        counter("queuegate.expiries", "Sessions freed by Redis's expiry event (promotion: keyspace)",
+                "product", products.of(productId)).increment();
+    }
+
+    @Override
+    public void redisFailure(String productId, String operation, Throwable error) {
+        counter("queuegate.redis.failures", "Redis calls that failed, timed out or met the open circuit breaker",
+                "product", products.of(productId), "operation", operation).increment();
+    }
+
+    @Override
+    public void failOpenPass(String productId, String routeId) {
+        counter("queuegate.failopen.passes", "Requests forwarded unchecked because Redis could not answer",
+                "product", products.of(productId), "route", routeId).increment();
+    }
+
+    @Override
+    public void rejected(String routeId, String code) {
+        // No product tag: a rejected request's product id may be the invalid part.
+        counter("queuegate.rejections", "Requests answered with a contract error", "route", routeId, "error", code)
+                .increment();
+    }
+
+    @Override
+    public void decided(String routeId, String outcome, Duration took) {
+        Timer.builder("queuegate.decision")
+                .description("Latency of the admission filter's decision, Redis included")
+                .tags("route", routeId, "outcome", outcome)
+                .publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofMillis(1))
+                .maximumExpectedValue(Duration.ofSeconds(10))
+                .register(registry)
+                .record(took);
+    }
+
+    private Counter counter(String name, String description, String... tags) {
+        return Counter.builder(name).description(description).tags(tags).register(registry);
+    }
+}

@@ -1,0 +1,157 @@
+package io.queuegate.ops;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import io.queuegate.admission.Identifiers;
+import io.queuegate.admission.QueueRejection;
+import io.queuegate.admission.RedisFailures;
+import io.queuegate.admission.WaitEstimate;
+import io.queuegate.store.QueueSnapshot;
+import io.queuegate.store.QueueStore;
+
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Selector;
+import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
+import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
+
+import reactor.core.publisher.Mono;
+
+/**
+ * {@code /actuator/queues}: every product's queue at a glance, one product in detail, and the
+ * operator's levers ({@code max}, {@code pause}, {@code resume}, {@code drain}, {@code undrain}).
+ * Changes go to Redis through {@code admin.lua}, so every gateway instance follows at once. Not
+ * exposed by default: it can stop a sale, so it belongs on the management port or behind
+ * Spring Security.
+ */
+@Endpoint(id = "queues")
+public class QueuesEndpoint {
+
+    /** The actions of {@code POST /actuator/queues/{productId}}. */
+    public static final Set<String> ACTIONS = Set.of("max", "pause", "resume", "drain", "undrain");
+
+    /** Far beyond any sensible max-active; keeps a typo from opening the gates entirely. */
+    static final int MAX_CAPACITY = 1_000_000;
+
+    private final QueueStore store;
+    private final QueueDirectory directory;
+
+    public QueuesEndpoint(QueueStore store, QueueDirectory directory) {
+        this.store = store;
+        this.directory = directory;
+    }
+
+    @ReadOperation
+    public Mono<WebEndpointResponse<Object>> queues() {
+        return directory.products()
+                .flatMapSequential(productId -> store.snapshot(productId).map(snapshot -> view(productId, snapshot)), 8)
+                .collectList()
+                .map(views -> ok(new QueueList(views, views.size() >= directory.max())))
+                .onErrorResume(RedisFailures::isRedisFailure, error -> Mono.just(unavailable()));
+    }
+
+    @ReadOperation
+    public Mono<WebEndpointResponse<Object>> queue(@Selector String productId) {
+        WebEndpointResponse<Object> invalid = checkProduct(productId);
+        if (invalid != null) {
+            return Mono.just(invalid);
+        }
+        return store.snapshot(productId)
+                .map(snapshot -> snapshot.known() || directory.isConfigured(productId) ? ok(view(productId, snapshot))
+                        : error(WebEndpointResponse.STATUS_NOT_FOUND, "unknown_product",
+                                "Redis holds nothing for product " + productId))
+                .onErrorResume(RedisFailures::isRedisFailure, error -> Mono.just(unavailable()));
+    }
+
+    /**
+     * @param action {@code max}, {@code pause}, {@code resume}, {@code drain} or {@code undrain}
+     * @param value for {@code max}: the new max-active, or empty to go back to the route's
+     */
+    @WriteOperation
+    public Mono<WebEndpointResponse<Object>> control(@Selector String productId, String action,
+            @Nullable String value) {
+        WebEndpointResponse<Object> invalid = checkProduct(productId);
+        if (invalid != null) {
+            return Mono.just(invalid);
+        }
+        if (!ACTIONS.contains(action)) {
+            return Mono.just(error(WebEndpointResponse.STATUS_BAD_REQUEST, "invalid_action",
+                    "action must be one of max, pause, resume, drain, undrain; was '" + action + "'"));
+        }
+        String applied = "max".equals(action) && value != null ? value.trim() : "";
+        if ("max".equals(action) && !applied.isEmpty() && !isCapacity(applied)) {
+            return Mono.just(error(WebEndpointResponse.STATUS_BAD_REQUEST, "invalid_value",
+                    "value of max must be a whole number from 1 to " + MAX_CAPACITY
+                            + ", or empty for the route's max-active; was '" + value + "'"));
+        }
+        return store.control(productId, action, applied)
+                .doOnNext(promoted -> store.events().operatorAction(productId, action, applied, promoted))
+                .flatMap(promoted -> store.snapshot(productId)
+                        .map(snapshot -> ok(new ControlResult(action, applied, promoted, view(productId, snapshot)))))
+                .onErrorResume(RedisFailures::isRedisFailure, error -> Mono.just(unavailable()));
+    }
+
+    private static boolean isCapacity(String value) {
+        if (!value.matches("[0-9]{1,7}")) {
+            return false;
+        }
+        int capacity = Integer.parseInt(value);
+        return capacity >= 1 && capacity <= MAX_CAPACITY;
+    }
+
+    private static WebEndpointResponse<Object> checkProduct(String productId) {
+        try {
+            Identifiers.requireProductId(productId);
+            return null;
+        }
+        catch (QueueRejection rejection) {
+            return error(WebEndpointResponse.STATUS_BAD_REQUEST, rejection.error().code(), rejection.getMessage());
+        }
+    }
+
+    static QueueView view(String productId, QueueSnapshot snapshot) {
+        return new QueueView(productId, snapshot.waiting(), snapshot.active(), snapshot.capacity(),
+                snapshot.maxOverride(), Math.round(snapshot.admissionRate() * 1000) / 1000.0, snapshot.paused(),
+                snapshot.draining(), WaitEstimate.seconds(snapshot.waiting(), snapshot.admissionRate()));
+    }
+
+    private static WebEndpointResponse<Object> ok(Object body) {
+        return new WebEndpointResponse<>(body, WebEndpointResponse.STATUS_OK);
+    }
+
+    private static WebEndpointResponse<Object> unavailable() {
+        return error(WebEndpointResponse.STATUS_SERVICE_UNAVAILABLE, "queue_unavailable",
+                "Redis did not answer; try again");
+    }
+
+    private static WebEndpointResponse<Object> error(int status, String code, String message) {
+        return new WebEndpointResponse<>(Map.of("error", code, "message", message), status);
+    }
+
+    /**
+     * @param truncated whether more products exist than {@code queuegate.metrics.max-products} lists
+     */
+    public record QueueList(List<QueueView> products, boolean truncated) {
+    }
+
+    /**
+     * One product's queue.
+     *
+     * @param capacity the max-active that applies now (the operator's, else the route's as the
+     *                 last join stored it); {@code null} before anyone joined
+     * @param maxOverride the operator's max-active, or {@code null}
+     * @param admissionRate admissions per second, measured over about a minute
+     * @param lastInLineEtaSeconds the wait estimate of the last in line; {@code null} while
+     *                             nobody waits or no rate is known
+     */
+    public record QueueView(String productId, long waiting, long active, Integer capacity, Integer maxOverride,
+            double admissionRate, boolean paused, boolean draining, Long lastInLineEtaSeconds) {
+    }
+
+    /** What a {@code POST} did: the action, the users it admitted at once, and the queue after it. */
+    public record ControlResult(String action, String value, long promoted, QueueView queue) {
+    }
+}

@@ -1,0 +1,175 @@
+package io.queuegate.web;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import com.github.tomakehurst.wiremock.WireMockServer;
+import io.queuegate.support.Backend;
+import io.queuegate.support.GatewayInstance;
+import io.queuegate.support.RedisProcess;
+
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.core.ParameterizedTypeReference;
+import org.springframework.http.MediaType;
+import org.springframework.http.codec.ServerSentEvent;
+import org.springframework.web.reactive.function.client.WebClient;
+
+import reactor.core.Disposable;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Live updates and wait estimates through two gateway instances: a shopper's event stream on
+ * one instance hears of the admission another instance made (through Redis, not by polling),
+ * and the estimate given at rank N is close to the wait that shopper then really had.
+ */
+class LiveUpdatesTest {
+
+    private static RedisProcess redis;
+    private static WireMockServer backend;
+    private static final List<GatewayInstance> gateways = new ArrayList<>();
+
+    @BeforeAll
+    static void start() {
+        redis = RedisProcess.start();
+        backend = Backend.start();
+        for (int i = 0; i < 2; i++) {
+            Map<String, Object> properties = GatewayInstance.defaults(redis, backend.baseUrl(), Map.of(
+                    "max-active", "2",
+                    "session-ttl", "10m",
+                    "promotion", "pubsub",
+                    "complete-on", "POST /api/products/{productId}/orders"));
+            properties.put("queuegate.page.heartbeat", "30s");
+            gateways.add(GatewayInstance.start(properties));
+        }
+    }
+
+    @AfterAll
+    static void stop() {
+        GatewayInstance.closeAll(gateways);
+        backend.stop();
+        redis.close();
+    }
+
+    @BeforeEach
+    void emptyQueues() {
+        redis.flushAll();
+    }
+
+    @Test
+    void theEventStreamOnOneInstanceHearsOfAnAdmissionMadeByAnother() {
+        String alice = join(0, "alice");
+        join(0, "bob");
+        String carol = join(0, "carol");
+        String dave = join(0, "dave");
+        List<ServerSentEvent<String>> carols = new CopyOnWriteArrayList<>();
+        List<ServerSentEvent<String>> daves = new CopyOnWriteArrayList<>();
+        Disposable carolStream = events(1, "carol", carol).subscribe(carols::add);
+        Disposable daveStream = events(1, "dave", dave).subscribe(daves::add);
+        Awaitility.await().untilAsserted(() -> assertThat(carols).extracting(ServerSentEvent::event)
+                .containsExactly("status"));
+        assertThat(carols.get(0).data()).contains("\"rank\":1");
+
+        // The heartbeat is 30 s: only the admission announcement can bring these events now.
+        complete(0, "alice", alice);
+        Awaitility.await().atMost(Duration.ofSeconds(3)).untilAsserted(() -> {
+            assertThat(carols).extracting(ServerSentEvent::event).containsExactly("status", "active");
+            assertThat(daves).extracting(ServerSentEvent::event).containsExactly("status", "status");
+        });
+        assertThat(daves.get(1).data()).contains("\"rank\":1");
+        carolStream.dispose();
+        daveStream.dispose();
+    }
+
+    @Test
+    void theEventStreamNeedsAToken() {
+        WebClient.create(gateways.get(0).baseUrl()).get().uri("/queue/42/events")
+                .exchangeToMono(response -> {
+                    assertThat(response.statusCode().value()).isEqualTo(401);
+                    return response.releaseBody();
+                })
+                .block(Duration.ofSeconds(5));
+    }
+
+    @Test
+    void theEstimateAtRankNIsWithinHalfOfTheRealWait() {
+        List<String> users = new CopyOnWriteArrayList<>();
+        List<String> tokens = new CopyOnWriteArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            users.add("u" + i);
+            tokens.add(join(i % 2, "u" + i));
+        }
+        // One completion every 200 ms, through either instance: a steady 5 admissions a second,
+        // from the start, while the others still join (they join faster than they are let in).
+        List<Integer> inside = new CopyOnWriteArrayList<>(List.of(0, 1));
+        int[] next = { 2 };
+        Disposable pace = Flux.interval(Duration.ofMillis(200))
+                .concatMap(tick -> {
+                    int leaving = inside.remove(0);
+                    inside.add(next[0]++);
+                    return completion((int) (tick % 2), users.get(leaving), tokens.get(leaving));
+                })
+                .subscribe();
+        for (int i = 2; i < 80; i++) {
+            users.add("u" + i);
+            tokens.add(join(i % 2, "u" + i));
+        }
+        try {
+            // Let the measured rate settle, then ask a shopper 20 places back for an estimate.
+            Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> next[0] >= 30);
+            int probe = next[0] + 19;
+            String status = status(0, users.get(probe), tokens.get(probe));
+            assertThat(status).contains("\"rank\":");
+            long estimate = Long.parseLong(status.replaceAll(".*\"estimatedWaitSeconds\":(\\d+).*", "$1"));
+            long asked = System.nanoTime();
+            Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(20))
+                    .until(() -> status(1, users.get(probe), tokens.get(probe)).contains("\"ACTIVE\""));
+            double waited = (System.nanoTime() - asked) / 1e9;
+            assertThat((double) estimate).as("estimate vs %.1f s really waited", waited)
+                    .isBetween(waited * 0.5, waited * 1.5);
+        }
+        finally {
+            pace.dispose();
+        }
+    }
+
+    private Flux<ServerSentEvent<String>> events(int gateway, String user, String token) {
+        return WebClient.create(gateways.get(gateway).baseUrl()).get().uri("/queue/42/events")
+                .accept(MediaType.TEXT_EVENT_STREAM)
+                .header("X-User-Id", user).header("Queue-Token", token)
+                .retrieve()
+                .bodyToFlux(new ParameterizedTypeReference<ServerSentEvent<String>>() { });
+    }
+
+    private static String join(int gateway, String user) {
+        return WebClient.create(gateways.get(gateway).baseUrl()).get().uri("/api/products/42")
+                .header("X-User-Id", user)
+                .exchangeToMono(r -> r.releaseBody().thenReturn(r.headers().asHttpHeaders().getFirst("Queue-Token")))
+                .block(Duration.ofSeconds(5));
+    }
+
+    private static void complete(int gateway, String user, String token) {
+        completion(gateway, user, token).block(Duration.ofSeconds(5));
+    }
+
+    private static Mono<Void> completion(int gateway, String user, String token) {
+        return WebClient.create(gateways.get(gateway).baseUrl()).post().uri("/api/products/42/orders")
+                .header("X-User-Id", user).header("Queue-Token", token)
+                .retrieve().toBodilessEntity().then();
+    }
+
+    private static String status(int gateway, String user, String token) {
+        return WebClient.create(gateways.get(gateway).baseUrl()).get().uri("/queue/42/status")
+                .header("X-User-Id", user).header("Queue-Token", token)
+                .retrieve().bodyToMono(String.class).block(Duration.ofSeconds(5));
+    }
+}

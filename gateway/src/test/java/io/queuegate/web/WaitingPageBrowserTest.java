@@ -1,0 +1,167 @@
+package io.queuegate.web;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+
+import com.github.tomakehurst.wiremock.WireMockServer;
+import io.queuegate.support.Backend;
+import io.queuegate.support.GatewayInstance;
+import io.queuegate.support.RedisProcess;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+import org.springframework.web.reactive.function.client.WebClient;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.get;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The waiting page in a real headless Chromium (Debian's chromium and chromium-driver, which
+ * {@code .ci/run} installs): a shopper opens a product while it is full, sees their place,
+ * another shopper completes an order, and the page moves on to the product by itself. Screenshots
+ * go to {@code gateway/target/screenshots/}. Skipped, saying why, only where Chromium is absent.
+ */
+class WaitingPageBrowserTest {
+
+    private static final File CHROMIUM = new File("/usr/bin/chromium");
+    private static final File CHROMEDRIVER = new File("/usr/bin/chromedriver");
+    private static final Path SCREENSHOTS = Path.of("target", "screenshots");
+
+    private static RedisProcess redis;
+    private static WireMockServer backend;
+    private static GatewayInstance gateway;
+    private ChromeDriver browser;
+    private Path profile;
+
+    @BeforeAll
+    static void start() {
+        Assumptions.assumeTrue(CHROMIUM.canExecute() && CHROMEDRIVER.canExecute(),
+                "needs Debian's chromium and chromium-driver (apt-get install chromium chromium-driver); "
+                        + ".ci/run installs them");
+        redis = RedisProcess.start();
+        backend = Backend.start();
+        backend.stubFor(get(urlPathEqualTo("/api/products/42")).willReturn(aResponse().withStatus(200)
+                .withHeader("Content-Type", "text/html")
+                .withBody("<html><body><h1 id=\"product\">Limited sneakers</h1></body></html>")));
+        gateway = GatewayInstance.start(GatewayInstance.defaults(redis, backend.baseUrl(), Map.of(
+                "max-active", "1",
+                "session-ttl", "10m",
+                "promotion", "pubsub",
+                "complete-on", "POST /api/products/{productId}/orders")));
+    }
+
+    @AfterAll
+    static void stop() {
+        if (gateway != null) {
+            gateway.close();
+            backend.stop();
+            redis.close();
+        }
+    }
+
+    @BeforeEach
+    void emptyQueues() {
+        redis.flushAll();
+    }
+
+    @AfterEach
+    void closeBrowser() throws IOException {
+        if (browser != null) {
+            browser.quit();
+        }
+        if (profile != null) {
+            org.springframework.util.FileSystemUtils.deleteRecursively(profile);
+        }
+    }
+
+    @Test
+    void theWaitingPageMovesOnToTheProductByItselfWhenAPlaceFrees() {
+        String holder = join("holder");
+        browser = chromium("en-US");
+        browser.get(gateway.baseUrl() + "/api/products/42");
+
+        WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(10));
+        wait.until(ExpectedConditions.textToBe(By.id("rank"), "1"));
+        assertThat(browser.getTitle()).isEqualTo("You are in line");
+        assertThat(browser.findElement(By.id("rank")).getAttribute("aria-live")).isEqualTo("polite");
+        assertThat(browser.findElement(By.tagName("main")).getText()).contains("Keep this tab open");
+        screenshot("waiting-page-en.png");
+
+        WebClient.create(gateway.baseUrl()).post().uri("/api/products/42/orders")
+                .header("X-User-Id", "holder").header("Queue-Token", holder)
+                .retrieve().toBodilessEntity().block(Duration.ofSeconds(5));
+
+        // No reload by hand and no meta refresh (JavaScript is on): the live update does it.
+        wait.until(ExpectedConditions.presenceOfElementLocated(By.id("product")));
+        assertThat(browser.findElement(By.id("product")).getText()).isEqualTo("Limited sneakers");
+        screenshot("admitted-product-page.png");
+    }
+
+    @Test
+    void aKoreanBrowserGetsTheKoreanPage() {
+        join("holder");
+        join("someone");
+        browser = chromium("ko-KR");
+        browser.get(gateway.baseUrl() + "/api/products/42");
+        WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(10));
+        wait.until(ExpectedConditions.textToBe(By.id("rank"), "2"));
+        assertThat(browser.getTitle()).isEqualTo("대기 중입니다");
+        assertThat(browser.findElement(By.tagName("html")).getAttribute("lang")).isEqualTo("ko");
+        assertThat(browser.findElement(By.tagName("main")).getText()).contains("내 대기 순번");
+        screenshot("waiting-page-ko.png");
+    }
+
+    private ChromeDriver chromium(String language) {
+        try {
+            profile = Files.createTempDirectory("queuegate-chromium-");
+        }
+        catch (IOException ex) {
+            throw new UncheckedIOException(ex);
+        }
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary(CHROMIUM);
+        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--no-first-run", "--disable-quic", "--window-size=420,860", "--lang=" + language,
+                "--user-data-dir=" + profile);
+        options.setExperimentalOption("prefs", Map.of("intl.accept_languages", language));
+        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER)
+                .usingAnyFreePort().build();
+        return new ChromeDriver(service, options);
+    }
+
+    private static String join(String user) {
+        return WebClient.create(gateway.baseUrl()).get().uri("/api/products/42").header("X-User-Id", user)
+                .exchangeToMono(r -> r.releaseBody().thenReturn(r.headers().asHttpHeaders().getFirst("Queue-Token")))
+                .block(Duration.ofSeconds(5));
+    }
+
+    private void screenshot(String name) {
+        try {
+            Files.createDirectories(SCREENSHOTS);
+            Files.write(SCREENSHOTS.resolve(name), browser.getScreenshotAs(OutputType.BYTES));
+        }
+        catch (IOException ex) {
+            throw new UncheckedIOException(ex);
+        }
+    }
+}
