@@ -1,11 +1,15 @@
 package io.queuegate.promotion;
 
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.pubsub.api.reactive.RedisClusterPubSubReactiveCommands;
+import io.lettuce.core.codec.StringCodec;
 import io.queuegate.admission.RedisFailures;
 import io.queuegate.store.QueueKeys;
 import io.queuegate.store.QueueStore;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
 
 import reactor.core.publisher.Flux;
@@ -17,6 +21,12 @@ import reactor.core.publisher.Mono;
  * hears every event; {@code expire.lua} counts each expiry once. Events are fire-and-forget:
  * those sent while no instance listened are found by the safety net, which drops expired
  * sessions by their score.
+ *
+ * <p>On Redis Cluster an expiry is announced only by the node that holds the key (unlike
+ * PUBLISH, which every node relays), so there the listener subscribes on every master through
+ * Lettuce's cluster pub/sub with node message propagation. Masters that join the cluster later
+ * are covered once the subscription is renewed (after any connection loss) and, until then, by
+ * the safety net.
  */
 public class SlotExpiryListener extends EventSubscription {
 
@@ -33,8 +43,24 @@ public class SlotExpiryListener extends EventSubscription {
 
     @Override
     protected Flux<?> events() {
-        return redis.listenToPattern(QueueKeys.EXPIRED_EVENTS_PATTERN)
-                .concatMap(message -> expired(QueueKeys.productAndUserOfSlot(message.getMessage())));
+        return expiredKeys().concatMap(key -> expired(QueueKeys.productAndUserOfSlot(key)));
+    }
+
+    private Flux<String> expiredKeys() {
+        if (redis.getConnectionFactory() instanceof LettuceConnectionFactory lettuce
+                && lettuce.getNativeClient() instanceof RedisClusterClient cluster) {
+            return Flux.usingWhen(Mono.fromFuture(() -> cluster.connectPubSubAsync(StringCodec.UTF8)),
+                    connection -> {
+                        connection.setNodeMessagePropagation(true);
+                        RedisClusterPubSubReactiveCommands<String, String> pubsub = connection.reactive();
+                        return pubsub.observePatterns()
+                                .map(message -> message.getMessage())
+                                .mergeWith(pubsub.masters().commands().psubscribe(QueueKeys.EXPIRED_EVENTS_PATTERN)
+                                        .flux().thenMany(Flux.empty()));
+                    },
+                    connection -> Mono.fromFuture(connection.closeAsync()));
+        }
+        return redis.listenToPattern(QueueKeys.EXPIRED_EVENTS_PATTERN).map(message -> message.getMessage());
     }
 
     @Override
