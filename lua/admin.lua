@@ -24,8 +24,4 @@ elseif action == 'undrain' then
 else
     return redis.error_reply('unknown action ' .. tostring(action))
 end
-local conf = redis.call('HMGET', settings, 'max', 'ttl', 'strategy')
-if not conf[1] then
-    return 0
-end
-return math.max(fill(wait, active, settings, now, tonumber(conf[1]), tonumber(conf[2]), conf[3]), 0)
+return math.max(refill(wait, active, settings, now) or 0, 0)

@@ -16,8 +16,4 @@ end
 if redis.call('ZREM', active, uid) == 0 then
     return -4
 end
-local conf = redis.call('HMGET', settings, 'max', 'ttl', 'strategy')
-if not conf[1] then
-    return 0
-end
-return math.max(fill(wait, active, settings, now, tonumber(conf[1]), tonumber(conf[2]), conf[3]), 0)
+return math.max(refill(wait, active, settings, now) or 0, 0)

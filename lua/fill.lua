@@ -49,6 +49,16 @@ local function fill(wait, active, settings, now, max, ttl, strategy)
     return #heads
 end
 
+-- fill() with the settings the last join stored. Returns fill's result and the strategy, or nil
+-- when the product has no settings (never joined, or its keys expired).
+local function refill(wait, active, settings, now)
+    local conf = redis.call('HMGET', settings, 'max', 'ttl', 'strategy')
+    if not conf[1] then
+        return nil, nil
+    end
+    return fill(wait, active, settings, now, tonumber(conf[1]), tonumber(conf[2]), conf[3]), conf[3]
+end
+
 -- The admission rate (users per second) as of now, for wait estimates; 0 while none is known
 -- (fewer than RATE_WARMUP_MS of history). An average that starts from zero underrates the pace
 -- at first, by a factor 1 - e^(-age/tau); dividing by it makes early estimates honest.

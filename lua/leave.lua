@@ -12,15 +12,13 @@ local uid, now = ARGV[1], tonumber(ARGV[2])
 local removed = redis.call('ZREM', active, uid) + redis.call('ZREM', wait, uid)
 -- A deleted slot key raises no expiry event, so a leave never counts twice.
 redis.call('DEL', string.sub(active, 1, -7) .. 'slot:' .. uid)
-local conf = redis.call('HMGET', settings, 'max', 'ttl', 'strategy')
-local promoted, stream = 0, 0
-if conf[1] then
-    promoted = fill(wait, active, settings, now, tonumber(conf[1]), tonumber(conf[2]), conf[3])
-    if removed > 0 and conf[3] == 'pubsub' then
-        redis.call('PUBLISH', ARGV[3], uid)
-    end
-    if removed > 0 and conf[3] == 'stream' then
-        stream = 1
-    end
+local promoted, strategy = refill(wait, active, settings, now)
+local stream = 0
+if removed > 0 and strategy == 'pubsub' then
+    redis.call('PUBLISH', ARGV[3], uid)
 end
+if removed > 0 and strategy == 'stream' then
+    stream = 1
+end
+promoted = promoted or 0
 return {removed, promoted, stream}

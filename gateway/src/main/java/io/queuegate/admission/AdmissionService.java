@@ -26,16 +26,13 @@ public class AdmissionService {
     private final CallerResolver callers;
     private final QueueStore store;
     private final WaitTokenCodec tokens;
-    private final int maxJoinsPerCaller;
-    private final Duration joinWindow;
+    private final JoinLimiter joinLimiter;
 
-    public AdmissionService(CallerResolver callers, QueueStore store, WaitTokenCodec tokens, int maxJoinsPerCaller,
-            Duration joinWindow) {
+    public AdmissionService(CallerResolver callers, QueueStore store, WaitTokenCodec tokens, JoinLimiter joinLimiter) {
         this.callers = callers;
         this.store = store;
         this.tokens = tokens;
-        this.maxJoinsPerCaller = maxJoinsPerCaller;
-        this.joinWindow = joinWindow;
+        this.joinLimiter = joinLimiter;
     }
 
     /**
@@ -62,14 +59,16 @@ public class AdmissionService {
         catch (QueueRejection rejection) {
             return Mono.just(Admission.Rejected.of(rejection));
         }
-        Mono<Admission> join = store.joinFor(caller.productId(), caller.userId(), policy.maxActive(),
-                        policy.sessionTtl(), policy.promotion().id())
-                .map(joined -> decide(caller, joined, routeId));
         // Only a join without a token can add a member or a queue; polls with a token pass free.
-        Mono<Admission> limitedJoin = caller.hasToken() ? join : store
-                .countJoin(caller.anonymous() ? "ip:" + clientAddress : caller.userId(), joinWindow)
-                .flatMap(count -> count.get(0) > maxJoinsPerCaller ? Mono.just(tooManyJoins(count.get(1))) : join);
-        return limitedJoin
+        if (!caller.hasToken()) {
+            long wait = joinLimiter.tryJoin(caller.anonymous() ? "ip:" + clientAddress : caller.userId());
+            if (wait > 0) {
+                return Mono.just(tooManyJoins(wait));
+            }
+        }
+        return store.joinFor(caller.productId(), caller.userId(), policy.maxActive(), policy.sessionTtl(),
+                        policy.promotion().id())
+                .map(joined -> decide(caller, joined, routeId))
                 .onErrorResume(RedisFailures::isRedisFailure, error -> {
                     store.events().redisFailure(productId, "admission", error);
                     log.warn("Redis could not answer for product " + productId + "; route fails "

@@ -5,6 +5,7 @@ import java.time.Clock;
 import io.queuegate.admission.AdmissionService;
 import io.queuegate.admission.CallerResolver;
 import io.queuegate.admission.ClientAddresses;
+import io.queuegate.admission.JoinLimiter;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import io.queuegate.admission.QueueAdmissionFilter;
@@ -119,9 +120,9 @@ public class QueueGateAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     AdmissionService admissionService(CallerResolver callers, QueueStore store, WaitTokenCodec tokens,
-            QueueGateProperties properties) {
-        return new AdmissionService(callers, store, tokens, properties.joins().maxPerCaller(),
-                properties.joins().window());
+            Clock queuegateClock, QueueGateProperties properties) {
+        return new AdmissionService(callers, store, tokens,
+                new JoinLimiter(properties.joins().maxPerCaller(), properties.joins().window(), queuegateClock));
     }
 
     @Bean

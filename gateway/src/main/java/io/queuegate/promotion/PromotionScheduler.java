@@ -44,7 +44,11 @@ public class PromotionScheduler implements SmartLifecycle {
     public void start() {
         running = Disposables.composite(
                 every(schedulerInterval, Promotion.SCHEDULER.id()),
-                every(safetyNetInterval, ""));
+                every(safetyNetInterval, ""),
+                Flux.interval(QueueStore.REGISTRATION_PERIOD, QueueStore.REGISTRATION_PERIOD)
+                        .onBackpressureDrop()
+                        .concatMap(tick -> store.registerNewProducts().onErrorResume(error -> Mono.empty()), 1)
+                        .subscribe());
     }
 
     @Override

@@ -73,14 +73,6 @@ public final class QueueKeys {
         return productId.isEmpty() || userId.isEmpty() ? null : new String[] { productId, userId };
     }
 
-    /**
-     * The join counter of one caller (a user id, or {@code ip:<address>}), hash-tagged on the
-     * caller so it is a key of its own slot.
-     */
-    public static String joinsOf(String caller) {
-        return "qg:joins:{" + caller + "}";
-    }
-
     public String productId() {
         return productId;
     }

@@ -28,7 +28,6 @@ public final class QueueScripts {
     private final RedisScript<List<Long>> status;
     private final RedisScript<Long> expire;
     private final RedisScript<List<String>> claim;
-    private final RedisScript<List<Long>> joinLimit;
     private final RedisScript<Long> admin;
     private final RedisScript<List<Long>> snapshot;
 
@@ -44,7 +43,6 @@ public final class QueueScripts {
         this.snapshot = (RedisScript<List<Long>>) (RedisScript<?>) RedisScript.of(fill + read("snapshot.lua"), LIST);
         this.expire = RedisScript.of(fill + read("expire.lua"), Long.class);
         this.claim = (RedisScript<List<String>>) (RedisScript<?>) RedisScript.of(read("claim.lua"), LIST);
-        this.joinLimit = (RedisScript<List<Long>>) (RedisScript<?>) RedisScript.of(read("join-limit.lua"), LIST);
     }
 
     public RedisScript<List<Long>> join() {
@@ -77,10 +75,6 @@ public final class QueueScripts {
 
     public RedisScript<List<Long>> snapshot() {
         return snapshot;
-    }
-
-    public RedisScript<List<Long>> joinLimit() {
-        return joinLimit;
     }
 
     private static String read(String name) {

@@ -5,6 +5,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 import io.queuegate.ops.QueueEventHub;
 
@@ -31,6 +33,10 @@ public class QueueStore {
     private final RedisGuard guard;
     private final long streamMaxLength;
     private final Duration idleTtl;
+    private final Set<String> unregistered = ConcurrentHashMap.newKeySet();
+
+    /** How often products with new waiters are written to the registry. */
+    public static final Duration REGISTRATION_PERIOD = Duration.ofMillis(250);
     private final QueueEventHub events = new QueueEventHub();
 
     /**
@@ -54,15 +60,6 @@ public class QueueStore {
      */
     public QueueEventHub events() {
         return events;
-    }
-
-    /**
-     * Counts a join without a token by this caller in the current window.
-     *
-     * @return {joins so far in the window, ms until it ends}
-     */
-    public Mono<List<Long>> countJoin(String caller, Duration window) {
-        return run(scripts.joinLimit(), List.of(QueueKeys.joinsOf(caller)), Long.toString(window.toMillis()));
     }
 
     /**
@@ -90,18 +87,36 @@ public class QueueStore {
         Duration idle = idleTtl.plus(sessionTtl);
         return run(scripts.join(), keys.forJoin(), userId, now(), Integer.toString(maxActive),
                 Long.toString(sessionTtl.toMillis()), strategy, Long.toString(idle.toMillis()))
-                .flatMap(r -> {
+                .map(r -> {
                     Placement placement = Placement.fromScript(r.get(0), r.get(1), r.get(2), r.get(4));
                     events.promoted(productId, "join", placement.promoted());
                     Joined joined = new Joined(placement, r.get(3) == 1);
-                    // Only a new waiter needs the scheduler to know the product; polls skip this trip.
-                    boolean newWaiter = placement.state() == Placement.State.WAITING && joined.enqueued();
-                    return newWaiter ? register(productId).thenReturn(joined) : Mono.just(joined);
+                    // Only a new waiter needs the scheduler to know the product. The registry is a
+                    // key of another slot, so it is written in batches off the request path.
+                    if (placement.state() == Placement.State.WAITING && joined.enqueued()) {
+                        unregistered.add(productId);
+                    }
+                    return joined;
                 });
     }
 
-    private Mono<Long> register(String productId) {
-        return guard.guard(redis.opsForSet().add(QueueKeys.PRODUCTS, productId));
+    /**
+     * Adds the products that got new waiters since the last call to the registry, in one command.
+     * Called every {@link #REGISTRATION_PERIOD}: a product waits at most that long, plus a
+     * promotion period, before the scheduler sees it (joins and leaves promote in-script anyway).
+     */
+    public Mono<Void> registerNewProducts() {
+        if (unregistered.isEmpty()) {
+            return Mono.empty();
+        }
+        List<String> batch = List.copyOf(unregistered);
+        batch.forEach(unregistered::remove);
+        return register(batch.toArray(String[]::new)).then()
+                .doOnError(error -> unregistered.addAll(batch));
+    }
+
+    private Mono<Long> register(String... productIds) {
+        return guard.guard(redis.opsForSet().add(QueueKeys.PRODUCTS, productIds));
     }
 
     /** Where the user stands, without joining. */

@@ -183,15 +183,6 @@ class QueueScriptsTest {
     }
 
     @Test
-    void theJoinLimitCountsPerCallerWithinItsWindow() {
-        String caller = QueueKeys.joinsOf("ip:203.0.113.7");
-        assertThat(joinLimit(caller).get(0)).isEqualTo(1);
-        assertThat(joinLimit(caller).get(0)).isEqualTo(2);
-        assertThat(joinLimit(caller).get(1)).isBetween(50_000L, 60_000L);
-        assertThat(joinLimit(QueueKeys.joinsOf("alice")).get(0)).isEqualTo(1);
-    }
-
-    @Test
     void theAdmissionRateIsAnExponentiallyWeightedAverageSharedInRedis() {
         // Two admissions per second for two minutes: the rate settles near 2/s.
         long now = NOW;
@@ -258,11 +249,6 @@ class QueueScriptsTest {
     private long admin(String action, String value) {
         return commands.eval(scripts.admin().getScriptAsString(), ScriptOutputType.INTEGER,
                 KEYS.forPromoteAndLeave().toArray(String[]::new), action, value, Long.toString(NOW));
-    }
-
-    private List<Long> joinLimit(String key) {
-        return commands.eval(scripts.joinLimit().getScriptAsString(), ScriptOutputType.MULTI, new String[] { key },
-                "60000");
     }
 
     @Test

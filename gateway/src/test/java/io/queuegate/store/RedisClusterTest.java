@@ -161,7 +161,9 @@ class RedisClusterTest {
             waiting.put(pid, tokenOf(get(pid, "carol", null).expectStatus().isEqualTo(HttpStatus.TOO_MANY_REQUESTS)));
         });
         // The registry is a single key, on whichever node owns its slot; the products are on all three.
-        assertThat(cluster.commands().smembers(QueueKeys.PRODUCTS)).containsAll(products.values());
+        // New waiters' products reach it in batches, every QueueStore.REGISTRATION_PERIOD.
+        Awaitility.await().atMost(Duration.ofSeconds(2)).untilAsserted(() ->
+                assertThat(cluster.commands().smembers(QueueKeys.PRODUCTS)).containsAll(products.values()));
         products.values().forEach(pid -> promotions.remove(pid));
         // A place frees without any event: only a pass over the registry can fill it.
         products.values().forEach(pid -> cluster.commands().zrem("qg:{" + pid + "}:active", "alice"));
