@@ -12,6 +12,10 @@ local uid, now = ARGV[1], tonumber(ARGV[2])
 local removed = redis.call('ZREM', active, uid) + redis.call('ZREM', wait, uid)
 -- A deleted slot key raises no expiry event, so a leave never counts twice.
 redis.call('DEL', string.sub(active, 1, -7) .. 'slot:' .. uid)
+if removed > 0 then
+    -- Gateways that remember active users for up to a second forget this one at once.
+    redis.call('PUBLISH', 'qg:released:' .. string.sub(active, 5, -9), uid)
+end
 local promoted, strategy = refill(wait, active, settings, now)
 local stream = 0
 if removed > 0 and strategy == 'pubsub' then

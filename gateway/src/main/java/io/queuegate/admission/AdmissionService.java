@@ -27,12 +27,15 @@ public class AdmissionService {
     private final QueueStore store;
     private final WaitTokenCodec tokens;
     private final JoinLimiter joinLimiter;
+    private final ActiveCache activeCache;
 
-    public AdmissionService(CallerResolver callers, QueueStore store, WaitTokenCodec tokens, JoinLimiter joinLimiter) {
+    public AdmissionService(CallerResolver callers, QueueStore store, WaitTokenCodec tokens, JoinLimiter joinLimiter,
+            ActiveCache activeCache) {
         this.callers = callers;
         this.store = store;
         this.tokens = tokens;
         this.joinLimiter = joinLimiter;
+        this.activeCache = activeCache;
     }
 
     /**
@@ -59,6 +62,12 @@ public class AdmissionService {
         catch (QueueRejection rejection) {
             return Mono.just(Admission.Rejected.of(rejection));
         }
+        // A token holder found active in the last second passes without a round trip. Not a
+        // token that still says "waiting": its first active answer must come from Redis.
+        if (caller.hasToken() && caller.joinedAt() == null
+                && activeCache.isActive(caller.productId(), caller.userId())) {
+            return Mono.just(new Admission.Active(caller, null));
+        }
         // Only a join without a token can add a member or a queue; polls with a token pass free.
         if (!caller.hasToken()) {
             long wait = joinLimiter.tryJoin(caller.anonymous() ? "ip:" + clientAddress : caller.userId());
@@ -78,6 +87,14 @@ public class AdmissionService {
                 });
     }
 
+    /**
+     * Forgets that the caller was active, before their completion or leave reaches Redis, so
+     * their next request on this instance asks Redis again.
+     */
+    public void released(String productId, String userId) {
+        activeCache.forget(productId, userId);
+    }
+
     private static Admission tooManyJoins(long windowLeftMillis) {
         return new Admission.Rejected(QueueError.TOO_MANY_JOINS,
                 "too many joins from this caller; try again later, or keep using the token you were given", false,
@@ -90,6 +107,7 @@ public class AdmissionService {
             store.events().joined(caller.productId(), routeId, caller.userId(), placement.rank());
         }
         if (placement.state() == Placement.State.ACTIVE) {
+            activeCache.remember(caller.productId(), caller.userId());
             // A token that says "waiting" (jat) on an active caller: its wait ended since the
             // last answer. Measured once, because the token issued now no longer says so. A new
             // ticket in this very call means the old wait was lost (expired, left), not ended.

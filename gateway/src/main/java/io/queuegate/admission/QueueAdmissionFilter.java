@@ -150,6 +150,7 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
         if (status == null || !status.is2xxSuccessful()) {
             return Mono.empty();
         }
+        admission.released(caller.productId(), caller.userId());
         return store.complete(caller.productId(), caller.userId())
                 .doOnNext(held -> {
                     if (held) {

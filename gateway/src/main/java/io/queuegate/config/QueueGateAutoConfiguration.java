@@ -2,6 +2,7 @@ package io.queuegate.config;
 
 import java.time.Clock;
 
+import io.queuegate.admission.ActiveCache;
 import io.queuegate.admission.AdmissionService;
 import io.queuegate.admission.CallerResolver;
 import io.queuegate.admission.ClientAddresses;
@@ -120,9 +121,16 @@ public class QueueGateAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     AdmissionService admissionService(CallerResolver callers, QueueStore store, WaitTokenCodec tokens,
-            Clock queuegateClock, QueueGateProperties properties) {
+            ActiveCache activeCache, Clock queuegateClock, QueueGateProperties properties) {
         return new AdmissionService(callers, store, tokens,
-                new JoinLimiter(properties.joins().maxPerCaller(), properties.joins().window(), queuegateClock));
+                new JoinLimiter(properties.joins().maxPerCaller(), properties.joins().window(), queuegateClock),
+                activeCache);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    ActiveCache activeCache(ReactiveStringRedisTemplate redis, Clock queuegateClock, QueueGateProperties properties) {
+        return new ActiveCache(redis, queuegateClock, properties.activeCacheTtl());
     }
 
     @Bean
@@ -168,8 +176,8 @@ public class QueueGateAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     QueueEndpoints queueEndpoints(CallerResolver callers, QueueStore store, QueueResponses responses,
-            LiveStatus liveStatus, QueueGateProperties properties) {
-        return new QueueEndpoints(callers, store, responses, liveStatus, properties.userIdHeader());
+            LiveStatus liveStatus, AdmissionService admission, QueueGateProperties properties) {
+        return new QueueEndpoints(callers, store, responses, liveStatus, admission, properties.userIdHeader());
     }
 
     @Bean

@@ -22,6 +22,8 @@ import org.springframework.util.unit.DataSize;
  * @param stream the slot-event stream of {@code promotion: stream}
  * @param joins the limit on joins per caller
  * @param page the waiting page shown to browsers
+ * @param activeCacheTtl how long an instance may trust that a token holder is active without
+ *                       asking Redis again; at most 1 second, 0 to always ask; default 1 second
  * @param maxBodySize larger request bodies (by Content-Length) on protected routes are refused
  *                    with 413 before Redis or the backend sees them; default 1MB
  * @param products per-product overrides of any route {@code queue} field, by product id
@@ -38,11 +40,16 @@ public record QueueGateProperties(
         @DefaultValue Joins joins,
         @DefaultValue Page page,
         @DefaultValue("1MB") DataSize maxBodySize,
+        @DefaultValue("1s") Duration activeCacheTtl,
         Map<String, QueueSettings> products) {
 
     public QueueGateProperties {
         products = products == null ? Map.of() : Map.copyOf(products);
         products.values().forEach(override -> QueuePolicy.from(override));
+        if (activeCacheTtl.isNegative() || activeCacheTtl.compareTo(Duration.ofSeconds(1)) > 0) {
+            throw new IllegalArgumentException("queuegate.active-cache-ttl must be between 0 and 1s, was "
+                    + activeCacheTtl);
+        }
     }
 
     /**

@@ -33,6 +33,11 @@ public final class QueueKeys {
 
     private static final String ADMITTED_PREFIX = "qg:admitted:";
 
+    /** Completions and leaves are announced here, one channel per product, for the active caches. */
+    public static final String RELEASED_PATTERN = "qg:released:*";
+
+    private static final String RELEASED_PREFIX = "qg:released:";
+
     private final String productId;
     private final String prefix;
 
@@ -44,6 +49,11 @@ public final class QueueKeys {
     /** The keys of one product; {@code productId} must already be validated. */
     public static QueueKeys of(String productId) {
         return new QueueKeys(productId);
+    }
+
+    /** The product id of a released channel, or {@code null} for another channel. */
+    public static String productOfReleasedChannel(String channel) {
+        return channel.startsWith(RELEASED_PREFIX) ? channel.substring(RELEASED_PREFIX.length()) : null;
     }
 
     /** The product id of an admitted channel, or {@code null} for another channel. */

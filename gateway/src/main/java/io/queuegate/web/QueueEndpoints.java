@@ -1,5 +1,6 @@
 package io.queuegate.web;
 
+import io.queuegate.admission.AdmissionService;
 import io.queuegate.admission.Caller;
 import io.queuegate.admission.CallerResolver;
 import io.queuegate.admission.PresentedToken;
@@ -38,14 +39,16 @@ public class QueueEndpoints {
     private final QueueStore store;
     private final QueueResponses responses;
     private final LiveStatus live;
+    private final AdmissionService admission;
     private final String userIdHeader;
 
     public QueueEndpoints(CallerResolver callers, QueueStore store, QueueResponses responses, LiveStatus live,
-            String userIdHeader) {
+            AdmissionService admission, String userIdHeader) {
         this.callers = callers;
         this.store = store;
         this.responses = responses;
         this.live = live;
+        this.admission = admission;
         this.userIdHeader = userIdHeader;
     }
 
@@ -73,7 +76,9 @@ public class QueueEndpoints {
     }
 
     private Mono<ServerResponse> leave(ServerRequest request) {
-        return withCaller(request, (exchange, caller) -> written(store.leave(caller.productId(), caller.userId())
+        return withCaller(request, (exchange, caller) -> written(Mono.fromRunnable(
+                        () -> admission.released(caller.productId(), caller.userId()))
+                .then(store.leave(caller.productId(), caller.userId()))
                 .flatMap(held -> {
                     responses.clearTokenCookie(exchange);
                     String status = held ? "LEFT" : Placement.State.NOT_FOUND.name();

@@ -1,0 +1,98 @@
+package io.queuegate.admission;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.queuegate.store.QueueKeys;
+
+import org.springframework.context.SmartLifecycle;
+import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
+
+import reactor.core.Disposable;
+import reactor.util.retry.Retry;
+
+/**
+ * Remembers, for at most {@code ttl} (1 s by default, never more), that a token holder was found
+ * active, so their next requests pass without a Redis round trip. DESIGN.md allows exactly this:
+ * a bounded, documented staleness, and invalidation through Redis on completion and leave. Every
+ * completion or leave is announced by {@code leave.lua} on {@code qg:released:<pid>}; each
+ * instance drops that user at once, and the instance that completed drops them before it even
+ * asks Redis. What the bound still allows: a session that expires by time may pass for up to
+ * {@code ttl} longer, and a release announced while this instance's subscription is down is
+ * honoured within {@code ttl}.
+ */
+public class ActiveCache implements SmartLifecycle {
+
+    /** Past this many entries the cache starts afresh rather than grow. */
+    static final int MAX_ENTRIES = 200_000;
+
+    private final ReactiveStringRedisTemplate redis;
+    private final Clock clock;
+    private final long ttlMillis;
+    private final Map<String, Long> activeUntil = new ConcurrentHashMap<>();
+    private volatile Disposable releases;
+
+    public ActiveCache(ReactiveStringRedisTemplate redis, Clock clock, Duration ttl) {
+        this.redis = redis;
+        this.clock = clock;
+        this.ttlMillis = ttl.toMillis();
+    }
+
+    public boolean isEnabled() {
+        return ttlMillis > 0;
+    }
+
+    /** Whether the user was found active in the last {@code ttl}. */
+    public boolean isActive(String productId, String userId) {
+        Long until = activeUntil.get(key(productId, userId));
+        return until != null && until > clock.millis();
+    }
+
+    public void remember(String productId, String userId) {
+        if (!isEnabled()) {
+            return;
+        }
+        if (activeUntil.size() >= MAX_ENTRIES) {
+            activeUntil.clear();
+        }
+        activeUntil.put(key(productId, userId), clock.millis() + ttlMillis);
+    }
+
+    public void forget(String productId, String userId) {
+        activeUntil.remove(key(productId, userId));
+    }
+
+    @Override
+    public void start() {
+        if (!isEnabled()) {
+            return;
+        }
+        releases = redis.listenToPattern(QueueKeys.RELEASED_PATTERN)
+                .doOnNext(message -> forget(QueueKeys.productOfReleasedChannel(message.getChannel()),
+                        message.getMessage()))
+                .retryWhen(Retry.backoff(Long.MAX_VALUE, Duration.ofMillis(200)).maxBackoff(Duration.ofSeconds(5))
+                        // While unsubscribed, nothing can be trusted beyond this moment.
+                        .doBeforeRetry(signal -> activeUntil.clear()))
+                .subscribe();
+    }
+
+    @Override
+    public void stop() {
+        Disposable current = releases;
+        if (current != null) {
+            current.dispose();
+        }
+        releases = null;
+    }
+
+    @Override
+    public boolean isRunning() {
+        return releases != null;
+    }
+
+    private static String key(String productId, String userId) {
+        return productId + '\u0000' + userId;
+    }
+}

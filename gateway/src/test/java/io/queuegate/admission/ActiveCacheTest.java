@@ -1,0 +1,98 @@
+package io.queuegate.admission;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import com.github.tomakehurst.wiremock.WireMockServer;
+import io.queuegate.support.Backend;
+import io.queuegate.support.GatewayInstance;
+import io.queuegate.support.RedisProcess;
+
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.test.web.reactive.server.WebTestClient;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * An active token holder's next requests within a second pass without a Redis round trip, and a
+ * completion or leave made through any instance ends that at once on every instance.
+ */
+class ActiveCacheTest {
+
+    private static RedisProcess redis;
+    private static WireMockServer backend;
+    private static final List<GatewayInstance> gateways = new ArrayList<>();
+
+    @BeforeAll
+    static void start() {
+        redis = RedisProcess.start();
+        backend = Backend.start();
+        for (int i = 0; i < 2; i++) {
+            gateways.add(GatewayInstance.start(GatewayInstance.defaults(redis, backend.baseUrl(), Map.of(
+                    "max-active", "1",
+                    "complete-on", "POST /api/products/{productId}/orders"))));
+        }
+    }
+
+    @AfterAll
+    static void stop() {
+        GatewayInstance.closeAll(gateways);
+        backend.stop();
+        redis.close();
+    }
+
+    @BeforeEach
+    void emptyQueues() {
+        redis.flushAll();
+    }
+
+    @Test
+    void anActiveHolderPassesWithoutARoundTripForASecond() {
+        String alice = token(client(0).get().uri("/api/products/42").header("X-User-Id", "alice").exchange());
+        client(0).get().uri("/api/products/42").header("X-User-Id", "alice").header("Queue-Token", alice)
+                .exchange().expectStatus().isOk();
+        long before = scriptCalls();
+        for (int i = 0; i < 5; i++) {
+            client(0).get().uri("/api/products/42").header("X-User-Id", "alice").header("Queue-Token", alice)
+                    .exchange().expectStatus().isOk();
+        }
+        assertThat(scriptCalls()).isEqualTo(before);
+    }
+
+    @Test
+    void aCompletionOnOneInstanceEndsThePassOnEveryInstance() {
+        String alice = token(client(0).get().uri("/api/products/42").header("X-User-Id", "alice").exchange());
+        String bob = token(client(0).get().uri("/api/products/42").header("X-User-Id", "bob").exchange());
+        client(1).get().uri("/api/products/42").header("X-User-Id", "alice").header("Queue-Token", alice)
+                .exchange().expectStatus().isOk();
+        // alice completes through instance 0; instance 1 had her as active a moment ago.
+        client(0).post().uri("/api/products/42/orders").header("X-User-Id", "alice").header("Queue-Token", alice)
+                .exchange().expectStatus().isCreated();
+        Awaitility.await().atMost(Duration.ofMillis(500)).untilAsserted(() ->
+                client(1).get().uri("/api/products/42").header("X-User-Id", "alice").header("Queue-Token", alice)
+                        .exchange().expectStatus().isEqualTo(429));
+        client(1).get().uri("/api/products/42").header("X-User-Id", "bob").header("Queue-Token", bob)
+                .exchange().expectStatus().isOk();
+    }
+
+    private static WebTestClient client(int gateway) {
+        return gateways.get(gateway).client();
+    }
+
+    private static String token(WebTestClient.ResponseSpec response) {
+        return response.returnResult(byte[].class).getResponseHeaders().getFirst("Queue-Token");
+    }
+
+    private static long scriptCalls() {
+        String stats = redis.commands().info("commandstats");
+        return stats.lines().filter(line -> line.startsWith("cmdstat_evalsha:") || line.startsWith("cmdstat_eval:"))
+                .mapToLong(line -> Long.parseLong(line.replaceAll(".*calls=(\\d+),.*", "$1")))
+                .sum();
+    }
+}
