@@ -53,6 +53,34 @@ class WaitTokenCodecTest {
     }
 
     @Test
+    void aTokenVerifiedBeforeStillExpiresOnTime() {
+        java.util.concurrent.atomic.AtomicReference<Instant> now = new java.util.concurrent.atomic.AtomicReference<>(NOW);
+        Clock moving = new Clock() {
+            @Override
+            public java.time.ZoneId getZone() {
+                return ZoneOffset.UTC;
+            }
+
+            @Override
+            public Clock withZone(java.time.ZoneId zone) {
+                return this;
+            }
+
+            @Override
+            public Instant instant() {
+                return now.get();
+            }
+        };
+        WaitTokenCodec remembering = new WaitTokenCodec(new SigningKeys(SECRET, List.of()), Duration.ofHours(2), moving);
+        String token = remembering.issue("42", "alice", false);
+        assertThat(remembering.verify(token).userId()).isEqualTo("alice");
+        assertThat(remembering.verify(token).userId()).isEqualTo("alice");
+        now.set(NOW.plus(Duration.ofHours(3)));
+        assertThatThrownBy(() -> remembering.verify(token)).hasMessage("the token has expired");
+        assertThatThrownBy(() -> remembering.verify(token + "x")).isInstanceOf(InvalidTokenException.class);
+    }
+
+    @Test
     void refusesTokensIssuedInTheFuture() {
         WaitTokenCodec ahead = new WaitTokenCodec(new SigningKeys(SECRET, List.of()), Duration.ofHours(2),
                 Clock.fixed(NOW.plus(Duration.ofMinutes(5)), ZoneOffset.UTC));
