@@ -21,8 +21,10 @@ public class RouteQueuePolicies {
     public static final String METADATA_KEY = "queue";
 
     private final Map<String, QueueSettings> productOverrides;
-    private final Map<Route, QueueSettings> byRoute = new ConcurrentHashMap<>();
-    private final Map<PolicyKey, QueuePolicy> byProduct = new ConcurrentHashMap<>();
+    // Keyed by route id (a String hashes once), holding the Route instance: routes are rebuilt on
+    // refresh, so an entry for another instance of the same id is stale. Route.hashCode would
+    // hash its whole metadata on every request.
+    private final Map<String, RouteEntry> byRoute = new ConcurrentHashMap<>();
 
     public RouteQueuePolicies(Map<String, QueueSettings> productOverrides) {
         this.productOverrides = productOverrides;
@@ -35,11 +37,7 @@ public class RouteQueuePolicies {
 
     /** The route's own settings; the route must be protected. Fails on values that cannot bind. */
     public QueueSettings routeSettings(Route route) {
-        // Routes are rebuilt on refresh, so keying by instance never serves stale metadata.
-        if (byRoute.size() > 1_000) {
-            byRoute.clear();
-        }
-        return byRoute.computeIfAbsent(route, RouteQueuePolicies::bind);
+        return entry(route).settings();
     }
 
     /** The path variable that holds the product id on this protected route. */
@@ -50,12 +48,25 @@ public class RouteQueuePolicies {
 
     /** The policy for one product on one route; the product id must be validated. */
     public QueuePolicy policy(Route route, String productId) {
+        RouteEntry entry = entry(route);
         QueueSettings override = productOverrides.get(productId);
-        PolicyKey key = new PolicyKey(route, override != null ? productId : null);
-        if (byProduct.size() > 10_000) {
-            byProduct.clear();
+        // Products without an override share their route's policy; overrides are configured, so few.
+        return override == null ? entry.policy()
+                : entry.byProduct().computeIfAbsent(productId,
+                        id -> QueuePolicy.from(entry.settings().overriddenBy(override)));
+    }
+
+    private RouteEntry entry(Route route) {
+        RouteEntry entry = byRoute.get(route.getId());
+        if (entry == null || entry.route() != route) {
+            if (byRoute.size() > 1_000) {
+                byRoute.clear();
+            }
+            QueueSettings settings = bind(route);
+            entry = new RouteEntry(route, settings, new ConcurrentHashMap<>(), LazyPolicy.of(settings));
+            byRoute.put(route.getId(), entry);
         }
-        return byProduct.computeIfAbsent(key, k -> QueuePolicy.from(routeSettings(route).overriddenBy(override)));
+        return entry;
     }
 
     static QueueSettings bind(Route route) {
@@ -88,7 +99,38 @@ public class RouteQueuePolicies {
         return root.getMessage();
     }
 
-    /** Products without an override share their route's entry, so the cache stays small. */
-    private record PolicyKey(Route route, String productId) {
+    private record RouteEntry(Route route, QueueSettings settings, Map<String, QueuePolicy> byProduct,
+            LazyPolicy lazy) {
+
+        QueuePolicy policy() {
+            return lazy.get();
+        }
+    }
+
+    /**
+     * The route's own policy, built on first use: building validates, and an invalid route block
+     * must fail where its policy is asked for (the startup check), not when its settings are read.
+     */
+    private static final class LazyPolicy {
+
+        private final QueueSettings settings;
+        private volatile QueuePolicy policy;
+
+        private LazyPolicy(QueueSettings settings) {
+            this.settings = settings;
+        }
+
+        static LazyPolicy of(QueueSettings settings) {
+            return new LazyPolicy(settings);
+        }
+
+        QueuePolicy get() {
+            QueuePolicy current = policy;
+            if (current == null) {
+                current = QueuePolicy.from(settings);
+                policy = current;
+            }
+            return current;
+        }
     }
 }

@@ -4,6 +4,10 @@ import java.time.Duration;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Timer;
 
 /**
@@ -14,6 +18,8 @@ public class QueueMetrics implements QueueEvents {
 
     private final MeterRegistry registry;
     private final ProductTags products;
+    /** Meters by name and tags; bounded because product tags are ({@link ProductTags}). */
+    private final Map<String, Meter> meters = new ConcurrentHashMap<>();
 
     public QueueMetrics(MeterRegistry registry, ProductTags products) {
         this.registry = registry;
@@ -83,17 +89,20 @@ public class QueueMetrics implements QueueEvents {
 
     @Override
     public void decided(String routeId, String outcome, Duration took) {
-        Timer.builder("queuegate.decision")
-                .description("Latency of the admission filter's decision, Redis included")
-                .tags("route", routeId, "outcome", outcome)
-                .publishPercentileHistogram()
-                .minimumExpectedValue(Duration.ofMillis(1))
-                .maximumExpectedValue(Duration.ofSeconds(10))
-                .register(registry)
+        // Every protected request lands here: the timer is looked up once per route and outcome.
+        ((Timer) meters.computeIfAbsent("queuegate.decision\u0000" + routeId + "\u0000" + outcome,
+                key -> Timer.builder("queuegate.decision")
+                        .description("Latency of the admission filter's decision, Redis included")
+                        .tags("route", routeId, "outcome", outcome)
+                        .publishPercentileHistogram()
+                        .minimumExpectedValue(Duration.ofMillis(1))
+                        .maximumExpectedValue(Duration.ofSeconds(10))
+                        .register(registry)))
                 .record(took);
     }
 
     private Counter counter(String name, String description, String... tags) {
-        return Counter.builder(name).description(description).tags(tags).register(registry);
+        return (Counter) meters.computeIfAbsent(name + '\u0000' + String.join("\u0000", tags),
+                key -> Counter.builder(name).description(description).tags(tags).register(registry));
     }
 }
