@@ -1,0 +1,597 @@
+package io.queuegate.bench;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.lettuce.core.LettuceFutures;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisFuture;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.ScanArgs;
+import io.lettuce.core.ScanStream;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.api.reactive.RedisReactiveCommands;
+import io.lettuce.core.api.sync.RedisCommands;
+import io.queuegate.store.QueueKeys;
+import io.queuegate.store.QueueScripts;
+import io.queuegate.support.RedisProcess;
+
+import org.HdrHistogram.Histogram;
+import reactor.core.publisher.Mono;
+
+/**
+ * QueueGate at scale, on one real Redis: memory per waiting user with a million waiting in one
+ * product (loaded through the real join script), join and rank latency at a million waiting
+ * against a thousand, and one safety-net promotion pass over ten thousand products.
+ *
+ * <p>Run by {@code bench/run scale}; writes {@code bench/results/scale.md}.
+ */
+public final class Scale {
+
+    private static final int WAITING = 1_000_000;
+    private static final int SMALL = 1_000;
+    private static final int MAX_ACTIVE = 10;
+    private static final long SESSION_TTL_MS = Duration.ofMinutes(30).toMillis();
+    private static final long IDLE_TTL_MS = Duration.ofHours(1).toMillis();
+    private static final String STRATEGY = "pubsub";
+    private static final int BATCH = 1000;
+    private static final int SAMPLES = 2000;
+    private static final int ROUNDS = 5;
+    private static final int SEED_MEMBERS = 100_000;
+    private static final int PRODUCTS = 10_000;
+    private static final int PER_PRODUCT = 100;
+    private static final int CONCURRENCY = 8; // PromotionScheduler.CONCURRENCY
+    private static final long PASS_SESSION_TTL_MS = 60_000;
+
+    private final RedisCommands<String, String> sync;
+    private final RedisAsyncCommands<String, String> async;
+    private final StatefulRedisConnection<String, String> pipelined;
+    private final RedisReactiveCommands<String, String> reactive;
+    private final QueueScripts scripts = new QueueScripts();
+    private final Random random = new Random(11);
+    private String joinSha;
+    private String statusSha;
+    private String promoteSha;
+    private final StringBuilder md = new StringBuilder();
+
+    private Scale(RedisClient client) {
+        this.sync = client.connect().sync();
+        this.pipelined = client.connect();
+        this.async = pipelined.async();
+        this.reactive = client.connect().reactive();
+    }
+
+    public static void main(String[] args) throws Exception {
+        Path out = Path.of(args.length > 0 ? args[0] : "bench/results/scale.md");
+        try (RedisProcess redis = RedisProcess.start(List.of("maxmemory 0"))) {
+            RedisClient client = RedisClient.create(RedisURI.create("127.0.0.1", redis.port()));
+            client.setDefaultTimeout(Duration.ofMinutes(2));
+            try {
+                new Scale(client).run(out);
+            }
+            finally {
+                client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+            }
+        }
+    }
+
+    private void run(Path out) {
+        Instant started = Instant.now();
+        header();
+        memoryAndLatency();
+        seedLayout();
+        safetyNet();
+        md.append("\nTotal run time: ").append(Duration.between(started, Instant.now()).toSeconds()).append(" s.\n");
+        try {
+            Files.createDirectories(out.toAbsolutePath().getParent());
+            Files.writeString(out, md.toString());
+        }
+        catch (IOException ex) {
+            throw new UncheckedIOException(ex);
+        }
+        System.out.println("wrote " + out);
+    }
+
+    private void header() {
+        String version = info("server").getOrDefault("redis_version", "?");
+        md.append("# Scale\n\n")
+                .append("Written by `bench/run scale` (`java -cp \"$classpath\" io.queuegate.bench.Scale ")
+                .append("bench/results/scale.md`) on ").append(Instant.now()).append(".\n\n")
+                .append("Machine: ").append(Runtime.getRuntime().availableProcessors()).append(" cores (`nproc`), ")
+                .append(cpuModel()).append(", Java ").append(System.getProperty("java.version"))
+                .append(", Redis ").append(version).append(" (jemalloc, `maxmemory 0`, no persistence), ")
+                .append("one Redis child process on loopback; the bench client shares the cores with it. ")
+                .append("Commit ").append(gitHead()).append(".\n\n")
+                .append("Every queue operation goes through the real scripts (`QueueScripts`: fill.lua prepended), ")
+                .append("SCRIPT LOAD once, then EVALSHA. User ids are exactly 16 characters; max-active ")
+                .append(MAX_ACTIVE).append(", strategy ").append(STRATEGY).append(".\n");
+    }
+
+    // ---- 1 and 2: memory per waiting user; join/rank latency at 1M vs 1k -----------------------
+
+    private void memoryAndLatency() {
+        sync.flushall();
+        loadScripts();
+        settle();
+        long before = usedMemory();
+        long start = System.nanoTime();
+        long now = System.currentTimeMillis();
+        joinPipelined("big", WAITING + MAX_ACTIVE, i -> user('u', i), now, SESSION_TTL_MS);
+        double loadSeconds = (System.nanoTime() - start) / 1e9;
+        settle();
+        long after = usedMemory();
+        QueueKeys big = QueueKeys.of("big");
+        long waiting = sync.zcard(big.waiting());
+        long active = sync.zcard(big.active());
+        Long zsetUsage = sync.memoryUsage(big.waiting());
+        double perUser = (after - before) / (double) WAITING;
+        System.out.printf("1M load: %.1f s, waiting=%d active=%d, %.1f B/user (used_memory), zset MEMORY USAGE %.1f B/user%n",
+                loadSeconds, waiting, active, perUser, zsetUsage / (double) waiting);
+        if (waiting != WAITING || active != MAX_ACTIVE) {
+            throw new IllegalStateException("expected " + WAITING + " waiting and " + MAX_ACTIVE + " active, got "
+                    + waiting + " / " + active);
+        }
+        Map<String, String> memory = info("memory");
+
+        // Latency: the 1,000-waiting product lives in the same Redis beside the 1M one, so only
+        // the queue's size differs between the two cells.
+        joinPipelined("small", SMALL + MAX_ACTIVE, i -> user('u', i), now, SESSION_TTL_MS);
+        joinPipelined("warm", SMALL + MAX_ACTIVE, i -> user('u', i), now, SESSION_TTL_MS);
+        // JIT and connection warm-up, figures dropped
+        timedJoins("warm", 'w', SAMPLES);
+        timedStatus("warm", SMALL + MAX_ACTIVE, SAMPLES);
+
+        // ROUNDS rounds, the order of the two products alternating, so drift of the machine
+        // favours neither side
+        List<Cell> joinSmall = new ArrayList<>(), joinBig = new ArrayList<>();
+        List<Cell> statusSmall = new ArrayList<>(), statusBig = new ArrayList<>();
+        for (int r = 0; r < ROUNDS; r++) {
+            char prefix = (char) ('A' + r);
+            boolean smallFirst = r % 2 == 0;
+            for (int k = 0; k < 2; k++) {
+                if ((k == 0) == smallFirst) {
+                    joinSmall.add(timedJoins("small", prefix, SAMPLES));
+                }
+                else {
+                    joinBig.add(timedJoins("big", prefix, SAMPLES));
+                }
+            }
+            for (int k = 0; k < 2; k++) {
+                if ((k == 0) == smallFirst) {
+                    statusSmall.add(timedStatus("small", SMALL + MAX_ACTIVE, SAMPLES));
+                }
+                else {
+                    statusBig.add(timedStatus("big", WAITING + MAX_ACTIVE, SAMPLES));
+                }
+            }
+        }
+
+        md.append("\n## 1. Memory per waiting user\n\n")
+                .append(String.format("%,d users joined one product through join.lua, pipelined (async, auto-flush off, ", WAITING + MAX_ACTIVE))
+                .append("flush and await every ").append(BATCH).append("), in ").append(String.format("%.1f", loadSeconds))
+                .append(" s; ").append(String.format("%,d", waiting)).append(" wait, ").append(active).append(" are active.\n")
+                .append("`used_memory` before (after FLUSHALL and SCRIPT LOAD): ").append(String.format("%,d", before))
+                .append(" B; after: ").append(String.format("%,d", after)).append(" B (used_memory_human ")
+                .append(memory.get("used_memory_human")).append(", rss ").append(memory.get("used_memory_rss_human"))
+                .append(").\n\n")
+                .append("| measure | bytes per waiting user | target |\n|---|---|---|\n")
+                .append(String.format("| QueueGate (`used_memory` after − before) ÷ %,d | **%.1f** | ≤ 120: %s |%n", WAITING, perUser,
+                        perUser <= 120 ? "met" : "**missed**"))
+                .append(String.format("| QueueGate wait ZSET alone (`MEMORY USAGE qg:{big}:wait SAMPLES 5`) ÷ members | %.1f | |%n",
+                        zsetUsage / (double) waiting));
+        seedRowAnchor = md.length();
+
+        md.append("\n## 2. Join and rank latency: 1,000,000 waiting vs 1,000 waiting\n\n")
+                .append("Both products in the same Redis at once (1,000 waiting beside 1,000,000). ").append(ROUNDS)
+                .append(" rounds; in each, ").append(SAMPLES).append(" calls per product and operation, one at a time on one ")
+                .append("sync connection, the two products' order alternating between rounds: joins of new users (EVALSHA ")
+                .append("join.lua; each round's new users are new) and status of random existing waiters (EVALSHA status.lua, ")
+                .append("the rank read). Client time is the full loopback round trip, pooled over the rounds (")
+                .append(ROUNDS * SAMPLES).append(" calls per cell). Server time is `INFO commandstats` evalsha ")
+                .append("`usec_per_call` over each round's cell (CONFIG RESETSTAT before each): median of the rounds, and ")
+                .append("each round's figure. A warm-up product took ").append(SAMPLES).append(" joins and ").append(SAMPLES)
+                .append(" status calls first (dropped). Queue sizes grow by the joins: the 1,000 product ends at ")
+                .append(String.format("%,d", SMALL + ROUNDS * SAMPLES)).append(" waiting, the 1M one at ")
+                .append(String.format("%,d", WAITING + ROUNDS * SAMPLES)).append(".\n\n")
+                .append("| op | waiting | client p50 µs | client p99 µs | server µs/call (median) | server µs/call per round |\n")
+                .append("|---|---|---|---|---|---|\n");
+        cellRow("join", "1,000", joinSmall);
+        cellRow("join", "1,000,000", joinBig);
+        cellRow("status (rank)", "1,000", statusSmall);
+        cellRow("status (rank)", "1,000,000", statusBig);
+        md.append("\nRatios, 1,000,000 ÷ 1,000:\n\n")
+                .append("| op | client p50 ratio | client p99 ratio | server µs/call ratio (medians) | target: within 10% |\n")
+                .append("|---|---|---|---|---|\n");
+        ratioRow("join", joinSmall, joinBig);
+        ratioRow("status (rank)", statusSmall, statusBig);
+        md.append("\nClient-side, loopback round trips (~100–150 µs, most of it client, kernel and Lettuce) hide any ")
+                .append("difference. Server-side, a join's time moves by ±25% between rounds of the same cell (per-round column), ")
+                .append("so its ratio is noise-level: a new user goes to the tail, whose skiplist path ")
+                .append("is hot in cache. A status of a random waiter at 1M costs a few µs more per call (on the runs so far, in every round): ")
+                .append("its dict lookup and O(log N) ZRANK walk touch cold nodes of a ~120 MB skiplist (cache misses), ")
+                .append("where the 1,000-member queue stays in cache. Logarithmic, not linear: ~5 µs on ~110 µs a call seen ")
+                .append("by the client.\n");
+    }
+
+    private static Histogram pooled(List<Cell> cells) {
+        Histogram pooled = new Histogram(3);
+        cells.forEach(c -> pooled.add(c.histogram));
+        return pooled;
+    }
+
+    private static double medianServer(List<Cell> cells) {
+        double[] values = cells.stream().mapToDouble(Cell::serverUsec).sorted().toArray();
+        int n = values.length;
+        return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+    }
+
+    private void cellRow(String op, String waiting, List<Cell> cells) {
+        Histogram h = pooled(cells);
+        md.append(String.format("| %s | %s | %d | %d | %.1f | %s |%n", op, waiting, h.getValueAtPercentile(50),
+                h.getValueAtPercentile(99), medianServer(cells), cells.stream()
+                        .map(c -> String.format("%.1f", c.serverUsec)).collect(java.util.stream.Collectors.joining(", "))));
+    }
+
+    private void ratioRow(String op, List<Cell> smallCells, List<Cell> bigCells) {
+        Histogram small = pooled(smallCells);
+        Histogram big = pooled(bigCells);
+        double p50 = big.getValueAtPercentile(50) / (double) small.getValueAtPercentile(50);
+        double p99 = big.getValueAtPercentile(99) / (double) small.getValueAtPercentile(99);
+        double server = medianServer(bigCells) / medianServer(smallCells);
+        String verdict = "client p50 " + (p50 <= 1.10 ? "met" : "**missed**") + ", client p99 " + (p99 <= 1.10 ? "met" : "**missed**")
+                + ", server " + (server <= 1.10 ? "met" : "**missed**");
+        md.append(String.format("| %s | %.2f | %.2f | %.2f | %s |%n", op, p50, p99, server, verdict));
+        System.out.printf("%s ratios: p50 %.2f p99 %.2f server %.2f%n", op, p50, p99, server);
+    }
+
+    private int seedRowAnchor;
+
+
+    private record Cell(String op, String product, Histogram histogram, double serverUsec) {
+    }
+
+    private Cell timedJoins(String product, char prefix, int count) {
+        String[] keys = joinKeys(product);
+        Histogram histogram = new Histogram(3);
+        sync.configResetstat();
+        for (int i = 0; i < count; i++) {
+            String uid = user(prefix, i);
+            long start = System.nanoTime();
+            List<Long> result = sync.evalsha(joinSha, ScriptOutputType.MULTI, keys, uid,
+                    Long.toString(System.currentTimeMillis()), Integer.toString(MAX_ACTIVE), Long.toString(SESSION_TTL_MS),
+                    STRATEGY, Long.toString(IDLE_TTL_MS));
+            histogram.recordValue((System.nanoTime() - start) / 1_000);
+            if (result.get(0) != 0 || result.get(3) != 1) {
+                throw new IllegalStateException("join of a new user did not enqueue: " + result);
+            }
+        }
+        double server = evalshaUsecPerCall();
+        System.out.printf("join %s: p50=%d p99=%d us, server %.2f us/call%n", product, histogram.getValueAtPercentile(50),
+                histogram.getValueAtPercentile(99), server);
+        return new Cell("join", product, histogram, server);
+    }
+
+    private Cell timedStatus(String product, int loaded, int count) {
+        QueueKeys keys = QueueKeys.of(product);
+        String[] statusKeys = { keys.waiting(), keys.active(), keys.settings() };
+        Histogram histogram = new Histogram(3);
+        sync.configResetstat();
+        for (int i = 0; i < count; i++) {
+            // users MAX_ACTIVE.. were never admitted: random existing waiters
+            String uid = user('u', MAX_ACTIVE + random.nextInt(loaded - MAX_ACTIVE));
+            long start = System.nanoTime();
+            List<Long> result = sync.evalsha(statusSha, ScriptOutputType.MULTI, statusKeys, uid,
+                    Long.toString(System.currentTimeMillis()));
+            histogram.recordValue((System.nanoTime() - start) / 1_000);
+            if (result.get(0) != 0) {
+                throw new IllegalStateException("status of a waiter: " + result);
+            }
+        }
+        double server = evalshaUsecPerCall();
+        System.out.printf("status %s: p50=%d p99=%d us, server %.2f us/call%n", product, histogram.getValueAtPercentile(50),
+                histogram.getValueAtPercentile(99), server);
+        return new Cell("status (rank)", product, histogram, server);
+    }
+
+    // ---- 1b: the seed article's layout ---------------------------------------------------------
+
+    private void seedLayout() {
+        sync.flushall();
+        settle();
+        long before = usedMemory();
+        String token = jwtLike();
+        long ms = System.currentTimeMillis();
+        List<RedisFuture<?>> futures = new ArrayList<>(BATCH);
+        pipelined.setAutoFlushCommands(false);
+        try {
+            for (int i = 0; i < SEED_MEMBERS; i++) {
+                // one token per member, as the article issues them: vary its signature part
+                String member = "user:" + user('u', i) + ":token:" + token.substring(0, token.length() - 16) + user('s', i);
+                futures.add(async.zadd("seed:queue", (double) (ms + i), member));
+                if (futures.size() == BATCH) {
+                    flushAndAwait(futures);
+                }
+            }
+            flushAndAwait(futures);
+        }
+        finally {
+            pipelined.setAutoFlushCommands(true);
+        }
+        settle();
+        long after = usedMemory();
+        double perMember = (after - before) / (double) SEED_MEMBERS;
+        int memberLength = ("user:" + user('u', 0) + ":token:" + token).length();
+        System.out.printf("seed layout: %.1f B/member (member %d chars)%n", perMember, memberLength);
+        String row = String.format("| Seed article layout (member `user:{uid}:token:{jwt}`, %d chars, %d-char JWT-like token; "
+                + "score = ms; plain ZADD), %,d members, (after − before) ÷ members | %.1f | (TOOLCHAIN: ~349) |%n",
+                memberLength, token.length(), SEED_MEMBERS, perMember);
+        String note = String.format("%nWhere QueueGate's bytes go (Redis 7.0 skiplist ZSET, jemalloc size classes 16, 32, 48, 64, 80, ...): "
+                + "the member's sds (3-byte header + 16 + NUL = 20 B) takes a 32 B block; the dict entry (24 B) a 32 B block; "
+                + "the dict's bucket array 8 B × 2^20 ÷ 10^6 = 8.4 B; the skiplist node (ele, score, backward, 16 B per level, "
+                + "levels with p = 1/4) 48 B at one level, 64 at two, ...: 53 B on average. Sum ≈ 126 B, which is what was measured: "
+                + "the wait ZSET is all of it (settings, counter, active set are constant). A member id of 12 characters or fewer "
+                + "would fit a 16 B block (≈ 110 B/user, arithmetic, not measured); 13–16 characters cost the same as 16. "
+                + "`MEMORY USAGE` counts a dict entry as 24 B, not its 32 B block, hence its lower figure.%n");
+        md.insert(seedRowAnchor, row + note);
+    }
+
+    /** A JWT-shaped string of about 215 characters: header.payload.signature in base64url. */
+    private static String jwtLike() {
+        String header = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9";
+        String payload = java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(
+                "{\"sub\":\"u000000000000000\",\"pid\":\"product-42\",\"iat\":1764633600,\"exp\":1764637200,\"jti\":\"a1b2c3d4e5f6\"}"
+                        .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        String signature = "SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c";
+        return header + "." + payload + "." + signature;
+    }
+
+    // ---- 3: one safety-net pass over 10,000 products -------------------------------------------
+
+    private void safetyNet() {
+        sync.flushall();
+        loadScripts();
+        long t0 = System.currentTimeMillis();
+        long start = System.nanoTime();
+        List<RedisFuture<?>> futures = new ArrayList<>(BATCH);
+        pipelined.setAutoFlushCommands(false);
+        try {
+            for (int p = 0; p < PRODUCTS; p++) {
+                String product = product(p);
+                futures.add(async.sadd(QueueKeys.PRODUCTS, product));
+                String[] keys = joinKeys(product);
+                for (int i = 0; i < PER_PRODUCT + MAX_ACTIVE; i++) {
+                    futures.add(async.evalsha(joinSha, ScriptOutputType.MULTI, keys, user('u', i), Long.toString(t0),
+                            Integer.toString(MAX_ACTIVE), Long.toString(PASS_SESSION_TTL_MS), STRATEGY,
+                            Long.toString(IDLE_TTL_MS)));
+                    if (futures.size() >= BATCH) {
+                        flushAndAwait(futures);
+                    }
+                }
+            }
+            flushAndAwait(futures);
+        }
+        finally {
+            pipelined.setAutoFlushCommands(true);
+        }
+        double loadSeconds = (System.nanoTime() - start) / 1e9;
+        long totalWaiting = 0;
+        for (int p = 0; p < PRODUCTS; p += PRODUCTS / 10) {
+            totalWaiting += sync.zcard(QueueKeys.of(product(p)).waiting());
+        }
+        System.out.printf("10k products loaded in %.1f s (sampled waiting per product %d)%n", loadSeconds, totalWaiting / 10);
+
+        // Pass 1: every product's sessions have expired (the scripts take `now` from ARGV, so the
+        // pass runs at t0 + 2 session ttls): each product has 10 places due.
+        Pass due = pass(t0 + 2 * PASS_SESSION_TTL_MS);
+        // Pass 2: right after, every product is full: nothing due.
+        Pass idle = pass(t0 + 2 * PASS_SESSION_TTL_MS + 1);
+        long waitingAfter = sync.zcard(QueueKeys.of(product(0)).waiting());
+
+        md.append("\n## 3. One safety-net pass over ").append(String.format("%,d", PRODUCTS)).append(" products\n\n")
+                .append(String.format("%,d products with %d waiting each (%d joined each through join.lua, pipelined; max-active %d), ",
+                        PRODUCTS, PER_PRODUCT, PER_PRODUCT + MAX_ACTIVE, MAX_ACTIVE))
+                .append("loaded in ").append(String.format("%.1f", loadSeconds)).append(" s; the products SADDed to `qg:products` ")
+                .append("by the bench. The pass does what `PromotionScheduler.promoteAll` does: SSCAN `qg:products` (COUNT 500, ")
+                .append("Lettuce `ScanStream`) and EVALSHA promote.lua (KEYS wait, active, settings; ARGV now, '') per product, ")
+                .append(CONCURRENCY).append(" at a time (reactive `flatMap`, concurrency ").append(CONCURRENCY).append("). ")
+                .append("Pass 1 runs with `now` two session TTLs after the load, so all 10 sessions of every product have expired ")
+                .append("and every product promotes 10 (the worst case: every product due); pass 2 runs right after it, when every ")
+                .append("product is full. Calls are counted per product by the client and checked against `INFO commandstats`.\n\n")
+                .append("| pass | duration ms | products | promote calls / product (min–max) | evalsha calls (commandstats) | sscan calls | users moved | server µs/call | target |\n")
+                .append("|---|---|---|---|---|---|---|---|---|\n");
+        for (Pass pass : List.of(due, idle)) {
+            boolean met = pass.millis < 30_000 && pass.minCalls == 1 && pass.maxCalls == 1 && pass.products == PRODUCTS;
+            md.append(String.format("| %s | %.0f | %,d | %d–%d | %,d | %d | %,d | %.2f | within 30 s, exactly 1 call each: %s |%n",
+                    pass == due ? "1: every product due" : "2: nothing due (all full)", pass.millis, pass.products,
+                    pass.minCalls, pass.maxCalls, pass.evalshaCalls, pass.sscanCalls, pass.moved, pass.serverUsec,
+                    met ? "met" : "**missed**"));
+        }
+        md.append(String.format("%nAfter both passes product 0 has %d waiting (100 − 10 promoted).%n", waitingAfter));
+    }
+
+    private record Pass(double millis, int products, int minCalls, int maxCalls, long evalshaCalls, long sscanCalls, long moved,
+            double serverUsec) {
+    }
+
+    private Pass pass(long now) {
+        sync.configResetstat();
+        Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
+        AtomicLong moved = new AtomicLong();
+        String nowArg = Long.toString(now);
+        long start = System.nanoTime();
+        Long total = ScanStream.sscan(reactive, QueueKeys.PRODUCTS, ScanArgs.Builder.limit(500))
+                .flatMap(productId -> {
+                    QueueKeys keys = QueueKeys.of(productId);
+                    calls.computeIfAbsent(productId, id -> new AtomicInteger()).incrementAndGet();
+                    return reactive.<Long>evalsha(promoteSha, ScriptOutputType.INTEGER,
+                            new String[] { keys.waiting(), keys.active(), keys.settings() }, nowArg, "").next()
+                            .map(m -> Math.max(m, 0L))
+                            .onErrorResume(error -> {
+                                System.err.println("promote " + productId + ": " + error);
+                                return Mono.just(0L);
+                            });
+                }, CONCURRENCY)
+                .reduce(0L, Long::sum)
+                .block(Duration.ofMinutes(5));
+        double millis = (System.nanoTime() - start) / 1e6;
+        moved.set(total == null ? 0 : total);
+        int min = calls.values().stream().mapToInt(AtomicInteger::get).min().orElse(0);
+        int max = calls.values().stream().mapToInt(AtomicInteger::get).max().orElse(0);
+        Map<String, String> stats = info("commandstats");
+        long evalsha = field(stats.get("cmdstat_evalsha"), "calls");
+        long sscan = field(stats.get("cmdstat_sscan"), "calls");
+        double usec = stats.get("cmdstat_evalsha") == null ? 0
+                : Double.parseDouble(fieldText(stats.get("cmdstat_evalsha"), "usec_per_call"));
+        System.out.printf("pass at now=%d: %.0f ms, %d products, calls %d-%d, evalsha %d, sscan %d, moved %d, %.2f us/call%n",
+                now, millis, calls.size(), min, max, evalsha, sscan, moved.get(), usec);
+        return new Pass(millis, calls.size(), min, max, evalsha, sscan, moved.get(), usec);
+    }
+
+    // ---- helpers --------------------------------------------------------------------------------
+
+    private interface Users {
+        String id(int i);
+    }
+
+    private void joinPipelined(String product, int count, Users users, long now, long ttl) {
+        String[] keys = joinKeys(product);
+        String nowArg = Long.toString(now);
+        String max = Integer.toString(MAX_ACTIVE);
+        String ttlArg = Long.toString(ttl);
+        String idle = Long.toString(IDLE_TTL_MS);
+        List<RedisFuture<?>> futures = new ArrayList<>(BATCH);
+        pipelined.setAutoFlushCommands(false);
+        try {
+            for (int i = 0; i < count; i++) {
+                futures.add(async.evalsha(joinSha, ScriptOutputType.MULTI, keys, users.id(i), nowArg, max, ttlArg, STRATEGY, idle));
+                if (futures.size() == BATCH) {
+                    flushAndAwait(futures);
+                }
+            }
+            flushAndAwait(futures);
+        }
+        finally {
+            pipelined.setAutoFlushCommands(true);
+        }
+    }
+
+    private void flushAndAwait(List<RedisFuture<?>> futures) {
+        if (futures.isEmpty()) {
+            return;
+        }
+        pipelined.flushCommands();
+        if (!LettuceFutures.awaitAll(2, TimeUnit.MINUTES, futures.toArray(new RedisFuture[0]))) {
+            throw new IllegalStateException("pipelined batch timed out");
+        }
+        for (RedisFuture<?> future : futures) {
+            if (future.getError() != null) {
+                throw new IllegalStateException("pipelined command failed: " + future.getError());
+            }
+        }
+        futures.clear();
+    }
+
+    private void loadScripts() {
+        joinSha = sync.scriptLoad(scripts.join().getScriptAsString());
+        statusSha = sync.scriptLoad(scripts.status().getScriptAsString());
+        promoteSha = sync.scriptLoad(scripts.promote().getScriptAsString());
+        if (!joinSha.equals(scripts.join().getSha1()) || !promoteSha.equals(scripts.promote().getSha1())) {
+            throw new IllegalStateException("SHA1 mismatch between Redis and QueueScripts");
+        }
+    }
+
+    private static String[] joinKeys(String product) {
+        QueueKeys keys = QueueKeys.of(product);
+        return new String[] { keys.waiting(), keys.active(), keys.sequence(), keys.settings() };
+    }
+
+    /** Exactly 16 characters. */
+    private static String user(char prefix, int i) {
+        return prefix + String.format("%015d", i);
+    }
+
+    private static String product(int p) {
+        return String.format("p%05d", p);
+    }
+
+    /** Lets Redis finish incremental rehashing and frees the last replies before reading memory. */
+    private void settle() {
+        try {
+            Thread.sleep(1500);
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private long usedMemory() {
+        return Long.parseLong(info("memory").get("used_memory"));
+    }
+
+    private double evalshaUsecPerCall() {
+        String line = info("commandstats").get("cmdstat_evalsha");
+        return line == null ? 0 : Double.parseDouble(fieldText(line, "usec_per_call"));
+    }
+
+    private Map<String, String> info(String section) {
+        Map<String, String> fields = new java.util.HashMap<>();
+        for (String line : sync.info(section).split("\r?\n")) {
+            int colon = line.indexOf(':');
+            if (colon > 0 && !line.startsWith("#")) {
+                fields.put(line.substring(0, colon), line.substring(colon + 1).trim());
+            }
+        }
+        return fields;
+    }
+
+    private static long field(String line, String name) {
+        return line == null ? 0 : Long.parseLong(fieldText(line, name));
+    }
+
+    private static String fieldText(String line, String name) {
+        for (String part : line.split(",")) {
+            if (part.startsWith(name + "=")) {
+                return part.substring(name.length() + 1);
+            }
+        }
+        throw new IllegalStateException(name + " not in " + line);
+    }
+
+    private static String cpuModel() {
+        try {
+            return Files.readAllLines(Path.of("/proc/cpuinfo")).stream().filter(l -> l.startsWith("model name"))
+                    .map(l -> l.substring(l.indexOf(':') + 1).trim()).findFirst().orElse("unknown CPU");
+        }
+        catch (IOException ex) {
+            return "unknown CPU";
+        }
+    }
+
+    private static String gitHead() {
+        try {
+            Process git = new ProcessBuilder("git", "rev-parse", "--short", "HEAD").redirectErrorStream(true).start();
+            String out = new String(git.getInputStream().readAllBytes()).trim();
+            git.waitFor(10, TimeUnit.SECONDS);
+            String dirty = new String(new ProcessBuilder("git", "status", "--porcelain", "--", "gateway", "lua")
+                    .start().getInputStream().readAllBytes()).trim();
+            return "`" + out + "`" + (dirty.isEmpty() ? "" : " (gateway/lua with uncommitted changes)");
+        }
+        catch (IOException | InterruptedException ex) {
+            return "unknown";
+        }
+    }
+}
