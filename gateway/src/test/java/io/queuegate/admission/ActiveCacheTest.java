@@ -1,20 +1,14 @@
 package io.queuegate.admission;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 
-import com.github.tomakehurst.wiremock.WireMockServer;
-import io.queuegate.support.Backend;
-import io.queuegate.support.GatewayInstance;
-import io.queuegate.support.RedisProcess;
+
+import io.queuegate.support.GatewayFixture;
 
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -25,32 +19,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ActiveCacheTest {
 
-    private static RedisProcess redis;
-    private static WireMockServer backend;
-    private static final List<GatewayInstance> gateways = new ArrayList<>();
-
-    @BeforeAll
-    static void start() {
-        redis = RedisProcess.start();
-        backend = Backend.start();
-        for (int i = 0; i < 2; i++) {
-            gateways.add(GatewayInstance.start(GatewayInstance.defaults(redis, backend.baseUrl(), Map.of(
+    @RegisterExtension
+    static final GatewayFixture fixture = GatewayFixture.withQueue(Map.of(
                     "max-active", "1",
-                    "complete-on", "POST /api/products/{productId}/orders"))));
-        }
-    }
-
-    @AfterAll
-    static void stop() {
-        GatewayInstance.closeAll(gateways);
-        backend.stop();
-        redis.close();
-    }
-
-    @BeforeEach
-    void emptyQueues() {
-        redis.flushAll();
-    }
+                    "complete-on", "POST /api/products/{productId}/orders"))
+            .instances(2);
 
     @Test
     void anActiveHolderPassesWithoutARoundTripForASecond() {
@@ -82,7 +55,7 @@ class ActiveCacheTest {
     }
 
     private static WebTestClient client(int gateway) {
-        return gateways.get(gateway).client();
+        return fixture.gateway(gateway).client();
     }
 
     private static String token(WebTestClient.ResponseSpec response) {
@@ -90,7 +63,7 @@ class ActiveCacheTest {
     }
 
     private static long scriptCalls() {
-        String stats = redis.commands().info("commandstats");
+        String stats = fixture.redis().commands().info("commandstats");
         return stats.lines().filter(line -> line.startsWith("cmdstat_evalsha:") || line.startsWith("cmdstat_eval:"))
                 .mapToLong(line -> Long.parseLong(line.replaceAll(".*calls=(\\d+),.*", "$1")))
                 .sum();

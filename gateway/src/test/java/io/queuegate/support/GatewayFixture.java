@@ -25,9 +25,10 @@ public final class GatewayFixture implements BeforeAllCallback, AfterAllCallback
     private final Map<String, Object> properties = new LinkedHashMap<>();
     private final Map<String, String> openRoutes = new LinkedHashMap<>();
 
+    private int instances = 1;
     private RedisProcess redis;
     private WireMockServer backend;
-    private GatewayInstance gateway;
+    private final java.util.List<GatewayInstance> gateways = new java.util.ArrayList<>();
 
     private GatewayFixture(Map<String, Object> queue) {
         this.queue = queue;
@@ -41,6 +42,12 @@ public final class GatewayFixture implements BeforeAllCallback, AfterAllCallback
     /** Adds a second route to the shop, without a {@code queue} block. */
     public GatewayFixture withOpenRoute(String id, String path) {
         openRoutes.put(id, path);
+        return this;
+    }
+
+    /** Runs this many gateway instances on the one Redis, for multi-instance claims. */
+    public GatewayFixture instances(int count) {
+        this.instances = count;
         return this;
     }
 
@@ -63,7 +70,9 @@ public final class GatewayFixture implements BeforeAllCallback, AfterAllCallback
             all.put(prefix + "uri", backend.baseUrl());
             all.put(prefix + "predicates[0]", "Path=" + route.getValue());
         }
-        gateway = GatewayInstance.start(all);
+        for (int i = 0; i < instances; i++) {
+            gateways.add(GatewayInstance.start(all));
+        }
     }
 
     @Override
@@ -74,10 +83,8 @@ public final class GatewayFixture implements BeforeAllCallback, AfterAllCallback
 
     @Override
     public void afterAll(ExtensionContext context) {
-        // The gateway first: Redis going away under a running gateway only makes noise.
-        if (gateway != null) {
-            gateway.close();
-        }
+        // The gateways first: Redis going away under a running gateway only makes noise.
+        GatewayInstance.closeAll(gateways);
         if (backend != null) {
             backend.stop();
         }
@@ -95,10 +102,15 @@ public final class GatewayFixture implements BeforeAllCallback, AfterAllCallback
     }
 
     public GatewayInstance gateway() {
-        return gateway;
+        return gateways.get(0);
+    }
+
+    /** The {@code index}th instance, from 0. */
+    public GatewayInstance gateway(int index) {
+        return gateways.get(index);
     }
 
     public WebTestClient client() {
-        return gateway.client();
+        return gateway().client();
     }
 }

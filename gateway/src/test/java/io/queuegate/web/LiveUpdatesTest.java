@@ -6,16 +6,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import com.github.tomakehurst.wiremock.WireMockServer;
-import io.queuegate.support.Backend;
-import io.queuegate.support.GatewayInstance;
-import io.queuegate.support.RedisProcess;
+
+import io.queuegate.support.GatewayFixture;
 
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.core.ParameterizedTypeReference;
 import org.springframework.http.MediaType;
 import org.springframework.http.codec.ServerSentEvent;
@@ -34,36 +30,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class LiveUpdatesTest {
 
-    private static RedisProcess redis;
-    private static WireMockServer backend;
-    private static final List<GatewayInstance> gateways = new ArrayList<>();
-
-    @BeforeAll
-    static void start() {
-        redis = RedisProcess.start();
-        backend = Backend.start();
-        for (int i = 0; i < 2; i++) {
-            Map<String, Object> properties = GatewayInstance.defaults(redis, backend.baseUrl(), Map.of(
+    @RegisterExtension
+    static final GatewayFixture fixture = GatewayFixture.withQueue(Map.of(
                     "max-active", "2",
                     "session-ttl", "10m",
                     "promotion", "pubsub",
-                    "complete-on", "POST /api/products/{productId}/orders"));
-            properties.put("queuegate.page.heartbeat", "30s");
-            gateways.add(GatewayInstance.start(properties));
-        }
-    }
-
-    @AfterAll
-    static void stop() {
-        GatewayInstance.closeAll(gateways);
-        backend.stop();
-        redis.close();
-    }
-
-    @BeforeEach
-    void emptyQueues() {
-        redis.flushAll();
-    }
+                    "complete-on", "POST /api/products/{productId}/orders"))
+            .with("queuegate.page.heartbeat", "30s")
+            .instances(2);
 
     @Test
     void theEventStreamOnOneInstanceHearsOfAnAdmissionMadeByAnother() {
@@ -92,7 +66,7 @@ class LiveUpdatesTest {
 
     @Test
     void theEventStreamNeedsAToken() {
-        WebClient.create(gateways.get(0).baseUrl()).get().uri("/queue/42/events")
+        WebClient.create(fixture.gateway(0).baseUrl()).get().uri("/queue/42/events")
                 .exchangeToMono(response -> {
                     assertThat(response.statusCode().value()).isEqualTo(401);
                     return response.releaseBody();
@@ -143,7 +117,7 @@ class LiveUpdatesTest {
     }
 
     private Flux<ServerSentEvent<String>> events(int gateway, String user, String token) {
-        return WebClient.create(gateways.get(gateway).baseUrl()).get().uri("/queue/42/events")
+        return WebClient.create(fixture.gateway(gateway).baseUrl()).get().uri("/queue/42/events")
                 .accept(MediaType.TEXT_EVENT_STREAM)
                 .header("X-User-Id", user).header("Queue-Token", token)
                 .retrieve()
@@ -151,7 +125,7 @@ class LiveUpdatesTest {
     }
 
     private static String join(int gateway, String user) {
-        return WebClient.create(gateways.get(gateway).baseUrl()).get().uri("/api/products/42")
+        return WebClient.create(fixture.gateway(gateway).baseUrl()).get().uri("/api/products/42")
                 .header("X-User-Id", user)
                 .exchangeToMono(r -> r.releaseBody().thenReturn(r.headers().asHttpHeaders().getFirst("Queue-Token")))
                 .block(Duration.ofSeconds(5));
@@ -162,13 +136,13 @@ class LiveUpdatesTest {
     }
 
     private static Mono<Void> completion(int gateway, String user, String token) {
-        return WebClient.create(gateways.get(gateway).baseUrl()).post().uri("/api/products/42/orders")
+        return WebClient.create(fixture.gateway(gateway).baseUrl()).post().uri("/api/products/42/orders")
                 .header("X-User-Id", user).header("Queue-Token", token)
                 .retrieve().toBodilessEntity().then();
     }
 
     private static String status(int gateway, String user, String token) {
-        return WebClient.create(gateways.get(gateway).baseUrl()).get().uri("/queue/42/status")
+        return WebClient.create(fixture.gateway(gateway).baseUrl()).get().uri("/queue/42/status")
                 .header("X-User-Id", user).header("Queue-Token", token)
                 .retrieve().bodyToMono(String.class).block(Duration.ofSeconds(5));
     }
