@@ -59,7 +59,7 @@ class ActiveCacheTest {
     }
 
     private static String token(WebTestClient.ResponseSpec response) {
-        return response.returnResult(byte[].class).getResponseHeaders().getFirst("Queue-Token");
+        return response.expectBody().returnResult().getResponseHeaders().getFirst("Queue-Token");
     }
 
     private static long scriptCalls() {

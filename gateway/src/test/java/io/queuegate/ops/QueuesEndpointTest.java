@@ -68,6 +68,9 @@ class QueuesEndpointTest {
         long now = System.currentTimeMillis();
         redis.commands().hset("qg:{42}:settings", Map.of("rate", "0.5", "rate_at", Long.toString(now),
                 "rate_since", Long.toString(now - 600_000)));
+        // New waiters' products reach the registry in batches (QueueStore.REGISTRATION_PERIOD).
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(2))
+                .until(() -> redis.commands().sismember("qg:products", "42"));
 
         a.raw().get().uri("/actuator/queues").exchange()
                 .expectStatus().isOk()

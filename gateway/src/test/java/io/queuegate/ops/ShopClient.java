@@ -56,7 +56,7 @@ final class ShopClient {
     }
 
     static String tokenOf(WebTestClient.ResponseSpec response) {
-        String token = response.returnResult(byte[].class).getResponseHeaders().getFirst("Queue-Token");
+        String token = response.expectBody().returnResult().getResponseHeaders().getFirst("Queue-Token");
         assertThat(token).isNotBlank();
         return token;
     }

@@ -34,7 +34,7 @@ class PromotionStrategiesTest {
         // bob waits (429) when he joins; no request follows that could promote him
         String bob = fixture.client().get().uri("/api/products/42").header("X-User-Id", "bob").exchange()
                 .expectStatus().isEqualTo(429)
-                .returnResult(byte[].class).getResponseHeaders().getFirst("Queue-Token");
+                .expectBody().returnResult().getResponseHeaders().getFirst("Queue-Token");
         // alice's 1 s session ends with no request at all; the scheduler gives bob her place.
         Awaitility.await().atMost(Duration.ofSeconds(5))
                 .untilAsserted(() -> assertThat(status("42", "bob", bob)).isEqualTo("ACTIVE"));
@@ -80,7 +80,7 @@ class PromotionStrategiesTest {
 
     private String join(String productId, String user) {
         return fixture.client().get().uri("/api/products/" + productId).header("X-User-Id", user).exchange()
-                .returnResult(byte[].class).getResponseHeaders().getFirst("Queue-Token");
+                .expectBody().returnResult().getResponseHeaders().getFirst("Queue-Token");
     }
 
     private String status(String productId, String user, String token) {

@@ -1,5 +1,6 @@
 package io.queuegate.support;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -74,7 +75,8 @@ public final class GatewayInstance implements AutoCloseable {
     }
 
     public WebTestClient client() {
-        return WebTestClient.bindToServer().baseUrl(baseUrl()).build();
+        // Generous: a cold JVM's first forwarded request on a busy 2-core CI machine can be slow.
+        return WebTestClient.bindToServer().baseUrl(baseUrl()).responseTimeout(Duration.ofSeconds(20)).build();
     }
 
     public <T> T bean(Class<T> type) {
