@@ -8,6 +8,7 @@ import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 import org.springframework.cloud.gateway.route.Route;
+import org.springframework.core.NestedExceptionUtils;
 
 /**
  * Reads the {@code queue} block of a route's metadata with Spring's relaxed binding (so
@@ -78,7 +79,7 @@ public class RouteQueuePolicies {
         }
         catch (RuntimeException ex) {
             throw new IllegalArgumentException("route '" + route.getId() + "' has an invalid queue block: "
-                    + rootMessage(ex), ex);
+                    + NestedExceptionUtils.getMostSpecificCause(ex).getMessage(), ex);
         }
     }
 
@@ -89,14 +90,6 @@ public class RouteQueuePolicies {
         else if (value != null) {
             into.put(prefix, value.toString());
         }
-    }
-
-    private static String rootMessage(Throwable error) {
-        Throwable root = error;
-        while (root.getCause() != null) {
-            root = root.getCause();
-        }
-        return root.getMessage();
     }
 
     private record RouteEntry(Route route, QueueSettings settings, Map<String, QueuePolicy> byProduct,

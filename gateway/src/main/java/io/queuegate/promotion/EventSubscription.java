@@ -4,6 +4,7 @@ import java.time.Duration;
 
 import org.apache.commons.logging.Log;
 import org.springframework.context.SmartLifecycle;
+import org.springframework.core.NestedExceptionUtils;
 
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
@@ -37,17 +38,10 @@ abstract class EventSubscription implements SmartLifecycle {
         subscription = Flux.defer(this::events)
                 .retryWhen(Retry.backoff(Long.MAX_VALUE, Duration.ofMillis(200)).maxBackoff(Duration.ofSeconds(5))
                         .doBeforeRetry(signal -> log.warn(description() + " lost; resubscribing: "
-                                + rootMessage(signal.failure()))))
+                                + signal.failure() + " (cause: "
+                                + NestedExceptionUtils.getMostSpecificCause(signal.failure()).getMessage() + ")")))
                 .subscribe();
         log.info(description() + " started");
-    }
-
-    private static String rootMessage(Throwable error) {
-        Throwable root = error;
-        while (root.getCause() != null) {
-            root = root.getCause();
-        }
-        return root == error ? String.valueOf(error) : error.getMessage() + ": " + root.getMessage();
     }
 
     @Override

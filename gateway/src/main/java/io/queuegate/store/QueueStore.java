@@ -10,6 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import io.queuegate.ops.QueueEventHub;
 
+import org.springframework.core.NestedExceptionUtils;
 import org.springframework.data.redis.connection.RedisStreamCommands.XAddOptions;
 import org.springframework.data.redis.connection.stream.MapRecord;
 import org.springframework.data.redis.connection.stream.ReadOffset;
@@ -188,7 +189,7 @@ public class QueueStore {
     /** Ensures the stream and its consumer group exist; an existing group is fine. */
     public Mono<Void> createSlotEventGroup(String group) {
         return guard.guard(redis.opsForStream().createGroup(QueueKeys.SLOT_EVENTS, ReadOffset.from("0"), group)
-                        .onErrorResume(error -> String.valueOf(rootMessage(error)).contains("BUSYGROUP"),
+                        .onErrorResume(error -> String.valueOf(NestedExceptionUtils.getMostSpecificCause(error).getMessage()).contains("BUSYGROUP"),
                                 error -> Mono.empty()))
                 .then();
     }
@@ -214,14 +215,6 @@ public class QueueStore {
 
     public Mono<Long> acknowledgeSlotEvent(String group, String eventId) {
         return guard.guard(redis.opsForStream().acknowledge(QueueKeys.SLOT_EVENTS, group, eventId));
-    }
-
-    private static String rootMessage(Throwable error) {
-        Throwable root = error;
-        while (root.getCause() != null) {
-            root = root.getCause();
-        }
-        return root.getMessage();
     }
 
     /**

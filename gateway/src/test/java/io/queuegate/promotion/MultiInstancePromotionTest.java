@@ -150,6 +150,9 @@ class MultiInstancePromotionTest {
         RedisCommands<String, String> commands = redis.commands();
         // The live instances pause, so that the instance about to die is the one that reads.
         gateways.forEach(gateway -> gateway.bean(PromotionListeners.class).stopAll());
+        // A read already blocked in Redis when the subscription stopped would still take the event.
+        Awaitility.await().atMost(Duration.ofSeconds(5))
+                .until(() -> !commands.clientList().contains("cmd=xreadgroup"));
         commands.zrem("qg:{" + product + "}:active", "s0");
         // The group as every instance creates it on start (flushed with the rest before this test).
         try {
