@@ -7,56 +7,180 @@
 -- no counter can drift from it. Products on keyspace promotion also get one slot key per admitted
 -- user with the session's TTL: Redis announces its expiry, which is what promotes the next user.
 --
--- Operators steer through the settings HASH (admin.lua): 'max_override' replaces max-active and
--- 'paused' = '1' stops promotion. Each promotion feeds the product's admission rate, an
--- exponentially weighted rate (time constant RATE_TAU_MS) shared by every instance, and is
--- announced on 'qg:admitted:<pid>' (space-separated user ids) so the instance holding a
--- shopper's live connection learns of it without polling.
--- Returns the number of users moved, 0 when there was no free place, -1 when nobody waits.
+-- The settings HASH holds the route's rules as the last join stored them (max, ttl, strategy,
+-- opens, closes, apm, abandon, arrival) and the operator's levers (admin.lua): 'max_override'
+-- replaces max-active, 'mode' is the room mode (absent = queue; 'queue-all' stops promotion,
+-- 'passthrough' admits everyone, 'closed' turns everyone away). Each promotion feeds the
+-- product's admission rate, an exponentially weighted rate (time constant RATE_TAU_MS) shared by
+-- every instance, and is announced on 'qg:admitted:<pid>' (space-separated user ids) so the
+-- instance holding a shopper's live connection learns of it without polling.
+--
+-- Drops (opens-at): before opening, joins wait with ticket 0, in no order. The first script to
+-- run after opens-at shuffles them once: each is ordered by SHA1(seed .. ':' .. user id), with
+-- the seed taken from Redis's clock and kept in the HASH ('seed', with 'opened' and 'prequeued'),
+-- so anyone holding the seed and the list can recompute the order. They get tickets -n..-1,
+-- ahead of every ticket taken after opening.
+--
+-- Abandoned waiters (abandon-after): every poll stamps the waiter in 'qg:{pid}:seen' (ZSET, score
+-- = last seen ms); whoever was not seen for 'abandon' ms is removed before places are handed out.
+-- Arrival (arrival-ttl): a promoted user first gets a session of 'arrival' ms and an entry in
+-- 'qg:{pid}:arriving'; their first request through the gateway extends it to the full session.
+-- Pace (max-admit-per-minute): admissions are spaced 60000 / apm ms apart, by a virtual next-
+-- admission time 'admit_at' in the HASH, shared by every instance; at most one second's worth is
+-- ever let in at once.
+-- Returns the number of users moved, 0 when there was no free place (or no admission is due),
+-- -1 when nobody waits.
 local RATE_TAU_MS = 60000
+local PASSTHROUGH_BATCH = 1000
+local ABANDONED_BATCH = 500
 
-local function fill(wait, active, settings, now, max, ttl, strategy)
-    local control = redis.call('HMGET', settings, 'max_override', 'paused', 'rate', 'rate_at', 'rate_since')
-    if control[1] then
-        max = tonumber(control[1])
+local SETTINGS_FIELDS = { 'max', 'ttl', 'strategy', 'opens', 'closes', 'apm', 'abandon', 'arrival',
+    'max_override', 'mode', 'draining', 'opened', 'admit_at', 'rate', 'rate_at', 'rate_since' }
+
+-- The settings HASH as a table; absent fields are false.
+local function settings_of(settings)
+    local values = redis.call('HMGET', settings, unpack(SETTINGS_FIELDS))
+    local c = {}
+    for i = 1, #SETTINGS_FIELDS do
+        c[SETTINGS_FIELDS[i]] = values[i]
     end
+    return c
+end
+
+-- 'qg:{pid}:active' -> 'qg:{pid}:', in the same hash slot as every other product key
+local function prefix_of(active)
+    return string.sub(active, 1, -7)
+end
+
+-- Whether the product's sale has opened (always, without opens-at); opens it when it is due.
+local function opened(wait, settings, now, c)
+    local opens = tonumber(c.opens)
+    if not opens then
+        return true
+    end
+    if now < opens then
+        return false
+    end
+    if c.opened == c.opens then
+        return true
+    end
+    local early = redis.call('ZRANGEBYSCORE', wait, 0, 0)
+    local time = redis.call('TIME')
+    local seed = tostring(tonumber(time[1]) * 1000000 + tonumber(time[2]))
+    local keyed = {}
+    for i, uid in ipairs(early) do
+        keyed[i] = { redis.sha1hex(seed .. ':' .. uid), uid }
+    end
+    table.sort(keyed, function(a, b) return a[1] < b[1] end)
+    local n = #keyed
+    for i, entry in ipairs(keyed) do
+        redis.call('ZADD', wait, i - n - 1, entry[2])
+    end
+    redis.call('HSET', settings, 'opened', c.opens, 'seed', seed, 'prequeued', n)
+    c.opened = c.opens
+    return true
+end
+
+-- Removes waiters nobody has seen for abandon-after, a batch per call.
+local function drop_abandoned(wait, seen, now, c)
+    local abandon = tonumber(c.abandon) or 0
+    if abandon <= 0 then
+        return
+    end
+    local gone = redis.call('ZRANGEBYSCORE', seen, '-inf', now - abandon, 'LIMIT', 0, ABANDONED_BATCH)
+    if #gone > 0 then
+        redis.call('ZREM', wait, unpack(gone))
+        redis.call('ZREM', seen, unpack(gone))
+    end
+end
+
+-- How many admissions max-admit-per-minute allows now (at most 'wanted'), and the pace's
+-- interval in ms; nil when the product is not paced.
+local function due_admissions(now, c, wanted)
+    local apm = tonumber(c.apm) or 0
+    if apm <= 0 then
+        return wanted, nil, nil
+    end
+    local interval = 60000 / apm
+    local burst = math.max(1, math.floor(1000 / interval))
+    local next_at = math.max(tonumber(c.admit_at) or now, now - (burst - 1) * interval)
+    if next_at > now then
+        return 0, interval, next_at
+    end
+    return math.min(wanted, math.floor((now - next_at) / interval) + 1), interval, next_at
+end
+
+local function fill(wait, active, settings, now, c)
+    local prefix = prefix_of(active)
     redis.call('ZREMRANGEBYSCORE', active, '-inf', now)
-    if control[2] == '1' then
-        return 0
+    redis.call('ZREMRANGEBYSCORE', prefix .. 'arriving', '-inf', now)
+    drop_abandoned(wait, prefix .. 'seen', now, c)
+    if not opened(wait, settings, now, c) or c.mode == 'queue-all' or c.mode == 'closed' then
+        return redis.call('EXISTS', wait) == 1 and 0 or -1
     end
-    local spares = max - redis.call('ZCARD', active)
+    local spares
+    if c.mode == 'passthrough' then
+        spares = PASSTHROUGH_BATCH
+    else
+        spares = (tonumber(c.max_override) or tonumber(c.max)) - redis.call('ZCARD', active)
+    end
     if spares <= 0 then
         return 0
+    end
+    local interval, next_at
+    spares, interval, next_at = due_admissions(now, c, spares)
+    if spares <= 0 then
+        return redis.call('EXISTS', wait) == 1 and 0 or -1
     end
     local heads = redis.call('ZRANGE', wait, 0, spares - 1)
     if #heads == 0 then
         return -1
     end
-    local expiry = now + ttl
-    -- 'qg:{pid}:active' -> 'qg:{pid}:', in the same hash slot as every other product key
-    local prefix = string.sub(active, 1, -7)
+    local ttl = tonumber(c.ttl)
+    local first = math.min(tonumber(c.arrival) or ttl, ttl)
+    local expiry = now + first
     for _, uid in ipairs(heads) do
         redis.call('ZADD', active, expiry, uid)
-        redis.call('ZREM', wait, uid)
-        if strategy == 'keyspace' then
-            redis.call('SET', prefix .. 'slot:' .. uid, '1', 'PX', ttl)
+        if first < ttl then
+            redis.call('ZADD', prefix .. 'arriving', expiry, uid)
+        end
+        if c.strategy == 'keyspace' then
+            redis.call('SET', prefix .. 'slot:' .. uid, '1', 'PX', first)
         end
     end
-    local rate, at = tonumber(control[3]) or 0, tonumber(control[4]) or now
+    redis.call('ZREM', wait, unpack(heads))
+    redis.call('ZREM', prefix .. 'seen', unpack(heads))
+    if interval then
+        redis.call('HSET', settings, 'admit_at', tostring(next_at + #heads * interval))
+    end
+    local rate, at = tonumber(c.rate) or 0, tonumber(c.rate_at) or now
     rate = rate * math.exp(-math.max(0, now - at) / RATE_TAU_MS) + #heads * 1000 / RATE_TAU_MS
-    redis.call('HSET', settings, 'rate', tostring(rate), 'rate_at', now, 'rate_since', control[5] or now)
+    redis.call('HSET', settings, 'rate', tostring(rate), 'rate_at', now, 'rate_since', c.rate_since or now)
     redis.call('PUBLISH', 'qg:admitted:' .. string.sub(prefix, 5, -3), table.concat(heads, ' '))
     return #heads
+end
+
+-- An admitted user's first request: their short arrival session becomes the full one.
+local function arrive(active, uid, now, c)
+    local prefix = prefix_of(active)
+    if redis.call('ZREM', prefix .. 'arriving', uid) == 0 then
+        return
+    end
+    local ttl = tonumber(c.ttl)
+    redis.call('ZADD', active, now + ttl, uid)
+    if c.strategy == 'keyspace' then
+        redis.call('SET', prefix .. 'slot:' .. uid, '1', 'PX', ttl)
+    end
 end
 
 -- fill() with the settings the last join stored. Returns fill's result and the strategy, or nil
 -- when the product has no settings (never joined, or its keys expired).
 local function refill(wait, active, settings, now)
-    local conf = redis.call('HMGET', settings, 'max', 'ttl', 'strategy')
-    if not conf[1] then
+    local c = settings_of(settings)
+    if not c.max then
         return nil, nil
     end
-    return fill(wait, active, settings, now, tonumber(conf[1]), tonumber(conf[2]), conf[3]), conf[3]
+    return fill(wait, active, settings, now, c), c.strategy
 end
 
 -- The admission rate (users per second) as of now, for wait estimates; 0 while none is known

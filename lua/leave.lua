@@ -10,6 +10,8 @@
 local wait, active, settings = KEYS[1], KEYS[2], KEYS[3]
 local uid, now = ARGV[1], tonumber(ARGV[2])
 local removed = redis.call('ZREM', active, uid) + redis.call('ZREM', wait, uid)
+redis.call('ZREM', prefix_of(active) .. 'seen', uid)
+redis.call('ZREM', prefix_of(active) .. 'arriving', uid)
 -- A deleted slot key raises no expiry event, so a leave never counts twice.
 redis.call('DEL', string.sub(active, 1, -7) .. 'slot:' .. uid)
 if removed > 0 then

@@ -7,11 +7,11 @@
 -- product); -2 = the product uses another strategy (skipped).
 local wait, active, settings = KEYS[1], KEYS[2], KEYS[3]
 local now = tonumber(ARGV[1])
-local conf = redis.call('HMGET', settings, 'max', 'ttl', 'strategy')
-if not conf[1] then
+local c = settings_of(settings)
+if not c.max then
     return -1
 end
-if ARGV[2] ~= '' and conf[3] ~= ARGV[2] then
+if ARGV[2] ~= '' and c.strategy ~= ARGV[2] then
     return -2
 end
-return fill(wait, active, settings, now, tonumber(conf[1]), tonumber(conf[2]), conf[3])
+return fill(wait, active, settings, now, c)

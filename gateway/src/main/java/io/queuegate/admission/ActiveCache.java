@@ -28,6 +28,12 @@ public class ActiveCache implements SmartLifecycle {
     /** Past this many entries the cache starts afresh rather than grow. */
     static final int MAX_ENTRIES = 200_000;
 
+    /**
+     * Announced instead of a user id when an operator changes a product ({@code admin.lua}): a
+     * room that closes must not let anyone through on a remembered pass. Not a valid user id.
+     */
+    public static final String EVERYONE = "*";
+
     private final ReactiveStringRedisTemplate redis;
     private final Clock clock;
     private final long ttlMillis;
@@ -60,7 +66,13 @@ public class ActiveCache implements SmartLifecycle {
         activeUntil.put(key(productId, userId), clock.millis() + ttlMillis);
     }
 
+    /** @param userId the user, or {@link #EVERYONE} for every user of the product */
     public void forget(String productId, String userId) {
+        if (EVERYONE.equals(userId)) {
+            String prefix = key(productId, "");
+            activeUntil.keySet().removeIf(key -> key.startsWith(prefix));
+            return;
+        }
         activeUntil.remove(key(productId, userId));
     }
 

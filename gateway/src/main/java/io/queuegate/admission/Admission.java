@@ -1,5 +1,7 @@
 package io.queuegate.admission;
 
+import java.time.Instant;
+
 import io.queuegate.web.QueueError;
 
 /**
@@ -14,9 +16,18 @@ public sealed interface Admission {
     /**
      * The caller waits at {@code rank} (1 = next); {@code token} is a fresh token for the answer.
      *
+     * @param rank in a sale's pre-queue ({@code opensAt} set), how many are in it: places are only
+     *             drawn at opening
      * @param estimatedWaitSeconds {@code null} until the product's admission rate is known
+     * @param opensAt when the sale opens, while the caller is in its pre-queue; else {@code null}
+     * @param retryAfterSeconds when to ask again
      */
-    record Waiting(Caller caller, long rank, String token, Long estimatedWaitSeconds) implements Admission {
+    record Waiting(Caller caller, long rank, String token, Long estimatedWaitSeconds, Instant opensAt,
+            long retryAfterSeconds) implements Admission {
+
+        public boolean preQueued() {
+            return opensAt != null;
+        }
     }
 
     /**

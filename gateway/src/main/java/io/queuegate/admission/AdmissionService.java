@@ -6,6 +6,7 @@ import io.queuegate.store.Placement;
 import io.queuegate.store.QueueStore;
 import io.queuegate.token.WaitTokenCodec;
 import io.queuegate.web.QueueError;
+import io.queuegate.web.RetryAfter;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -28,6 +29,9 @@ public class AdmissionService {
     private final WaitTokenCodec tokens;
     private final JoinLimiter joinLimiter;
     private final ActiveCache activeCache;
+
+    /** When a closed room suggests asking again: operators close rooms for minutes, not seconds. */
+    static final long ROOM_CLOSED_RETRY_SECONDS = 30;
 
     public AdmissionService(CallerResolver callers, QueueStore store, WaitTokenCodec tokens, JoinLimiter joinLimiter,
             ActiveCache activeCache) {
@@ -75,9 +79,8 @@ public class AdmissionService {
                 return Mono.just(tooManyJoins(wait));
             }
         }
-        return store.joinFor(caller.productId(), caller.userId(), policy.maxActive(), policy.sessionTtl(),
-                        policy.promotion().id())
-                .map(joined -> decide(caller, joined, routeId))
+        return store.joinFor(caller.productId(), caller.userId(), policy.rules())
+                .map(joined -> decide(caller, joined, policy, routeId))
                 .onErrorResume(RedisFailures::isRedisFailure, error -> {
                     store.events().redisFailure(productId, "admission", error);
                     log.warn("Redis could not answer for product " + productId + "; route fails "
@@ -101,7 +104,7 @@ public class AdmissionService {
                 Math.max(1, (windowLeftMillis + 999) / 1000));
     }
 
-    private Admission decide(Caller caller, QueueStore.Joined joined, String routeId) {
+    private Admission decide(Caller caller, QueueStore.Joined joined, QueuePolicy policy, String routeId) {
         Placement placement = joined.placement();
         if (joined.enqueued()) {
             store.events().joined(caller.productId(), routeId, caller.userId(), placement.rank());
@@ -119,15 +122,30 @@ public class AdmissionService {
             boolean needsToken = !caller.hasToken() || caller.joinedAt() != null;
             return new Admission.Active(caller, needsToken ? issue(caller, null) : null);
         }
-        if (placement.state() == Placement.State.DRAINING) {
-            return new Admission.Rejected(QueueError.QUEUE_CLOSED,
-                    "this product's queue is closed to new shoppers", false, 60);
+        switch (placement.state()) {
+            case DRAINING:
+                return new Admission.Rejected(QueueError.QUEUE_CLOSED,
+                        "this product's queue is closed to new shoppers", false, 60);
+            case SALE_ENDED:
+                return new Admission.Rejected(QueueError.SALE_ENDED,
+                        "the sale of this product ended at " + policy.closesAt(), false, 0);
+            case ROOM_CLOSED:
+                return new Admission.Rejected(QueueError.ROOM_CLOSED,
+                        "the waiting room of this product is closed for now", false, ROOM_CLOSED_RETRY_SECONDS);
+            default:
+                break;
         }
         // A fresh token with every waiting answer: a user who keeps polling never outlives it.
         // It keeps the join time across answers; a new ticket starts the wait anew.
         Instant joinedAt = joined.enqueued() || caller.joinedAt() == null ? tokens.now() : caller.joinedAt();
-        return new Admission.Waiting(caller, placement.rank(), issue(caller, joinedAt),
-                WaitEstimate.seconds(placement.rank(), placement.admissionRate()));
+        String token = issue(caller, joinedAt);
+        if (placement.state() == Placement.State.PRE_QUEUE) {
+            return new Admission.Waiting(caller, placement.rank(), token, null, policy.opensAt(),
+                    RetryAfter.beforeOpening(Duration.between(tokens.now(), policy.opensAt()), policy.abandonAfter()));
+        }
+        Long estimate = WaitEstimate.seconds(placement.rank(), placement.admissionRate());
+        return new Admission.Waiting(caller, placement.rank(), token, estimate, null,
+                RetryAfter.of(placement.rank(), estimate, policy.abandonAfter()));
     }
 
     private String issue(Caller caller, Instant joinedAt) {

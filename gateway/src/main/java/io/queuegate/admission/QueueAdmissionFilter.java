@@ -15,6 +15,7 @@ import org.springframework.cloud.gateway.filter.GlobalFilter;
 import org.springframework.cloud.gateway.route.Route;
 import org.springframework.cloud.gateway.support.ServerWebExchangeUtils;
 import org.springframework.core.Ordered;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.web.server.ServerWebExchange;
@@ -33,6 +34,9 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
      * filters (which run before every gateway filter) have set the caller's identity.
      */
     public static final int ORDER = Ordered.HIGHEST_PRECEDENCE + 1000;
+
+    /** A backend's way to end the caller's session with any response, for shops whose purchase is not one route. */
+    public static final String RELEASE_HEADER = "Queue-Release";
 
     private static final Log log = LogFactory.getLog(QueueAdmissionFilter.class);
 
@@ -129,25 +133,38 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
         if (decision instanceof Admission.Unavailable) {
             return responses.unavailable(exchange);
         }
+        // Forwarded unchecked while Redis is down: nothing to release, but the header stays private.
+        exchange.getResponse().beforeCommit(() -> {
+            exchange.getResponse().getHeaders().remove(RELEASE_HEADER);
+            return Mono.empty();
+        });
         return chain.filter(exchange);
     }
 
     private Mono<Void> forward(ServerWebExchange exchange, GatewayFilterChain chain, Admission.Active active,
             QueuePolicy policy, String routeId) {
         responses.attachToken(exchange, active.issuedToken());
-        if (policy.completeOn().matches(exchange.getRequest())) {
-            // Before the answer leaves, so a client that sees its order succeed can no longer pass.
-            exchange.getResponse().beforeCommit(() -> completeOn2xx(exchange, active.caller(), routeId));
-        }
+        boolean completes = policy.completeOn().matches(exchange.getRequest());
+        // Before the answer leaves, so a client that sees its order succeed can no longer pass.
+        exchange.getResponse().beforeCommit(() -> endIfDone(exchange, active.caller(), routeId, completes));
         ServerHttpRequest withoutToken = exchange.getRequest().mutate()
                 .headers(headers -> headers.remove(PresentedToken.HEADER))
                 .build();
         return chain.filter(exchange.mutate().request(withoutToken).build());
     }
 
-    private Mono<Void> completeOn2xx(ServerWebExchange exchange, Caller caller, String routeId) {
+    /**
+     * Ends the session when the backend says so ({@code Queue-Release: true}, on any status) or
+     * when this was the route's {@code complete-on} request and it succeeded. The header is
+     * removed either way: it is between the backend and the gateway.
+     */
+    private Mono<Void> endIfDone(ServerWebExchange exchange, Caller caller, String routeId, boolean completes) {
+        HttpHeaders headers = exchange.getResponse().getHeaders();
+        boolean released = "true".equalsIgnoreCase(headers.getFirst(RELEASE_HEADER));
+        headers.remove(RELEASE_HEADER);
         HttpStatusCode status = exchange.getResponse().getStatusCode();
-        if (status == null || !status.is2xxSuccessful()) {
+        boolean completed = completes && status != null && status.is2xxSuccessful();
+        if (!released && !completed) {
             return Mono.empty();
         }
         admission.released(caller.productId(), caller.userId());

@@ -239,6 +239,7 @@ public class QueueGateAutoConfiguration {
     @ConditionalOnMissingBean
     QueueRouteValidator queueRouteValidator(RouteLocator routeLocator, RouteQueuePolicies policies,
             QueueGateProperties properties, PromotionListeners listeners, Environment environment) {
-        return new QueueRouteValidator(routeLocator, policies, properties.products(), listeners, environment);
+        return new QueueRouteValidator(routeLocator, policies, properties.products(), listeners, environment,
+                properties.page().heartbeat());
     }
 }

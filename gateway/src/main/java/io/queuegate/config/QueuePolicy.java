@@ -1,8 +1,10 @@
 package io.queuegate.config;
 
 import java.time.Duration;
+import java.time.Instant;
 
 import io.queuegate.admission.CompletionRule;
+import io.queuegate.store.ProductRules;
 
 /**
  * The complete, validated queue settings that apply to one product on one route.
@@ -13,6 +15,13 @@ import io.queuegate.admission.CompletionRule;
  * @param completeOn the request that ends a session on a 2xx answer; default none
  * @param onRedisFailure behaviour while Redis cannot answer; default {@link RedisFailureMode#CLOSED}
  * @param productIdVariable the path variable holding the product id; default {@code productId}
+ * @param opensAt when the sale opens, or {@code null} for a queue that is always open
+ * @param closesAt when the sale ends, or {@code null} for never
+ * @param maxAdmitPerMinute the most admissions per minute; 0 (default) for no limit
+ * @param abandonAfter how long a waiter may go unseen before losing the place; default 60 s,
+ *                     {@link Duration#ZERO} for never
+ * @param arrivalTtl how long a newly admitted user has to arrive; default 60 s, never more
+ *                   than the session
  */
 public record QueuePolicy(
         int maxActive,
@@ -20,13 +29,26 @@ public record QueuePolicy(
         Promotion promotion,
         CompletionRule completeOn,
         RedisFailureMode onRedisFailure,
-        String productIdVariable) {
+        String productIdVariable,
+        Instant opensAt,
+        Instant closesAt,
+        int maxAdmitPerMinute,
+        Duration abandonAfter,
+        Duration arrivalTtl) {
 
     public static final int DEFAULT_MAX_ACTIVE = 10;
     public static final Duration DEFAULT_SESSION_TTL = Duration.ofMinutes(10);
     public static final Promotion DEFAULT_PROMOTION = Promotion.PUBSUB;
     public static final RedisFailureMode DEFAULT_ON_REDIS_FAILURE = RedisFailureMode.CLOSED;
     public static final String DEFAULT_PRODUCT_ID_VARIABLE = "productId";
+    public static final Duration DEFAULT_ABANDON_AFTER = Duration.ofSeconds(60);
+    public static final Duration DEFAULT_ARRIVAL_TTL = Duration.ofSeconds(60);
+
+    /**
+     * Shortest abandon-after: waiters are told to ask again within a third of it, and clients
+     * cannot keep up with much less than a second between polls.
+     */
+    public static final Duration MIN_ABANDON_AFTER = Duration.ofSeconds(3);
 
     public QueuePolicy {
         if (maxActive < 1) {
@@ -37,6 +59,22 @@ public record QueuePolicy(
         }
         if (productIdVariable.isBlank()) {
             throw new IllegalArgumentException("product-id-variable must not be blank");
+        }
+        if (opensAt != null && closesAt != null && !closesAt.isAfter(opensAt)) {
+            throw new IllegalArgumentException("closes-at (" + closesAt + ") must be after opens-at (" + opensAt + ")");
+        }
+        if (maxAdmitPerMinute < 0) {
+            throw new IllegalArgumentException("max-admit-per-minute must not be negative, was " + maxAdmitPerMinute);
+        }
+        if (!abandonAfter.isZero() && abandonAfter.compareTo(MIN_ABANDON_AFTER) < 0) {
+            throw new IllegalArgumentException("abandon-after must be 0 (never) or at least " + MIN_ABANDON_AFTER.toSeconds()
+                    + "s, was " + abandonAfter);
+        }
+        if (arrivalTtl.compareTo(Duration.ofSeconds(1)) < 0) {
+            throw new IllegalArgumentException("arrival-ttl must be at least 1s, was " + arrivalTtl);
+        }
+        if (arrivalTtl.compareTo(sessionTtl) > 0) {
+            arrivalTtl = sessionTtl;
         }
     }
 
@@ -49,6 +87,17 @@ public record QueuePolicy(
                 settings.promotion() != null ? settings.promotion() : DEFAULT_PROMOTION,
                 completeOn == null || completeOn.isBlank() ? CompletionRule.NONE : CompletionRule.parse(completeOn),
                 settings.onRedisFailure() != null ? settings.onRedisFailure() : DEFAULT_ON_REDIS_FAILURE,
-                settings.productIdVariable() != null ? settings.productIdVariable() : DEFAULT_PRODUCT_ID_VARIABLE);
+                settings.productIdVariable() != null ? settings.productIdVariable() : DEFAULT_PRODUCT_ID_VARIABLE,
+                settings.opensAt(),
+                settings.closesAt(),
+                settings.maxAdmitPerMinute() != null ? settings.maxAdmitPerMinute() : 0,
+                settings.abandonAfter() != null ? settings.abandonAfter() : DEFAULT_ABANDON_AFTER,
+                settings.arrivalTtl() != null ? settings.arrivalTtl() : DEFAULT_ARRIVAL_TTL);
+    }
+
+    /** What the Redis scripts need to know of this policy. */
+    public ProductRules rules() {
+        return new ProductRules(maxActive, sessionTtl, promotion.id(), opensAt, closesAt, maxAdmitPerMinute,
+                abandonAfter, arrivalTtl);
     }
 }

@@ -1,5 +1,6 @@
 package io.queuegate.config;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -30,9 +31,16 @@ public class QueueRouteValidator implements ApplicationListener<ApplicationReady
     private final Map<String, QueueSettings> productOverrides;
     private final PromotionListeners listeners;
     private final Environment environment;
+    private final Duration heartbeat;
 
+    /**
+     * @param heartbeat how often a live connection re-reads the place, which is what keeps an
+     *                  events-only waiter seen: it must be well inside every abandon-after
+     */
     public QueueRouteValidator(RouteLocator routes, RouteQueuePolicies policies,
-            Map<String, QueueSettings> productOverrides, PromotionListeners listeners, Environment environment) {
+            Map<String, QueueSettings> productOverrides, PromotionListeners listeners, Environment environment,
+            Duration heartbeat) {
+        this.heartbeat = heartbeat;
         this.routes = routes;
         this.policies = policies;
         this.productOverrides = productOverrides;
@@ -57,8 +65,12 @@ public class QueueRouteValidator implements ApplicationListener<ApplicationReady
                 QueueSettings settings = policies.routeSettings(route);
                 QueuePolicy policy = QueuePolicy.from(settings);
                 strategies.add(policy.promotion());
-                productOverrides.values().forEach(override -> strategies.add(
-                        QueuePolicy.from(settings.overriddenBy(override)).promotion()));
+                requireHeartbeatWithin(policy);
+                for (QueueSettings override : productOverrides.values()) {
+                    QueuePolicy product = QueuePolicy.from(settings.overriddenBy(override));
+                    strategies.add(product.promotion());
+                    requireHeartbeatWithin(product);
+                }
                 log.info("Route '" + route.getId() + "' is protected by QueueGate: " + policy);
             }
             catch (IllegalArgumentException ex) {
@@ -74,6 +86,15 @@ public class QueueRouteValidator implements ApplicationListener<ApplicationReady
         }
         // Startup, not a request: a CONFIG check may take a round trip before traffic is served.
         listeners.startFor(strategies).block();
+    }
+
+    private void requireHeartbeatWithin(QueuePolicy policy) {
+        Duration abandonAfter = policy.abandonAfter();
+        if (!abandonAfter.isZero() && heartbeat.multipliedBy(2).compareTo(abandonAfter) > 0) {
+            throw new IllegalArgumentException("abandon-after (" + abandonAfter + ") must be at least twice "
+                    + "queuegate.page.heartbeat (" + heartbeat + "), or shoppers who only hold the live "
+                    + "connection would lose their place");
+        }
     }
 
     /** Spring Cloud Gateway 5 reads routes only under spring.cloud.gateway.server.webflux.routes. */

@@ -1,6 +1,7 @@
 package io.queuegate.config;
 
 import java.time.Duration;
+import java.time.Instant;
 
 /**
  * The {@code queue} block of a route's metadata, or a per-product override under
@@ -13,6 +14,13 @@ import java.time.Duration;
  * @param completeOn the request ({@code "METHOD /path/{productId}/..."}) whose 2xx ends a session
  * @param onRedisFailure what the route does while Redis cannot answer
  * @param productIdVariable the route path variable that holds the product id
+ * @param opensAt when a scheduled sale opens; before it, callers wait in a pre-queue that is
+ *                shuffled at opening
+ * @param closesAt when a sale ends; afterwards new callers are turned away (410)
+ * @param maxAdmitPerMinute the fastest promotion may admit, evenly spread, beside max-active
+ * @param abandonAfter how long a waiter may go unseen (no poll, no live connection) before their
+ *                     place is given up; {@code 0} keeps places forever
+ * @param arrivalTtl how long a newly admitted user has to arrive before the place goes on
  */
 public record QueueSettings(
         Integer maxActive,
@@ -20,10 +28,22 @@ public record QueueSettings(
         Promotion promotion,
         String completeOn,
         RedisFailureMode onRedisFailure,
-        String productIdVariable) {
+        String productIdVariable,
+        Instant opensAt,
+        Instant closesAt,
+        Integer maxAdmitPerMinute,
+        Duration abandonAfter,
+        Duration arrivalTtl) {
 
     /** Settings with nothing set. */
     public static final QueueSettings EMPTY = new QueueSettings(null, null, null, null, null, null);
+
+    /** Settings without the fields of a drop. */
+    public QueueSettings(Integer maxActive, Duration sessionTtl, Promotion promotion, String completeOn,
+            RedisFailureMode onRedisFailure, String productIdVariable) {
+        this(maxActive, sessionTtl, promotion, completeOn, onRedisFailure, productIdVariable, null, null, null, null,
+                null);
+    }
 
     /** These settings, with each field that {@code override} sets replaced by its value. */
     public QueueSettings overriddenBy(QueueSettings override) {
@@ -36,7 +56,12 @@ public record QueueSettings(
                 pick(override.promotion, promotion),
                 pick(override.completeOn, completeOn),
                 pick(override.onRedisFailure, onRedisFailure),
-                pick(override.productIdVariable, productIdVariable));
+                pick(override.productIdVariable, productIdVariable),
+                pick(override.opensAt, opensAt),
+                pick(override.closesAt, closesAt),
+                pick(override.maxAdmitPerMinute, maxAdmitPerMinute),
+                pick(override.abandonAfter, abandonAfter),
+                pick(override.arrivalTtl, arrivalTtl));
     }
 
     private static <T> T pick(T preferred, T fallback) {

@@ -1,6 +1,7 @@
 package io.queuegate.live;
 
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -37,11 +38,16 @@ public class LiveStatus {
     public Flux<ServerSentEvent<Update>> events(Caller caller) {
         AtomicLong rank = new AtomicLong();
         AtomicReference<Double> rate = new AtomicReference<>(0.0);
+        // In a sale's pre-queue no rank exists to count down: places are drawn at opening.
+        AtomicBoolean preQueued = new AtomicBoolean();
         // Subscribing to announcements before the first read, so no admission falls in between.
         Flux<Update> admitted = notifier.admissions(caller.productId())
                 .map(users -> {
                     if (users.contains(caller.userId())) {
                         return Update.admitted();
+                    }
+                    if (preQueued.get()) {
+                        return Update.PRE_QUEUE;
                     }
                     long now = rank.updateAndGet(r -> Math.max(1, r - users.size()));
                     return Update.waiting(now, WaitEstimate.seconds(now, rate.get()));
@@ -50,24 +56,32 @@ public class LiveStatus {
                 .concatMap(tick -> store.status(caller.productId(), caller.userId())
                         .doOnNext(placement -> {
                             rank.set(placement.rank());
+                            preQueued.set(placement.state() == Placement.State.PRE_QUEUE);
                             rate.set(placement.admissionRate());
                         })
                         .map(Update::of), 1);
         return Flux.merge(admitted, reads)
-                .takeUntil(update -> !"WAITING".equals(update.status()))
+                .takeUntil(update -> !update.isWaiting())
                 .map(update -> ServerSentEvent.builder(update)
-                        .event("WAITING".equals(update.status()) ? "status" : update.status().toLowerCase())
+                        .event(update.isWaiting() ? "status" : update.status().toLowerCase())
                         .build());
     }
 
     /**
      * One event's data.
      *
-     * @param status {@code WAITING}, {@code ACTIVE} (admitted) or {@code NOT_FOUND}
+     * @param status {@code WAITING}, {@code PRE_QUEUE} (a sale not yet open), {@code ACTIVE}
+     *               (admitted) or {@code NOT_FOUND}
      * @param rank 1-based place while waiting
      * @param estimatedWaitSeconds while waiting and once a rate is known
      */
     public record Update(String status, Long rank, Long estimatedWaitSeconds) {
+
+        static final Update PRE_QUEUE = new Update("PRE_QUEUE", null, null);
+
+        boolean isWaiting() {
+            return "WAITING".equals(status) || "PRE_QUEUE".equals(status);
+        }
 
         static Update admitted() {
             return new Update("ACTIVE", null, null);
@@ -78,6 +92,9 @@ public class LiveStatus {
         }
 
         static Update of(Placement placement) {
+            if (placement.state() == Placement.State.PRE_QUEUE) {
+                return PRE_QUEUE;
+            }
             if (placement.state() == Placement.State.WAITING) {
                 return waiting(placement.rank(), WaitEstimate.seconds(placement.rank(), placement.admissionRate()));
             }

@@ -1,5 +1,6 @@
 package io.queuegate.ops;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -22,7 +23,8 @@ import reactor.core.publisher.Mono;
 
 /**
  * {@code /actuator/queues}: every product's queue at a glance, one product in detail, and the
- * operator's levers ({@code max}, {@code pause}, {@code resume}, {@code drain}, {@code undrain}).
+ * operator's levers ({@code max}, {@code mode}, {@code pause}, {@code resume}, {@code drain},
+ * {@code undrain}).
  * Changes go to Redis through {@code admin.lua}, so every gateway instance follows at once. Not
  * exposed by default: it can stop a sale, so it belongs on the management port or behind
  * Spring Security.
@@ -31,7 +33,7 @@ import reactor.core.publisher.Mono;
 public class QueuesEndpoint {
 
     /** The actions of {@code POST /actuator/queues/{productId}}. */
-    public static final Set<String> ACTIONS = Set.of("max", "pause", "resume", "drain", "undrain");
+    public static final Set<String> ACTIONS = Set.of("max", "mode", "pause", "resume", "drain", "undrain");
 
     /** Far beyond any sensible max-active; keeps a typo from opening the gates entirely. */
     static final int MAX_CAPACITY = 1_000_000;
@@ -67,8 +69,10 @@ public class QueuesEndpoint {
     }
 
     /**
-     * @param action {@code max}, {@code pause}, {@code resume}, {@code drain} or {@code undrain}
-     * @param value for {@code max}: the new max-active, or empty to go back to the route's
+     * @param action {@code max}, {@code mode}, {@code pause}, {@code resume}, {@code drain} or
+     *               {@code undrain}
+     * @param value for {@code max}: the new max-active, or empty to go back to the route's; for
+     *              {@code mode}: {@code queue}, {@code passthrough}, {@code queue-all} or {@code closed}
      */
     @WriteOperation
     public Mono<WebEndpointResponse<Object>> control(@Selector String productId, String action,
@@ -79,9 +83,14 @@ public class QueuesEndpoint {
         }
         if (!ACTIONS.contains(action)) {
             return Mono.just(error(WebEndpointResponse.STATUS_BAD_REQUEST, "invalid_action",
-                    "action must be one of max, pause, resume, drain, undrain; was '" + action + "'"));
+                    "action must be one of max, mode, pause, resume, drain, undrain; was '" + action + "'"));
         }
-        String applied = "max".equals(action) && value != null ? value.trim() : "";
+        boolean takesValue = "max".equals(action) || "mode".equals(action);
+        String applied = takesValue && value != null ? value.trim() : "";
+        if ("mode".equals(action) && !QueueSnapshot.MODES.contains(applied)) {
+            return Mono.just(error(WebEndpointResponse.STATUS_BAD_REQUEST, "invalid_value",
+                    "value of mode must be one of " + String.join(", ", QueueSnapshot.MODES) + "; was '" + value + "'"));
+        }
         if ("max".equals(action) && !applied.isEmpty() && !isCapacity(applied)) {
             return Mono.just(error(WebEndpointResponse.STATUS_BAD_REQUEST, "invalid_value",
                     "value of max must be a whole number from 1 to " + MAX_CAPACITY
@@ -115,7 +124,9 @@ public class QueuesEndpoint {
     static QueueView view(String productId, QueueSnapshot snapshot) {
         return new QueueView(productId, snapshot.waiting(), snapshot.active(), snapshot.capacity(),
                 snapshot.maxOverride(), Math.round(snapshot.admissionRate() * 1000) / 1000.0, snapshot.paused(),
-                snapshot.draining(), WaitEstimate.seconds(snapshot.waiting(), snapshot.admissionRate()));
+                snapshot.draining(), WaitEstimate.seconds(snapshot.waiting(), snapshot.admissionRate()), snapshot.mode(),
+                snapshot.opening() == null ? null : new OpeningView(Instant.ofEpochMilli(snapshot.opening().opensAt()),
+                        Long.toString(snapshot.opening().seed()), snapshot.opening().preQueued()));
     }
 
     private static WebEndpointResponse<Object> ok(Object body) {
@@ -146,9 +157,21 @@ public class QueuesEndpoint {
      * @param admissionRate admissions per second, measured over about a minute
      * @param lastInLineEtaSeconds the wait estimate of the last in line; {@code null} while
      *                             nobody waits or no rate is known
+     * @param mode the room mode: {@code queue}, {@code passthrough}, {@code queue-all} or {@code closed}
+     * @param opening the last opening of a scheduled sale, for audit; {@code null} before any
      */
     public record QueueView(String productId, long waiting, long active, Integer capacity, Integer maxOverride,
-            double admissionRate, boolean paused, boolean draining, Long lastInLineEtaSeconds) {
+            double admissionRate, boolean paused, boolean draining, Long lastInLineEtaSeconds, String mode,
+            OpeningView opening) {
+    }
+
+    /**
+     * How a sale's pre-queue was drawn: each pre-queued user was placed by
+     * {@code SHA1(seed + ":" + userId)}, lowest first, so the order can be recomputed.
+     *
+     * @param seed a decimal string, so JavaScript clients read it exactly
+     */
+    public record OpeningView(Instant opensAt, String seed, long preQueued) {
     }
 
     /** What a {@code POST} did: the action, the users it admitted at once, and the queue after it. */

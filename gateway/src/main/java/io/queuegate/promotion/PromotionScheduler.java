@@ -1,6 +1,7 @@
 package io.queuegate.promotion;
 
 import java.time.Duration;
+import java.util.List;
 
 import io.queuegate.admission.RedisFailures;
 import io.queuegate.config.Promotion;
@@ -20,7 +21,9 @@ import reactor.core.publisher.Mono;
  * {@code promotion: scheduler}, and every {@code safety-net.interval} for all products, which
  * catches what events miss (sessions that simply expire, messages sent while nobody listened).
  * Each pass walks the product registry and runs {@code promote.lua} per product, so any number
- * of instances may run it at once: the script never admits beyond max-active.
+ * of instances may run it at once: the script never admits beyond max-active. Products with a
+ * clock of their own (opens-at, max-admit-per-minute) are also promoted every
+ * {@link QueueStore#TIMED_PERIOD} by each instance that saw them joined.
  */
 public class PromotionScheduler implements SmartLifecycle {
 
@@ -48,6 +51,10 @@ public class PromotionScheduler implements SmartLifecycle {
                 Flux.interval(QueueStore.REGISTRATION_PERIOD, QueueStore.REGISTRATION_PERIOD)
                         .onBackpressureDrop()
                         .concatMap(tick -> store.registerNewProducts().onErrorResume(error -> Mono.empty()), 1)
+                        .subscribe(),
+                Flux.interval(QueueStore.TIMED_PERIOD, QueueStore.TIMED_PERIOD)
+                        .onBackpressureDrop()
+                        .concatMap(tick -> promoteTimed(), 1)
                         .subscribe());
     }
 
@@ -74,6 +81,24 @@ public class PromotionScheduler implements SmartLifecycle {
     public Mono<Long> promoteAll(String onlyStrategy) {
         return store.products()
                 .flatMap(productId -> promoteOne(productId, onlyStrategy), CONCURRENCY)
+                .reduce(0L, Long::sum);
+    }
+
+    /**
+     * One pass over the timed products joined on this instance (a sale to open, a pace to keep):
+     * no freed place announces that an opening or a paced admission has become due, so they are
+     * promoted on a short clock. Every instance runs it; the script admits only what is due.
+     */
+    public Mono<Long> promoteTimed() {
+        return Flux.fromIterable(List.copyOf(store.timedProducts()))
+                .flatMap(productId -> store.promote(productId, "")
+                        .doOnNext(moved -> {
+                            if (moved == -1) {
+                                store.forgetTimed(productId);
+                            }
+                        })
+                        .map(moved -> Math.max(moved, 0L))
+                        .onErrorResume(error -> Mono.just(0L)), CONCURRENCY)
                 .reduce(0L, Long::sum);
     }
 

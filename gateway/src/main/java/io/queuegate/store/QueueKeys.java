@@ -107,6 +107,16 @@ public final class QueueKeys {
         return prefix + "settings";
     }
 
+    /** ZSET of waiting users, scored by when they last polled (abandon-after); named in fill.lua. */
+    public String seen() {
+        return prefix + "seen";
+    }
+
+    /** ZSET of admitted users who have not arrived yet, scored by their arrival deadline; named in fill.lua. */
+    public String arriving() {
+        return prefix + "arriving";
+    }
+
     /** String with the session's TTL, one per admitted user of a keyspace product. */
     public String slot(String userId) {
         return prefix + "slot:" + userId;

@@ -13,9 +13,26 @@ import java.util.List;
  * @param draining whether the queue takes nobody new
  * @param admissionRate the measured admissions per second (0 while unknown)
  * @param known whether Redis holds any state of the product
+ * @param mode the room mode an operator set: {@code queue}, {@code passthrough}, {@code queue-all}
+ *             or {@code closed}
+ * @param opening the last opening of a scheduled sale, or {@code null} before any
  */
 public record QueueSnapshot(long waiting, long active, Integer routeMaxActive, Integer maxOverride, boolean paused,
-        boolean draining, double admissionRate, boolean known) {
+        boolean draining, double admissionRate, boolean known, String mode, Opening opening) {
+
+    /** The room modes, in the order {@code snapshot.lua} numbers them. */
+    public static final List<String> MODES = List.of("queue", "passthrough", "queue-all", "closed");
+
+    /**
+     * How a scheduled sale's pre-queue was shuffled: enough to recompute the order, since each
+     * pre-queued user is placed by {@code SHA1(seed + ":" + userId)}, lowest first.
+     *
+     * @param opensAt the opens-at that was opened (epoch ms)
+     * @param seed the shuffle's seed
+     * @param preQueued how many users the shuffle placed
+     */
+    public record Opening(long opensAt, long seed, long preQueued) {
+    }
 
     /** The max-active that applies now: the operator's, else the route's; {@code null} when unknown. */
     public Integer capacity() {
@@ -24,7 +41,8 @@ public record QueueSnapshot(long waiting, long active, Integer routeMaxActive, I
 
     static QueueSnapshot fromScript(List<Long> r) {
         return new QueueSnapshot(r.get(0), r.get(1), orNull(r.get(2)), orNull(r.get(3)), r.get(4) == 1,
-                r.get(5) == 1, r.get(6) / 1_000_000.0, r.get(7) == 1);
+                r.get(5) == 1, r.get(6) / 1_000_000.0, r.get(7) == 1, MODES.get(r.get(8).intValue()),
+                r.get(10) < 0 ? null : new Opening(r.get(10), r.get(11), r.get(12)));
     }
 
     private static Integer orNull(long value) {

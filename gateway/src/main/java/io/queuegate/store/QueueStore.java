@@ -35,6 +35,10 @@ public class QueueStore {
     private final long streamMaxLength;
     private final Duration idleTtl;
     private final Set<String> unregistered = ConcurrentHashMap.newKeySet();
+    private final Set<String> timed = ConcurrentHashMap.newKeySet();
+
+    /** How often products with a clock of their own (opens-at, max-admit-per-minute) are promoted. */
+    public static final Duration TIMED_PERIOD = Duration.ofMillis(250);
 
     /** How often products with new waiters are written to the registry. */
     public static final Duration REGISTRATION_PERIOD = Duration.ofMillis(250);
@@ -64,11 +68,12 @@ public class QueueStore {
     }
 
     /**
-     * Joins (or finds) the user in the product's queue and fills free places in the same step.
-     * The settings are stored with the product, so promotions without a request use them.
+     * Joins (or finds) the user in the product's queue under plain queue rules and fills free
+     * places in the same step. The settings are stored with the product, so promotions without a
+     * request use them.
      */
     public Mono<Placement> join(String productId, String userId, int maxActive, Duration sessionTtl, String strategy) {
-        return joinFor(productId, userId, maxActive, sessionTtl, strategy).map(Joined::placement);
+        return joinFor(productId, userId, ProductRules.plain(maxActive, sessionTtl, strategy)).map(Joined::placement);
     }
 
     /**
@@ -79,26 +84,44 @@ public class QueueStore {
     public record Joined(Placement placement, boolean enqueued) {
     }
 
-    /** Like {@link #join}, also telling whether the call took a new ticket. */
-    public Mono<Joined> joinFor(String productId, String userId, int maxActive, Duration sessionTtl,
-            String strategy) {
+    /** Joins (or finds) the user under the product's rules, telling whether the call took a new ticket. */
+    public Mono<Joined> joinFor(String productId, String userId, ProductRules rules) {
         QueueKeys keys = QueueKeys.of(productId);
         // A queue outlives its last join by a token's lifetime plus a session: nobody can still
         // hold a valid claim on it after that.
-        Duration idle = idleTtl.plus(sessionTtl);
-        return run(scripts.join(), keys.forJoin(), userId, now(), Integer.toString(maxActive),
-                Long.toString(sessionTtl.toMillis()), strategy, Long.toString(idle.toMillis()))
+        Duration idle = idleTtl.plus(rules.sessionTtl());
+        String[] drop = rules.scriptArguments();
+        return run(scripts.join(), keys.forJoin(), userId, now(), Integer.toString(rules.maxActive()),
+                Long.toString(rules.sessionTtl().toMillis()), rules.strategy(), Long.toString(idle.toMillis()),
+                drop[0], drop[1], drop[2], drop[3], drop[4])
                 .map(r -> {
                     Placement placement = Placement.fromScript(r.get(0), r.get(1), r.get(2), r.get(4));
                     events.promoted(productId, "join", placement.promoted());
                     Joined joined = new Joined(placement, r.get(3) == 1);
                     // Only a new waiter needs the scheduler to know the product. The registry is a
                     // key of another slot, so it is written in batches off the request path.
-                    if (placement.state() == Placement.State.WAITING && joined.enqueued()) {
+                    if (joined.enqueued() && placement.state() != Placement.State.ACTIVE) {
                         unregistered.add(productId);
+                    }
+                    if (rules.isTimed()) {
+                        timed.add(productId);
                     }
                     return joined;
                 });
+    }
+
+    /**
+     * Products joined on this instance whose promotion runs on a clock (a sale to open at its
+     * time, a pace to keep): the scheduler promotes them every {@link #TIMED_PERIOD}, since no
+     * freed place announces that an admission has become due.
+     */
+    public Set<String> timedProducts() {
+        return timed;
+    }
+
+    /** Forgets a timed product nobody waits for any more. */
+    public void forgetTimed(String productId) {
+        timed.remove(productId);
     }
 
     /**
@@ -124,7 +147,7 @@ public class QueueStore {
     public Mono<Placement> status(String productId, String userId) {
         QueueKeys keys = QueueKeys.of(productId);
         return run(scripts.status(), keys.forStatus(), userId, now())
-                .map(r -> Placement.fromScript(r.get(0), r.get(1), 0, r.get(2)));
+                .map(Placement::fromStatus);
     }
 
     /**
@@ -249,8 +272,10 @@ public class QueueStore {
     /**
      * Applies an operator's change to one product in Redis, for every instance at once.
      *
-     * @param action {@code max}, {@code pause}, {@code resume}, {@code drain} or {@code undrain}
-     * @param value the new max-active for {@code max} ("" = back to the route's), else ""
+     * @param action {@code max}, {@code mode}, {@code pause}, {@code resume}, {@code drain} or
+     *               {@code undrain}
+     * @param value the new max-active for {@code max} ("" = back to the route's), the room mode
+     *              for {@code mode}, else ""
      * @return users promoted by the change
      */
     public Mono<Long> control(String productId, String action, String value) {

@@ -1,5 +1,8 @@
 package io.queuegate.web;
 
+import java.time.Duration;
+import java.time.Instant;
+
 import io.queuegate.admission.AdmissionService;
 import io.queuegate.admission.Caller;
 import io.queuegate.admission.CallerResolver;
@@ -88,12 +91,18 @@ public class QueueEndpoints {
     }
 
     static StatusBody body(Caller caller, Placement placement) {
+        if (placement.state() == Placement.State.PRE_QUEUE && placement.opensAt() != null) {
+            long retryAfter = RetryAfter.beforeOpening(Duration.between(Instant.now(), placement.opensAt()),
+                    placement.abandonAfter());
+            return new StatusBody(placement.state().name(), caller.productId(), caller.userId(), null, retryAfter, null,
+                    placement.opensAt().toString());
+        }
         if (placement.state() != Placement.State.WAITING) {
             return new StatusBody(placement.state().name(), caller.productId(), caller.userId(), null, null, null);
         }
         Long estimate = WaitEstimate.seconds(placement.rank(), placement.admissionRate());
         return new StatusBody(placement.state().name(), caller.productId(), caller.userId(), placement.rank(),
-                RetryAfter.of(placement.rank(), estimate), estimate);
+                RetryAfter.of(placement.rank(), estimate, placement.abandonAfter()), estimate);
     }
 
     /** Checks product, user and token like the filter does, then runs {@code action} for that caller. */

@@ -13,7 +13,9 @@ public enum QueueError {
     TOO_MANY_JOINS(HttpStatus.TOO_MANY_REQUESTS),
     CONTENT_TOO_LARGE(HttpStatus.CONTENT_TOO_LARGE),
     QUEUE_UNAVAILABLE(HttpStatus.SERVICE_UNAVAILABLE),
-    QUEUE_CLOSED(HttpStatus.SERVICE_UNAVAILABLE);
+    QUEUE_CLOSED(HttpStatus.SERVICE_UNAVAILABLE),
+    ROOM_CLOSED(HttpStatus.SERVICE_UNAVAILABLE),
+    SALE_ENDED(HttpStatus.GONE);
 
     private final HttpStatus status;
 

@@ -43,20 +43,29 @@ public class QueueResponses {
 
     public Mono<Void> waiting(ServerWebExchange exchange, Admission.Waiting waiting) {
         Caller caller = waiting.caller();
-        long retryAfter = RetryAfter.of(waiting.rank(), waiting.estimatedWaitSeconds());
+        long retryAfter = waiting.retryAfterSeconds();
         ServerHttpResponse response = exchange.getResponse();
         response.setStatusCode(HttpStatus.TOO_MANY_REQUESTS);
         HttpHeaders headers = response.getHeaders();
         headers.set(HttpHeaders.RETRY_AFTER, Long.toString(retryAfter));
-        headers.set(RANK_HEADER, Long.toString(waiting.rank()));
+        if (!waiting.preQueued()) {
+            headers.set(RANK_HEADER, Long.toString(waiting.rank()));
+        }
         headers.setCacheControl("no-store");
         attachToken(exchange, waiting.token());
         if (prefersHtml(exchange.getRequest())) {
-            return write(response, HTML, page.render(caller.productId(), waiting.rank(),
-                    waiting.estimatedWaitSeconds(), retryAfter, locale(exchange)).getBytes(StandardCharsets.UTF_8));
+            String html = waiting.preQueued()
+                    ? page.renderPreQueue(caller.productId(), waiting.opensAt(), retryAfter, locale(exchange))
+                    : page.render(caller.productId(), waiting.rank(), waiting.estimatedWaitSeconds(), retryAfter,
+                            locale(exchange));
+            return write(response, HTML, html.getBytes(StandardCharsets.UTF_8));
+        }
+        if (waiting.preQueued()) {
+            return writeJson(response, new WaitingBody("PRE_QUEUE", caller.productId(), caller.userId(), null,
+                    waiting.token(), retryAfter, null, waiting.opensAt().toString(), waiting.rank()));
         }
         return writeJson(response, new WaitingBody("WAITING", caller.productId(), caller.userId(), waiting.rank(),
-                waiting.token(), retryAfter, waiting.estimatedWaitSeconds()));
+                waiting.token(), retryAfter, waiting.estimatedWaitSeconds(), null, null));
     }
 
     public Mono<Void> error(ServerWebExchange exchange, QueueError error, String message, boolean clearCookie) {
@@ -78,6 +87,17 @@ public class QueueResponses {
     }
 
     public Mono<Void> rejected(ServerWebExchange exchange, Admission.Rejected rejected) {
+        WaitingPage.Notice notice = WaitingPage.Notice.of(rejected.error());
+        if (notice != null && prefersHtml(exchange.getRequest())) {
+            ServerHttpResponse response = exchange.getResponse();
+            response.setStatusCode(rejected.error().status());
+            response.getHeaders().setCacheControl("no-store");
+            if (rejected.retryAfterSeconds() > 0) {
+                response.getHeaders().set(HttpHeaders.RETRY_AFTER, Long.toString(rejected.retryAfterSeconds()));
+            }
+            return write(response, HTML, page.renderNotice(notice, rejected.retryAfterSeconds(), locale(exchange))
+                    .getBytes(StandardCharsets.UTF_8));
+        }
         return error(exchange, rejected.error(), rejected.message(), rejected.clearCookie(),
                 rejected.retryAfterSeconds());
     }
@@ -88,7 +108,8 @@ public class QueueResponses {
             response.setStatusCode(QueueError.QUEUE_UNAVAILABLE.status());
             response.getHeaders().setCacheControl("no-store");
             response.getHeaders().set(HttpHeaders.RETRY_AFTER, "5");
-            return write(response, HTML, page.renderUnavailable(5, locale(exchange)).getBytes(StandardCharsets.UTF_8));
+            return write(response, HTML, page.renderNotice(WaitingPage.Notice.UNAVAILABLE, 5, locale(exchange))
+                    .getBytes(StandardCharsets.UTF_8));
         }
         return error(exchange, QueueError.QUEUE_UNAVAILABLE,
                 "the waiting room is temporarily unavailable; please try again shortly", false);

@@ -1,9 +1,13 @@
 package io.queuegate.web;
 
+import java.time.Duration;
+
 /**
  * How long a waiting client should wait before asking again: short near the front, where a
  * place may open any moment, longer far back, so a large queue does not poll Redis at a fixed
  * high rate. With an estimate, a tenth of the expected wait; without one, a second per 100 places.
+ * Never more than a third of abandon-after, so a client that follows it keeps its place even if
+ * one poll is lost.
  */
 public final class RetryAfter {
 
@@ -23,5 +27,26 @@ public final class RetryAfter {
             return forRank(rank);
         }
         return Math.max(1, Math.min(MAX_SECONDS, estimatedWaitSeconds / 10));
+    }
+
+    /** Like {@link #of(long, Long)}, kept below abandon-after ({@link Duration#ZERO} = never). */
+    public static long of(long rank, Long estimatedWaitSeconds, Duration abandonAfter) {
+        return capped(of(rank, estimatedWaitSeconds), abandonAfter);
+    }
+
+    /**
+     * In a sale's pre-queue: at the opening (when places are drawn), else as late as
+     * abandon-after allows.
+     */
+    public static long beforeOpening(Duration untilOpening, Duration abandonAfter) {
+        long seconds = Math.max(1, (untilOpening.toMillis() + 999) / 1000);
+        return capped(Math.min(MAX_SECONDS, seconds), abandonAfter);
+    }
+
+    private static long capped(long seconds, Duration abandonAfter) {
+        if (abandonAfter.isZero()) {
+            return seconds;
+        }
+        return Math.max(1, Math.min(seconds, abandonAfter.toSeconds() / 3));
     }
 }

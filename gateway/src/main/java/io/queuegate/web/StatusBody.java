@@ -9,8 +9,14 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  * @param rank 1-based place in line, only while waiting
  * @param retryAfterSeconds when to ask again, only while waiting
  * @param estimatedWaitSeconds the wait estimate, only while waiting and once a rate is known
+ * @param opensAt when the sale opens (ISO-8601), only in a sale's pre-queue
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record StatusBody(String status, String productId, String userId, Long rank, Long retryAfterSeconds,
-        Long estimatedWaitSeconds) {
+        Long estimatedWaitSeconds, String opensAt) {
+
+    public StatusBody(String status, String productId, String userId, Long rank, Long retryAfterSeconds,
+            Long estimatedWaitSeconds) {
+        this(status, productId, userId, rank, retryAfterSeconds, estimatedWaitSeconds, null);
+    }
 }

@@ -1,10 +1,18 @@
 package io.queuegate.web;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+
 /**
  * The JSON body of a 429 waiting answer, field for field as in the HTTP contract.
  *
+ * @param status {@code WAITING}, or {@code PRE_QUEUE} before a scheduled sale opens
+ * @param rank 1-based place in line; {@code null} in the pre-queue, where places are drawn at opening
  * @param estimatedWaitSeconds {@code null} until an admission rate is known
+ * @param opensAt when the sale opens (ISO-8601), only in the pre-queue
+ * @param preQueued how many are in the pre-queue, only there
  */
-public record WaitingBody(String status, String productId, String userId, long rank, String token,
-        long retryAfterSeconds, Long estimatedWaitSeconds) {
+public record WaitingBody(String status, String productId, String userId, Long rank, String token,
+        long retryAfterSeconds, Long estimatedWaitSeconds,
+        @JsonInclude(JsonInclude.Include.NON_NULL) String opensAt,
+        @JsonInclude(JsonInclude.Include.NON_NULL) Long preQueued) {
 }

@@ -4,6 +4,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.format.FormatStyle;
 import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -17,7 +21,7 @@ import org.springframework.web.util.HtmlUtils;
 /**
  * The HTML pages shoppers see: the waiting page (rank, estimated wait, progress, live updates by
  * server-sent events with polling as fallback, and a meta refresh when JavaScript is off) and
- * the "temporarily unavailable" page. Templates are plain HTML with {@code {{name}}} for values
+ * the notice pages (temporarily unavailable, sale ended, room closed). Templates are plain HTML with {@code {{name}}} for values
  * and {@code {{msg:key}}} for texts from the message bundles, so a shop can replace the template
  * ({@code queuegate.page.template}) and add languages or wording ({@code queuegate.page.messages})
  * without code. Every inserted value is HTML-escaped.
@@ -44,22 +48,74 @@ public class WaitingPage {
         String eta = estimatedWaitSeconds == null ? "" : Long.toString(estimatedWaitSeconds);
         String etaText = estimatedWaitSeconds == null ? message("queuegate.page.eta.unknown", locale)
                 : message("queuegate.page.eta", locale, duration(estimatedWaitSeconds, locale));
-        return fill(waitingTemplate, locale, Map.of(
-                "lang", locale.getLanguage(),
-                "productId", productId,
-                "rank", Long.toString(rank),
-                "eta", eta,
-                "etaText", etaText,
-                "intro", message("queuegate.page.intro", locale, productId),
-                "retryAfter", Long.toString(refreshSeconds),
-                "eventsUrl", "/queue/" + productId + "/events",
-                "statusUrl", "/queue/" + productId + "/status"));
+        return fill(waitingTemplate, locale, Map.ofEntries(
+                Map.entry("lang", locale.getLanguage()),
+                Map.entry("productId", productId),
+                Map.entry("rank", Long.toString(rank)),
+                Map.entry("eta", eta),
+                Map.entry("etaText", etaText),
+                Map.entry("intro", message("queuegate.page.intro", locale, productId)),
+                Map.entry("opensAt", ""),
+                Map.entry("rankSection", ""),
+                Map.entry("retryAfter", Long.toString(refreshSeconds)),
+                Map.entry("eventsUrl", "/queue/" + productId + "/events"),
+                Map.entry("statusUrl", "/queue/" + productId + "/status")));
     }
 
-    public String renderUnavailable(long refreshSeconds, Locale locale) {
+    /**
+     * The pre-queue of a scheduled sale: no rank yet (places are drawn at opening); the page
+     * reloads itself at the opening, or sooner when abandon-after asks for it.
+     */
+    public String renderPreQueue(String productId, Instant opensAt, long refreshSeconds, Locale locale) {
+        String opens = DateTimeFormatter.ofLocalizedDateTime(FormatStyle.MEDIUM, FormatStyle.LONG)
+                .withLocale(locale).withZone(ZoneOffset.UTC).format(opensAt);
+        return fill(waitingTemplate, locale, Map.ofEntries(
+                Map.entry("lang", locale.getLanguage()),
+                Map.entry("productId", productId),
+                Map.entry("rank", ""),
+                Map.entry("eta", ""),
+                Map.entry("etaText", ""),
+                Map.entry("intro", message("queuegate.page.pre-queue", locale, productId, opens)),
+                Map.entry("opensAt", opensAt.toString()),
+                Map.entry("rankSection", "hidden"),
+                Map.entry("retryAfter", Long.toString(refreshSeconds)),
+                Map.entry("eventsUrl", "/queue/" + productId + "/events"),
+                Map.entry("statusUrl", "/queue/" + productId + "/status")));
+    }
+
+    /** The pages that take nobody in line: Redis unavailable, sale ended, room closed. */
+    public enum Notice {
+        UNAVAILABLE("queuegate.page.unavailable"),
+        SALE_ENDED("queuegate.page.sale-ended"),
+        ROOM_CLOSED("queuegate.page.room-closed");
+
+        private final String messagePrefix;
+
+        Notice(String messagePrefix) {
+            this.messagePrefix = messagePrefix;
+        }
+
+        /** The notice page for an error, or {@code null} when the error has none (bad requests). */
+        public static Notice of(QueueError error) {
+            return switch (error) {
+                case QUEUE_UNAVAILABLE -> UNAVAILABLE;
+                case SALE_ENDED -> SALE_ENDED;
+                case ROOM_CLOSED, QUEUE_CLOSED -> ROOM_CLOSED;
+                default -> null;
+            };
+        }
+    }
+
+    /**
+     * @param refreshSeconds when the page reloads itself; 0 for never (a sale that ended)
+     */
+    public String renderNotice(Notice notice, long refreshSeconds, Locale locale) {
         return fill(unavailableTemplate, locale, Map.of(
                 "lang", locale.getLanguage(),
-                "retryAfter", Long.toString(refreshSeconds)));
+                "title", message(notice.messagePrefix + ".title", locale),
+                "text", message(notice.messagePrefix + ".text", locale),
+                // A page that has nothing to wait for does not reload: a day is as good as never.
+                "retryAfter", Long.toString(refreshSeconds > 0 ? refreshSeconds : 86_400)));
     }
 
     private String duration(long seconds, Locale locale) {

@@ -1,0 +1,316 @@
+package io.queuegate.store;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+import io.lettuce.core.RedisException;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.sync.RedisCommands;
+import io.queuegate.support.RedisProcess;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The rules of a drop (pre-queue, closing, room modes, pace, abandoned waiters, arrival) in the
+ * Lua scripts on a real Redis, with {@code now} passed in, so time is a fixed clock moved by hand.
+ */
+class DropScriptsTest {
+
+    private static final String PID = "drop";
+    private static final long NOW = 1_000_000_000L;
+    private static final long TTL = 600_000L;
+    private static final long IDLE = 3_600_000L;
+    private static final QueueKeys KEYS = QueueKeys.of(PID);
+    private static final QueueScripts scripts = new QueueScripts();
+
+    private static RedisProcess redis;
+    private static RedisCommands<String, String> commands;
+
+    /** The rules each join passes; tests change what they need. */
+    private long opensAt = -1;
+    private long closesAt = -1;
+    private int maxAdmitPerMinute;
+    private long abandonAfter;
+    private long arrivalTtl;
+
+    @BeforeAll
+    static void startRedis() {
+        redis = RedisProcess.start();
+        commands = redis.commands();
+    }
+
+    @AfterAll
+    static void stopRedis() {
+        redis.close();
+    }
+
+    @BeforeEach
+    void emptyRedis() {
+        redis.flushAll();
+    }
+
+    @Test
+    void preQueueIsDrawnOnceAtOpeningAndStaysAheadOfLaterArrivals() throws Exception {
+        opensAt = NOW + 10_000;
+        List<String> early = IntStream.range(0, 500).mapToObj(i -> "early-" + i).toList();
+        for (int i = 0; i < early.size(); i++) {
+            List<Long> joined = join(early.get(i), NOW + i, 1);
+            assertThat(joined.get(0)).as("before opening everyone is pre-queued").isEqualTo(2L);
+            assertThat(joined.get(1)).as("the pre-queue's size").isEqualTo(i + 1L);
+        }
+        assertThat(promote(opensAt - 1)).as("nobody is admitted before opening").isZero();
+        assertThat(commands.zcard(KEYS.active())).isZero();
+        assertThat(status(early.get(7), opensAt - 1).get(0)).isEqualTo(2L);
+
+        List<String> late = IntStream.range(0, 20).mapToObj(i -> "late-" + i).toList();
+        for (int i = 0; i < late.size(); i++) {
+            assertThat(join(late.get(i), opensAt + i, 1).get(0)).isZero();
+        }
+        List<String> drawn = commands.zrange(KEYS.waiting(), 0, -1);
+        promote(opensAt + 100);
+        assertThat(commands.zrange(KEYS.waiting(), 0, -1)).as("drawn once, not again").isEqualTo(drawn);
+
+        List<String> admitted = admissionOrder(opensAt + 1_000);
+        assertThat(admitted).hasSize(520);
+        List<String> firstAdmitted = admitted.subList(0, 500);
+        assertThat(firstAdmitted).as("every pre-queued user before every later arrival")
+                .containsExactlyInAnyOrderElementsOf(early);
+        assertThat(admitted.subList(500, 520)).as("later arrivals in arrival order").isEqualTo(late);
+        assertThat(firstAdmitted).isNotEqualTo(early);
+        double rho = spearman(early, firstAdmitted);
+        // Under a fair draw rho has mean 0 and standard deviation 1/sqrt(499) = 0.045.
+        assertThat(Math.abs(rho)).as("rank correlation with join order").isLessThan(0.2);
+
+        // Audit: the seed kept in the settings recomputes the very order.
+        String seed = commands.hget(KEYS.settings(), "seed");
+        assertThat(commands.hget(KEYS.settings(), "prequeued")).isEqualTo("500");
+        List<String> recomputed = early.stream()
+                .sorted(Comparator.comparing(uid -> sha1(seed + ":" + uid)))
+                .toList();
+        assertThat(firstAdmitted).isEqualTo(recomputed);
+    }
+
+    @Test
+    void aClosedSaleTurnsNewCallersAwayButKeepsItsLine() {
+        closesAt = NOW + 5_000;
+        join("holder", NOW, 1);
+        join("waiter", NOW + 1, 1);
+        assertThat(join("newcomer", closesAt, 1).get(0)).as("sale ended").isEqualTo(-3L);
+        assertThat(join("waiter", closesAt + 10, 1)).startsWith(0L, 1L);
+        assertThat(join("holder", closesAt + 10, 1).get(0)).isEqualTo(1L);
+        assertThat(commands.zscore(KEYS.waiting(), "newcomer")).isNull();
+    }
+
+    @Test
+    void passthroughAdmitsEveryoneAndKeepsCounting() {
+        join("a", NOW, 1);
+        join("b", NOW, 1);
+        assertThat(admin("mode", "passthrough", NOW + 1)).as("the waiting are let in at once").isEqualTo(1L);
+        assertThat(join("c", NOW + 2, 1).get(0)).isEqualTo(1L);
+        assertThat(join("d", NOW + 3, 1).get(0)).isEqualTo(1L);
+        assertThat(commands.zcard(KEYS.active())).as("counted, beyond max-active").isEqualTo(4L);
+
+        admin("mode", "queue", NOW + 4);
+        assertThat(join("e", NOW + 5, 1)).as("back to queueing: over capacity, so e waits").startsWith(0L, 1L);
+    }
+
+    @Test
+    void queueAllAdmitsNobodyNewEvenWithFreePlaces() {
+        join("a", NOW, 3);
+        admin("mode", "queue-all", NOW + 1);
+        assertThat(join("b", NOW + 2, 3)).startsWith(0L, 1L);
+        assertThat(join("a", NOW + 3, 3).get(0)).as("the admitted keep their session").isEqualTo(1L);
+        assertThat(admin("mode", "queue", NOW + 4)).as("switching back fills the free places").isEqualTo(1L);
+    }
+
+    @Test
+    void aClosedRoomTurnsEveryoneAwayAndKeepsTheirPlaces() {
+        join("a", NOW, 1);
+        join("b", NOW, 1);
+        admin("mode", "closed", NOW + 1);
+        assertThat(join("a", NOW + 2, 1).get(0)).isEqualTo(-4L);
+        assertThat(join("b", NOW + 2, 1).get(0)).isEqualTo(-4L);
+        assertThat(join("c", NOW + 2, 1).get(0)).isEqualTo(-4L);
+        admin("mode", "queue", NOW + 3);
+        assertThat(join("a", NOW + 4, 1).get(0)).isEqualTo(1L);
+        assertThat(join("b", NOW + 4, 1)).startsWith(0L, 1L);
+        assertThat(snapshot(NOW + 5).get(8)).as("mode queue").isZero();
+    }
+
+    @Test
+    void anUnknownModeIsRefused() {
+        join("a", NOW, 1);
+        assertThatThrownBy(() -> admin("mode", "open-sesame", NOW)).isInstanceOf(RedisException.class)
+                .hasMessageContaining("unknown mode");
+    }
+
+    @Test
+    void paceSpreadsAdmissionsEvenWhilePlacesAreFree() {
+        maxAdmitPerMinute = 60;
+        for (int i = 0; i < 40; i++) {
+            join("u" + i, NOW, 100);
+        }
+        long thirtiethAt = -1;
+        for (long t = NOW; t <= NOW + 40_000; t += 250) {
+            promote(t);
+            long admitted = commands.zcard(KEYS.active());
+            assertThat(admitted).as("never ahead of the pace at %d ms", t - NOW)
+                    .isLessThanOrEqualTo(1 + (t - NOW) / 1_000);
+            if (admitted >= 30 && thirtiethAt < 0) {
+                thirtiethAt = t;
+            }
+        }
+        assertThat(thirtiethAt - NOW).as("30 admissions at 60 a minute").isBetween(24_000L, 36_000L);
+    }
+
+    @Test
+    void paceAllowsAtMostOneSecondsWorthAtOnce() {
+        maxAdmitPerMinute = 600;
+        for (int i = 0; i < 100; i++) {
+            join("u" + i, NOW, 1_000);
+        }
+        long before = commands.zcard(KEYS.active());
+        promote(NOW + 60_000);
+        assertThat(commands.zcard(KEYS.active()) - before).as("after a long quiet, a second's worth, not a minute's")
+                .isEqualTo(10L);
+    }
+
+    @Test
+    void waitersWhoStopPollingAreSkippedAndRemoved() {
+        abandonAfter = 60_000;
+        join("holder", NOW, 1);
+        List<String> polling = new ArrayList<>();
+        List<String> gone = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            String uid = "w" + i;
+            join(uid, NOW + i, 1);
+            (i % 2 == 0 ? polling : gone).add(uid);
+        }
+        for (long t = NOW + 10_000; t <= NOW + 70_000; t += 10_000) {
+            for (int i = 0; i < polling.size(); i++) {
+                // Half poll the route, half the status endpoint: both keep the place.
+                if (i % 2 == 0) {
+                    join(polling.get(i), t, 1);
+                }
+                else {
+                    status(polling.get(i), t);
+                }
+            }
+        }
+        List<String> admitted = new ArrayList<>();
+        long t = NOW + 70_500;
+        leave("holder", t);
+        for (int i = 0; i < 10; i++) {
+            String active = commands.zrange(KEYS.active(), 0, -1).get(0);
+            admitted.add(active);
+            leave(active, t);
+        }
+        assertThat(admitted).containsExactlyElementsOf(polling);
+        assertThat(commands.zcard(KEYS.waiting())).as("the closed tabs are removed").isZero();
+        Set<String> stillSeen = Set.copyOf(commands.zrange(KEYS.seen(), 0, -1));
+        assertThat(stillSeen).doesNotContainAnyElementsOf(gone);
+    }
+
+    @Test
+    void anAdmittedUserMustArriveInTimeAndArrivingExtendsToTheSession() {
+        arrivalTtl = 60_000;
+        assertThat(join("a", NOW, 1).get(0)).isEqualTo(1L);
+        assertThat(commands.zscore(KEYS.active(), "a")).as("joined and admitted at once: arrived")
+                .isEqualTo((double) (NOW + TTL));
+        join("b", NOW + 1, 1);
+        join("c", NOW + 2, 1);
+        leave("a", NOW + 1_000);
+        assertThat(commands.zscore(KEYS.active(), "b")).as("promoted: an arrival window, not a session")
+                .isEqualTo((double) (NOW + 1_000 + 60_000));
+        promote(NOW + 61_001);
+        assertThat(commands.zscore(KEYS.active(), "b")).as("b never came: the place moved on").isNull();
+        assertThat(commands.zscore(KEYS.active(), "c")).isNotNull();
+        assertThat(join("c", NOW + 70_000, 1).get(0)).isEqualTo(1L);
+        assertThat(commands.zscore(KEYS.active(), "c")).as("arrived: the full session from now")
+                .isEqualTo((double) (NOW + 70_000 + TTL));
+        join("c", NOW + 80_000, 1);
+        assertThat(commands.zscore(KEYS.active(), "c")).as("later requests do not extend it")
+                .isEqualTo((double) (NOW + 70_000 + TTL));
+    }
+
+    /** Admits one user after another by ending each session, from {@code now} on. */
+    private List<String> admissionOrder(long now) {
+        List<String> order = new ArrayList<>();
+        promote(now);
+        while (true) {
+            List<String> active = commands.zrange(KEYS.active(), 0, -1);
+            if (active.isEmpty()) {
+                return order;
+            }
+            order.add(active.get(0));
+            leave(active.get(0), now);
+        }
+    }
+
+    private static double spearman(List<String> joinOrder, List<String> admissionOrder) {
+        int n = joinOrder.size();
+        var position = IntStream.range(0, n).boxed().collect(Collectors.toMap(admissionOrder::get, i -> i));
+        double sumSquares = 0;
+        for (int i = 0; i < n; i++) {
+            double d = i - position.get(joinOrder.get(i));
+            sumSquares += d * d;
+        }
+        return 1 - 6 * sumSquares / ((double) n * ((double) n * n - 1));
+    }
+
+    private static String sha1(String text) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(text.getBytes(StandardCharsets.UTF_8)));
+        }
+        catch (NoSuchAlgorithmException ex) {
+            throw new IllegalStateException(ex);
+        }
+    }
+
+    private List<Long> join(String uid, long now, int max) {
+        return commands.eval(scripts.join().getScriptAsString(), ScriptOutputType.MULTI,
+                KEYS.forJoin().toArray(String[]::new), uid, Long.toString(now), Integer.toString(max),
+                Long.toString(TTL), "scheduler", Long.toString(IDLE), opensAt < 0 ? "" : Long.toString(opensAt),
+                closesAt < 0 ? "" : Long.toString(closesAt), Integer.toString(maxAdmitPerMinute),
+                Long.toString(abandonAfter), Long.toString(arrivalTtl));
+    }
+
+    private long promote(long now) {
+        return commands.eval(scripts.promote().getScriptAsString(), ScriptOutputType.INTEGER,
+                KEYS.forPromoteAndLeave().toArray(String[]::new), Long.toString(now), "");
+    }
+
+    private List<Long> leave(String uid, long now) {
+        return commands.eval(scripts.leave().getScriptAsString(), ScriptOutputType.MULTI,
+                KEYS.forPromoteAndLeave().toArray(String[]::new), uid, Long.toString(now), KEYS.slotAvailableChannel());
+    }
+
+    private List<Long> status(String uid, long now) {
+        return commands.eval(scripts.status().getScriptAsString(), ScriptOutputType.MULTI,
+                KEYS.forStatus().toArray(String[]::new), uid, Long.toString(now));
+    }
+
+    private long admin(String action, String value, long now) {
+        return commands.eval(scripts.admin().getScriptAsString(), ScriptOutputType.INTEGER,
+                KEYS.forPromoteAndLeave().toArray(String[]::new), action, value, Long.toString(now));
+    }
+
+    private List<Long> snapshot(long now) {
+        return commands.eval(scripts.snapshot().getScriptAsString(), ScriptOutputType.MULTI,
+                KEYS.forPromoteAndLeave().toArray(String[]::new), Long.toString(now));
+    }
+}
