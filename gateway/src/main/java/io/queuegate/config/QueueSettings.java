@@ -36,14 +36,9 @@ public record QueueSettings(
         Duration arrivalTtl) {
 
     /** Settings with nothing set. */
-    public static final QueueSettings EMPTY = new QueueSettings(null, null, null, null, null, null);
-
-    /** Settings without the fields of a drop. */
-    public QueueSettings(Integer maxActive, Duration sessionTtl, Promotion promotion, String completeOn,
-            RedisFailureMode onRedisFailure, String productIdVariable) {
-        this(maxActive, sessionTtl, promotion, completeOn, onRedisFailure, productIdVariable, null, null, null, null,
-                null);
-    }
+    // One constructor only: Boot binds route metadata and product overrides through it.
+    public static final QueueSettings EMPTY = new QueueSettings(null, null, null, null, null, null, null, null, null,
+            null, null);
 
     /** These settings, with each field that {@code override} sets replaced by its value. */
     public QueueSettings overriddenBy(QueueSettings override) {

@@ -78,13 +78,53 @@ class QueueGatePropertiesTest {
 
     @Test
     void productOverridesWinOverTheRouteBlock() {
-        QueueSettings route = new QueueSettings(10, null, Promotion.SCHEDULER, null, null, null);
-        QueueSettings product = new QueueSettings(3, null, null, null, RedisFailureMode.OPEN, null);
+        QueueSettings route = new QueueSettings(10, null, Promotion.SCHEDULER, null, null, null, null, null, null, null,
+                null);
+        QueueSettings product = new QueueSettings(3, null, null, null, RedisFailureMode.OPEN, null, null, null, null, null, null);
         QueuePolicy policy = QueuePolicy.from(route.overriddenBy(product));
         assertThat(policy.maxActive()).isEqualTo(3);
         assertThat(policy.promotion()).isEqualTo(Promotion.SCHEDULER);
         assertThat(policy.onRedisFailure()).isEqualTo(RedisFailureMode.OPEN);
         assertThat(policy.sessionTtl()).hasMinutes(10);
         assertThat(policy.productIdVariable()).isEqualTo("productId");
+    }
+
+    @Test
+    void bindsTheRulesOfADropPerProduct() {
+        runner.withPropertyValues(SECRET, "queuegate.products.drop.opens-at=2026-12-24T10:00:00+09:00",
+                "queuegate.products.drop.closes-at=2026-12-24T02:00:00Z",
+                "queuegate.products.drop.max-admit-per-minute=120", "queuegate.products.drop.abandon-after=90s",
+                "queuegate.products.drop.arrival-ttl=30s").run(context -> {
+                    assertThat(context).hasNotFailed();
+                    QueuePolicy policy = QueuePolicy.from(
+                            context.getBean(QueueGateProperties.class).products().get("drop"));
+                    assertThat(policy.opensAt()).isEqualTo(java.time.Instant.parse("2026-12-24T01:00:00Z"));
+                    assertThat(policy.closesAt()).isEqualTo(java.time.Instant.parse("2026-12-24T02:00:00Z"));
+                    assertThat(policy.maxAdmitPerMinute()).isEqualTo(120);
+                    assertThat(policy.abandonAfter()).hasSeconds(90);
+                    assertThat(policy.arrivalTtl()).hasSeconds(30);
+                });
+    }
+
+    @Test
+    void dropDefaultsKeepPlacesForAMinuteUnseenAndGiveAMinuteToArrive() {
+        QueuePolicy policy = QueuePolicy.from(QueueSettings.EMPTY);
+        assertThat(policy.abandonAfter()).hasSeconds(60);
+        assertThat(policy.arrivalTtl()).hasSeconds(60);
+        assertThat(policy.maxAdmitPerMinute()).isZero();
+        assertThat(policy.opensAt()).isNull();
+    }
+
+    @Test
+    void refusesADropThatClosesBeforeItOpens() {
+        runner.withPropertyValues(SECRET, "queuegate.products.drop.opens-at=2026-12-24T10:00:00Z",
+                "queuegate.products.drop.closes-at=2026-12-24T09:00:00Z").run(context -> assertThat(context)
+                .hasFailed().getFailure().rootCause().hasMessageContaining("must be after opens-at"));
+    }
+
+    @Test
+    void refusesAnAbandonAfterTooShortToPollWithin() {
+        runner.withPropertyValues(SECRET, "queuegate.products.drop.abandon-after=1s").run(context -> assertThat(context)
+                .hasFailed().getFailure().rootCause().hasMessageContaining("abandon-after must be 0 (never) or at least 3s"));
     }
 }

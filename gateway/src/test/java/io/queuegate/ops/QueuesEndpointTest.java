@@ -162,7 +162,7 @@ class QueuesEndpointTest {
         a.operate("42", "{\"action\":\"explode\"}").expectStatus().isBadRequest()
                 .expectBody().jsonPath("$.error").isEqualTo("invalid_action")
                 .jsonPath("$.message").value(message -> assertThat((String) message)
-                        .contains("max, pause, resume, drain, undrain"));
+                        .contains("max, mode, pause, resume, drain, undrain"));
         a.operate("42", "{\"action\":\"max\",\"value\":\"0\"}").expectStatus().isBadRequest()
                 .expectBody().jsonPath("$.error").isEqualTo("invalid_value");
         a.operate("42", "{\"action\":\"max\",\"value\":\"ten\"}").expectStatus().isBadRequest()
