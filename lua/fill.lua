@@ -18,7 +18,7 @@
 -- Drops (opens-at): before opening, joins wait with ticket 0, in no order. The first script to
 -- run after opens-at shuffles them once: each is ordered by SHA1(seed .. ':' .. user id), with
 -- the seed taken from Redis's clock and kept in the HASH ('seed', with 'opened' and 'prequeued'),
--- so anyone holding the seed and the list can recompute the order. They get tickets -n..-1,
+-- so anyone holding the seed and the list can recompute the order. Their tickets are negative,
 -- ahead of every ticket taken after opening.
 --
 -- Abandoned waiters (abandon-after): every poll stamps the waiter in 'qg:{pid}:seen' (ZSET, score
@@ -33,6 +33,8 @@
 local RATE_TAU_MS = 60000
 local PASSTHROUGH_BATCH = 1000
 local ABANDONED_BATCH = 500
+local DRAW_BATCH = 500
+local DRAW_OFFSET = 9007199254740992 -- 2^53
 
 local SETTINGS_FIELDS = { 'max', 'ttl', 'strategy', 'opens', 'closes', 'apm', 'abandon', 'arrival',
     'max_override', 'mode', 'draining', 'opened', 'admit_at', 'rate', 'rate_at', 'rate_since' }
@@ -66,15 +68,20 @@ local function opened(wait, settings, now, c)
     end
     local early = redis.call('ZRANGEBYSCORE', wait, 0, 0)
     local time = redis.call('TIME')
-    local seed = tostring(tonumber(time[1]) * 1000000 + tonumber(time[2]))
-    local keyed = {}
-    for i, uid in ipairs(early) do
-        keyed[i] = { redis.sha1hex(seed .. ':' .. uid), uid }
-    end
-    table.sort(keyed, function(a, b) return a[1] < b[1] end)
-    local n = #keyed
-    for i, entry in ipairs(keyed) do
-        redis.call('ZADD', wait, i - n - 1, entry[2])
+    local seed = time[1] .. string.format('%06d', tonumber(time[2]))
+    -- The first 52 bits of the hash, as a ticket in [-2^53, -2^52): the wait ZSET itself sorts
+    -- them (no sort in Lua), and each is exact in a double. Every ticket taken later is positive.
+    local n = #early
+    for from = 1, n, DRAW_BATCH do
+        local args = {}
+        for i = from, math.min(from + DRAW_BATCH - 1, n) do
+            local uid = early[i]
+            -- Formatted by hand: Lua would print the number with 14 digits and lose the last ones.
+            args[#args + 1] = string.format('%.0f',
+                tonumber(string.sub(redis.sha1hex(seed .. ':' .. uid), 1, 13), 16) - DRAW_OFFSET)
+            args[#args + 1] = uid
+        end
+        redis.call('ZADD', wait, unpack(args))
     end
     redis.call('HSET', settings, 'opened', c.opens, 'seed', seed, 'prequeued', n)
     c.opened = c.opens

@@ -93,6 +93,7 @@ public final class Scale {
         Instant started = Instant.now();
         header();
         memoryAndLatency();
+        memoryWithAbandonTracking();
         seedLayout();
         safetyNet();
         md.append("\nTotal run time: ").append(Duration.between(started, Instant.now()).toSeconds()).append(" s.\n");
@@ -467,7 +468,36 @@ public final class Scale {
         String id(int i);
     }
 
-    private void joinPipelined(String product, int count, Users users, long now, long ttl) {
+    /**
+     * The same million, joined with the default abandon-after (60 s): each waiter is also stamped
+     * in the product's seen ZSET, the price of never promoting a closed tab.
+     */
+    private void memoryWithAbandonTracking() {
+        sync.flushall();
+        loadScripts();
+        settle();
+        long before = usedMemory();
+        joinPipelined("big", WAITING + MAX_ACTIVE, i -> user('u', i), System.currentTimeMillis(), SESSION_TTL_MS,
+                "", "", "0", "60000", "60000");
+        settle();
+        long after = usedMemory();
+        long seen = sync.zcard(QueueKeys.of("big").seen());
+        if (seen != WAITING) {
+            throw new IllegalStateException("expected " + WAITING + " stamped waiters, got " + seen);
+        }
+        double perUser = (after - before) / (double) WAITING;
+        System.out.printf("1M load with abandon-after: %.1f B/user%n", perUser);
+        md.append("\n## 1b. Memory per waiting user with abandon-after (the default, 60 s)\n\n")
+                .append("The same load with `abandon-after: 60s` (join.lua ARGV[10]): each waiter is also stamped in ")
+                .append("`qg:{pid}:seen` (ZSET, score = last seen).\n\n")
+                .append("| measure | bytes per waiting user | target |\n|---|---|---|\n")
+                .append(String.format("| QueueGate with abandon-after (`used_memory` after − before) ÷ %,d | **%.1f** | ≤ 120: %s |%n",
+                        WAITING, perUser, perUser <= 120 ? "met" : "**missed**"))
+                .append("\nWith `abandon-after: 0` the layout is that of section 1.\n");
+        sync.flushall();
+    }
+
+    private void joinPipelined(String product, int count, Users users, long now, long ttl, String... dropRules) {
         String[] keys = joinKeys(product);
         String nowArg = Long.toString(now);
         String max = Integer.toString(MAX_ACTIVE);
@@ -477,7 +507,15 @@ public final class Scale {
         pipelined.setAutoFlushCommands(false);
         try {
             for (int i = 0; i < count; i++) {
-                futures.add(async.evalsha(joinSha, ScriptOutputType.MULTI, keys, users.id(i), nowArg, max, ttlArg, STRATEGY, idle));
+                String[] args = new String[6 + dropRules.length];
+                args[0] = users.id(i);
+                args[1] = nowArg;
+                args[2] = max;
+                args[3] = ttlArg;
+                args[4] = STRATEGY;
+                args[5] = idle;
+                System.arraycopy(dropRules, 0, args, 6, dropRules.length);
+                futures.add(async.evalsha(joinSha, ScriptOutputType.MULTI, keys, args));
                 if (futures.size() == BATCH) {
                     flushAndAwait(futures);
                 }

@@ -25,5 +25,13 @@ class DropFlowTest {
     void probe() {
         fixture.client().get().uri("/api/products/x").exchange().expectStatus().isOk().expectBody().returnResult();
         System.out.println("PROBE first request ms " + (System.currentTimeMillis() - LOADED));
+        for (int i = 0; i < 3; i++) {
+            long t0 = System.currentTimeMillis();
+            try (var g = io.queuegate.support.GatewayInstance.start(io.queuegate.support.GatewayInstance.defaults(fixture.redis(), fixture.backend().baseUrl(), Map.of("max-active", "1")))) {
+                System.out.println("PROBE warm start ms " + (System.currentTimeMillis() - t0));
+                g.client().get().uri("/api/products/y").exchange().expectBody().returnResult();
+                System.out.println("PROBE warm first request ms " + (System.currentTimeMillis() - t0));
+            }
+        }
     }
 }
