@@ -15,11 +15,12 @@
 -- every instance, and is announced on 'qg:admitted:<pid>' (space-separated user ids) so the
 -- instance holding a shopper's live connection learns of it without polling.
 --
--- Drops (opens-at): before opening, joins wait with ticket 0, in no order. The first script to
--- run after opens-at shuffles them once: each is ordered by SHA1(seed .. ':' .. user id), with
--- the seed taken from Redis's clock and kept in the HASH ('seed', with 'opened' and 'prequeued'),
--- so anyone holding the seed and the list can recompute the order. Their tickets are negative,
--- ahead of every ticket taken after opening.
+-- Drops (opens-at): nobody is admitted before opening. Whoever joins before it is placed by
+-- SHA1(seed .. ':' .. user id), a fair draw whose seed comes from Redis's clock and is kept in the
+-- HASH, so anyone holding the seed and the list can recompute the order; everyone drawn is ahead
+-- of everyone who joins after opening. Drawing each ticket at join time gives the order a single
+-- shuffle at opening would, without holding Redis at the busiest moment of the sale (a draw of
+-- 100,000 in one script took half a second).
 --
 -- Abandoned waiters (abandon-after): every poll stamps the waiter in 'qg:{pid}:seen' (ZSET, score
 -- = last seen ms); whoever was not seen for 'abandon' ms is removed before places are handed out.
@@ -33,11 +34,10 @@
 local RATE_TAU_MS = 60000
 local PASSTHROUGH_BATCH = 1000
 local ABANDONED_BATCH = 500
-local DRAW_BATCH = 500
 local DRAW_OFFSET = 9007199254740992 -- 2^53
 
 local SETTINGS_FIELDS = { 'max', 'ttl', 'strategy', 'opens', 'closes', 'apm', 'abandon', 'arrival',
-    'max_override', 'mode', 'draining', 'opened', 'admit_at', 'rate', 'rate_at', 'rate_since' }
+    'max_override', 'mode', 'draining', 'opened', 'seed', 'seed_for', 'admit_at', 'rate', 'rate_at', 'rate_since' }
 
 -- The settings HASH as a table; absent fields are false.
 local function settings_of(settings)
@@ -54,7 +54,8 @@ local function prefix_of(active)
     return string.sub(active, 1, -7)
 end
 
--- Whether the product's sale has opened (always, without opens-at); opens it when it is due.
+-- Whether the product's sale has opened (always, without opens-at). The first call after
+-- opens-at records the opening: the opens-at it was, the seed of its draw and how many it placed.
 local function opened(wait, settings, now, c)
     local opens = tonumber(c.opens)
     if not opens then
@@ -63,29 +64,27 @@ local function opened(wait, settings, now, c)
     if now < opens then
         return false
     end
-    if c.opened == c.opens then
-        return true
+    if c.opened ~= c.opens then
+        redis.call('HSET', settings, 'opened', c.opens, 'prequeued', redis.call('ZCOUNT', wait, '-inf', '(0'))
+        c.opened = c.opens
     end
-    local early = redis.call('ZRANGEBYSCORE', wait, 0, 0)
-    local time = redis.call('TIME')
-    local seed = time[1] .. string.format('%06d', tonumber(time[2]))
-    -- The first 52 bits of the hash, as a ticket in [-2^53, -2^52): the wait ZSET itself sorts
-    -- them (no sort in Lua), and each is exact in a double. Every ticket taken later is positive.
-    local n = #early
-    for from = 1, n, DRAW_BATCH do
-        local args = {}
-        for i = from, math.min(from + DRAW_BATCH - 1, n) do
-            local uid = early[i]
-            -- Formatted by hand: Lua would print the number with 14 digits and lose the last ones.
-            args[#args + 1] = string.format('%.0f',
-                tonumber(string.sub(redis.sha1hex(seed .. ':' .. uid), 1, 13), 16) - DRAW_OFFSET)
-            args[#args + 1] = uid
-        end
-        redis.call('ZADD', wait, unpack(args))
-    end
-    redis.call('HSET', settings, 'opened', c.opens, 'seed', seed, 'prequeued', n)
-    c.opened = c.opens
     return true
+end
+
+-- A pre-queued user's ticket: the first 52 bits of SHA1(seed .. ':' .. uid), shifted into
+-- [-2^53, -2^52) so that it is exact in a double and ahead of every ticket taken after opening
+-- (those count up from 1). The seed is drawn from Redis's clock by the first pre-queue join of
+-- each opens-at and only shown once the sale has opened.
+local function draw_ticket(settings, uid, c)
+    local seed = c.seed
+    if not seed or c.seed_for ~= c.opens then
+        local time = redis.call('TIME')
+        seed = time[1] .. string.format('%06d', tonumber(time[2]))
+        redis.call('HSET', settings, 'seed', seed, 'seed_for', c.opens)
+        c.seed, c.seed_for = seed, c.opens
+    end
+    -- Formatted by hand: Lua would print the number with 14 digits and lose the last ones.
+    return string.format('%.0f', tonumber(string.sub(redis.sha1hex(seed .. ':' .. uid), 1, 13), 16) - DRAW_OFFSET)
 end
 
 -- Removes waiters nobody has seen for abandon-after, a batch per call.

@@ -75,7 +75,7 @@ if not queued then
 end
 if not opened(wait, settings, now, c) then
     if not queued then
-        redis.call('ZADD', wait, 0, uid)
+        redis.call('ZADD', wait, draw_ticket(settings, uid, c), uid)
         enqueued = 1
     end
     seen_now()

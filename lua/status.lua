@@ -10,8 +10,8 @@
 -- product's abandon-after (ms, 0 = never), so the answer can say when to ask again.
 local now = tonumber(ARGV[2])
 local rate = math.floor(admission_rate(KEYS[3], now) * 1000000)
-local conf = redis.call('HMGET', KEYS[3], 'opens', 'opened', 'abandon')
-local opens, abandon = tonumber(conf[1]) or -1, tonumber(conf[3]) or 0
+local conf = redis.call('HMGET', KEYS[3], 'opens', 'abandon')
+local opens, abandon = tonumber(conf[1]) or -1, tonumber(conf[2]) or 0
 local expiry = redis.call('ZSCORE', KEYS[2], ARGV[1])
 if expiry and tonumber(expiry) > now then
     return {1, 0, rate, opens, abandon}
@@ -21,7 +21,7 @@ if not ticket then
     return {-1, 0, rate, opens, abandon}
 end
 redis.call('ZADD', prefix_of(KEYS[2]) .. 'seen', 'XX', now, ARGV[1])
-if tonumber(ticket) == 0 and conf[1] and conf[1] ~= conf[2] then
+if now < opens then
     return {2, redis.call('ZCARD', KEYS[1]), rate, opens, abandon}
 end
 return {0, redis.call('ZRANK', KEYS[1], ARGV[1]) + 1, rate, opens, abandon}

@@ -1,37 +1,701 @@
 package io.queuegate.admission;
 
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
+import com.jayway.jsonpath.JsonPath;
 import io.queuegate.support.GatewayFixture;
+import io.queuegate.support.GatewayInstance;
 
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.test.web.reactive.server.EntityExchangeResult;
+import org.springframework.test.web.reactive.server.WebTestClient;
 
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
+import static com.github.tomakehurst.wiremock.client.WireMock.get;
+import static com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathMatching;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The drop features through running gateways on one real Redis, with WireMock as the shop:
+ * the pre-queue before {@code opens-at} and its draw at opening, {@code closes-at}, the room
+ * modes an operator switches on one instance and shoppers feel on the other,
+ * {@code Queue-Release} from the backend, and {@code abandon-after}.
+ * <p>
+ * The two timed scenarios (a sale that opens, a sale that closes while people wait) run on a
+ * gateway of their own, started in the test on the fixture's Redis and shop, with the instant a
+ * few seconds after that start: a warm start takes about a second, a cold start of the fixture's
+ * two instances several, so an instant fixed at class-load time would either pass before the
+ * first test or make every run wait far longer than the scenario needs.
+ */
 class DropFlowTest {
-    static final long LOADED = System.currentTimeMillis();
+
+    private static final Map<String, Object> QUEUE = Map.of(
+            "max-active", "1",
+            "session-ttl", "1m",
+            "promotion", "pubsub",
+            "complete-on", "POST /api/products/{productId}/orders");
+
+    /** A sale that does not open while this class runs: its pre-queue stays a pre-queue. */
+    private static final Instant SOON = Instant.now().truncatedTo(ChronoUnit.SECONDS).plus(Duration.ofHours(1));
+
+    private static final Instant LONG_AGO = Instant.parse("2020-01-01T00:00:00Z");
+
+    /** What a browser sends: HTML first. */
+    private static final String BROWSER = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
 
     @RegisterExtension
-    static final GatewayFixture fixture = GatewayFixture.withQueue(Map.of("max-active", "1"))
-            .instances(2).with("management.endpoints.web.exposure.include", "health,queues")
-            .with("queuegate.page.heartbeat", "1s");
+    static final GatewayFixture fixture = GatewayFixture.withQueue(QUEUE)
+            .instances(2)
+            .with("management.endpoints.web.exposure.include", "health,queues")
+            // abandon-after 3s needs a heartbeat of at most 1.5s
+            .with("queuegate.page.heartbeat", "1s")
+            .with("queuegate.products.soon.opens-at", SOON)
+            .with("queuegate.products.ended.closes-at", LONG_AGO)
+            .with("queuegate.products.opened.opens-at", LONG_AGO)
+            .with("queuegate.products.hold.max-active", "3")
+            .with("queuegate.products.idle.abandon-after", "3s");
+
+    private static WebTestClient a;
+    private static WebTestClient b;
+
+    /**
+     * Gateways started by the timed tests. Closed only after the last test: closing a gateway
+     * disposes Reactor Netty's JVM-wide event loops, and with them every other gateway's server.
+     */
+    private static final List<GatewayInstance> extras = new CopyOnWriteArrayList<>();
 
     @BeforeAll
-    static void t() {
-        System.out.println("PROBE startup ms " + (System.currentTimeMillis() - LOADED));
+    static void shop() {
+        a = fixture.gateway(0).client();
+        b = fixture.gateway(1).client();
+        // Two pages of the shop that end the session themselves, one of them failing.
+        fixture.backend().stubFor(get(urlPathMatching("/api/products/[^/]+/done"))
+                .willReturn(aResponse().withStatus(200).withHeader("Content-Type", "application/json")
+                        .withHeader("Queue-Release", "true").withBody("{\"thanks\":\"bye\"}")));
+        fixture.backend().stubFor(get(urlPathMatching("/api/products/[^/]+/broken"))
+                .willReturn(aResponse().withStatus(500).withHeader("Content-Type", "application/json")
+                        .withHeader("Queue-Release", "TRUE").withBody("{\"error\":\"boom\"}")));
+    }
+
+    @AfterAll
+    static void closeExtras() {
+        GatewayInstance.closeAll(extras);
+    }
+
+    // ---------------------------------------------------------------- opens-at: the pre-queue
+
+    @Test
+    void beforeOpeningEveryoneWaitsInThePreQueueWithoutARankEvenWithFreePlaces() {
+        // max-active 1 and nobody active: without opens-at, alice would be let in at once.
+        Reply alice = call(b, "/api/products/soon", "alice", null, null);
+        assertThat(alice.status).isEqualTo(429);
+        assertThat(alice.headers.containsHeader("Queue-Rank")).isFalse();
+        assertThat(alice.headers.getContentType()).isEqualTo(MediaType.APPLICATION_JSON);
+        long retryAfter = Long.parseLong(alice.headers.getFirst(HttpHeaders.RETRY_AFTER));
+        // an hour before opening: as late as the cap (20 s, and a third of the default abandon-after)
+        assertThat(retryAfter).isEqualTo(20);
+        assertThat(alice.body).contains("\"rank\":null");
+        assertThat((String) alice.json("$.status")).isEqualTo("PRE_QUEUE");
+        assertThat((String) alice.json("$.productId")).isEqualTo("soon");
+        assertThat((String) alice.json("$.userId")).isEqualTo("alice");
+        assertThat((String) alice.json("$.opensAt")).isEqualTo(SOON.toString());
+        assertThat(((Number) alice.json("$.preQueued")).longValue()).isEqualTo(1);
+        assertThat(((Number) alice.json("$.retryAfterSeconds")).longValue()).isEqualTo(retryAfter);
+        String aliceToken = alice.headers.getFirst("Queue-Token");
+        assertThat(aliceToken).isNotBlank();
+        assertThat((String) alice.json("$.token")).isEqualTo(aliceToken);
+
+        // The count is the pre-queue's size, seen alike through either instance; asking again
+        // does not count twice.
+        Reply bob = call(a, "/api/products/soon", "bob", null, null);
+        assertThat(bob.status).isEqualTo(429);
+        assertThat(((Number) bob.json("$.preQueued")).longValue()).isEqualTo(2);
+        Reply aliceAgain = call(a, "/api/products/soon", "alice", aliceToken, null);
+        assertThat(aliceAgain.status).isEqualTo(429);
+        assertThat((String) aliceAgain.json("$.status")).isEqualTo("PRE_QUEUE");
+        assertThat(((Number) aliceAgain.json("$.preQueued")).longValue()).isEqualTo(2);
+        assertThat(aliceAgain.headers.containsHeader("Queue-Rank")).isFalse();
+
+        b.get().uri("/queue/soon/status").header("X-User-Id", "alice").header("Queue-Token", aliceToken)
+                .exchange()
+                .expectStatus().isOk()
+                .expectBody()
+                .jsonPath("$.status").isEqualTo("PRE_QUEUE")
+                .jsonPath("$.opensAt").isEqualTo(SOON.toString())
+                .jsonPath("$.rank").doesNotExist()
+                .jsonPath("$.retryAfterSeconds").isEqualTo(20);
+        a.get().uri("/actuator/queues/soon").exchange()
+                .expectStatus().isOk()
+                .expectBody()
+                .jsonPath("$.waiting").isEqualTo(2)
+                .jsonPath("$.active").isEqualTo(0)
+                .jsonPath("$.opening").isEmpty();
+        fixture.backend().verify(0, getRequestedFor(urlPathEqualTo("/api/products/soon")));
     }
 
     @Test
-    void probe() {
-        fixture.client().get().uri("/api/products/x").exchange().expectStatus().isOk().expectBody().returnResult();
-        System.out.println("PROBE first request ms " + (System.currentTimeMillis() - LOADED));
-        for (int i = 0; i < 3; i++) {
-            long t0 = System.currentTimeMillis();
-            try (var g = io.queuegate.support.GatewayInstance.start(io.queuegate.support.GatewayInstance.defaults(fixture.redis(), fixture.backend().baseUrl(), Map.of("max-active", "1")))) {
-                System.out.println("PROBE warm start ms " + (System.currentTimeMillis() - t0));
-                g.client().get().uri("/api/products/y").exchange().expectBody().returnResult();
-                System.out.println("PROBE warm first request ms " + (System.currentTimeMillis() - t0));
+    void aBrowserInThePreQueueGetsTheWaitingPageWithThePreQueueText() {
+        EntityExchangeResult<String> page = a.get().uri("/api/products/soon")
+                .header("X-User-Id", "carol").header("Accept", BROWSER).header("Accept-Language", "en")
+                .exchange()
+                .expectStatus().isEqualTo(HttpStatus.TOO_MANY_REQUESTS)
+                .expectHeader().contentTypeCompatibleWith(MediaType.TEXT_HTML)
+                .expectHeader().doesNotExist("Queue-Rank")
+                .expectHeader().valueEquals("Retry-After", "20")
+                .expectHeader().exists("Queue-Token")
+                .expectBody(String.class).returnResult();
+        String html = page.getResponseBody();
+        // queuegate.page.pre-queue, with the product and the opening filled in
+        assertThat(html).contains("Sales of soon open at ")
+                .contains("Everyone who arrives before then is given a place in line by a fair draw at the opening")
+                .contains("data-opens=\"" + SOON + "\"")
+                .contains("data-rank=\"\"")
+                .contains("data-retry=\"20\"")
+                .doesNotContain("{{");
+        assertThat(html).containsPattern("<section aria-labelledby=\"rank-label\"\\s+hidden>");
+        assertThat(page.getResponseHeaders().getFirst(HttpHeaders.SET_COOKIE)).startsWith("queue_token=")
+                .containsIgnoringCase("HttpOnly");
+        fixture.backend().verify(0, getRequestedFor(urlPathEqualTo("/api/products/soon")));
+    }
+
+    @Test
+    void atOpeningThePreQueueIsDrawnAndAdmittedInThatOrderWithoutAnyoneAsking() {
+        // A few seconds after this gateway's start (about one second, warm); see the class comment.
+        Instant opensAt = Instant.now().truncatedTo(ChronoUnit.SECONDS).plusSeconds(6);
+        WebTestClient client = extraGateway(Map.of(
+                "queuegate.products.drop.opens-at", opensAt,
+                "queuegate.products.drop.max-active", "2")).client();
+        assertThat(Instant.now()).as("the extra gateway must be up well before opens-at " + opensAt)
+                .isBefore(opensAt.minusSeconds(2));
+
+        List<String> users = List.of("ann", "ben", "cat", "dan", "eve");
+        Map<String, String> tokens = new LinkedHashMap<>();
+        for (String user : users) {
+            long secondsLeft = (Duration.between(Instant.now(), opensAt).toMillis() + 999) / 1000;
+            Reply reply = call(client, "/api/products/drop", user, null, null);
+            assertThat(reply.status).as(user).isEqualTo(429);
+            assertThat(reply.headers.containsHeader("Queue-Rank")).isFalse();
+            assertThat((String) reply.json("$.status")).isEqualTo("PRE_QUEUE");
+            assertThat((String) reply.json("$.opensAt")).isEqualTo(opensAt.toString());
+            assertThat(((Number) reply.json("$.preQueued")).intValue()).isEqualTo(tokens.size() + 1);
+            // told to come back at the opening, not later
+            long retryAfter = Long.parseLong(reply.headers.getFirst(HttpHeaders.RETRY_AFTER));
+            assertThat(retryAfter).isBetween(1L, Math.min(20, secondsLeft));
+            tokens.put(user, reply.headers.getFirst("Queue-Token"));
+        }
+        client.get().uri("/actuator/queues/drop").exchange().expectStatus().isOk().expectBody()
+                .jsonPath("$.waiting").isEqualTo(5).jsonPath("$.active").isEqualTo(0)
+                .jsonPath("$.opening").isEmpty();
+
+        // Nobody asks: the gateway's own timed loop must open the sale. Reading the queues
+        // endpoint changes nothing.
+        List<String> admittedEarly = new CopyOnWriteArrayList<>();
+        await("the sale opens at " + opensAt)
+                .atMost(Duration.between(Instant.now(), opensAt).plusSeconds(3))
+                .pollInterval(Duration.ofMillis(100))
+                .until(() -> {
+                    Reply view = call(client, "/actuator/queues/drop", null, null, null);
+                    int active = ((Number) view.json("$.active")).intValue();
+                    if (active > 0 && Instant.now().isBefore(opensAt.minusMillis(50))) {
+                        admittedEarly.add(view.body);
+                    }
+                    return active == 2;
+                });
+        assertThat(admittedEarly).as("admissions before opens-at").isEmpty();
+
+        Reply view = call(client, "/actuator/queues/drop", null, null, null);
+        assertThat(((Number) view.json("$.waiting")).intValue()).isEqualTo(3);
+        assertThat(((Number) view.json("$.opening.preQueued")).intValue()).isEqualTo(5);
+        assertThat(Instant.parse((String) view.json("$.opening.opensAt"))).isEqualTo(opensAt);
+        assertThat((String) view.json("$.opening.seed")).matches("[0-9]+");
+
+        // The order the script drew. Its seed is read from Redis: the one the queues endpoint
+        // shows is not the one the draw used (see theQueuesEndpointShowsTheSeedTheDrawUsed).
+        String seed = fixture.redis().commands().hget("qg:{drop}:settings", "seed");
+        List<String> drawn = users.stream().sorted(Comparator.comparing(user -> sha1(seed + ":" + user))).toList();
+
+        for (int i = 0; i < drawn.size(); i++) {
+            String user = drawn.get(i);
+            WebTestClient.BodyContentSpec status = client.get().uri("/queue/drop/status")
+                    .header("X-User-Id", user).header("Queue-Token", tokens.get(user))
+                    .exchange().expectStatus().isOk().expectBody();
+            if (i < 2) {
+                status.jsonPath("$.status").isEqualTo("ACTIVE");
             }
+            else {
+                status.jsonPath("$.status").isEqualTo("WAITING").jsonPath("$.rank").isEqualTo(i - 1);
+            }
+        }
+        // Token holders asking now: the first two drawn are forwarded, the rest wait in draw order.
+        for (int i = 0; i < drawn.size(); i++) {
+            String user = drawn.get(i);
+            Reply reply = call(client, "/api/products/drop", user, tokens.get(user), null);
+            if (i < 2) {
+                assertThat(reply.status).as(user + ", drawn " + (i + 1)).isEqualTo(200);
+                assertThat(reply.body).isEqualTo("{\"product\":\"ok\"}");
+            }
+            else {
+                assertThat(reply.status).as(user + ", drawn " + (i + 1)).isEqualTo(429);
+                assertThat((String) reply.json("$.status")).isEqualTo("WAITING");
+                assertThat(reply.headers.getFirst("Queue-Rank")).isEqualTo(Integer.toString(i - 1));
+            }
+        }
+        // Whoever comes after opening queues behind the whole pre-queue.
+        Reply late = call(client, "/api/products/drop", "fay", null, null);
+        assertThat(late.status).isEqualTo(429);
+        assertThat(late.headers.getFirst("Queue-Rank")).isEqualTo("4");
+        assertThat((String) late.json("$.status")).isEqualTo("WAITING");
+        for (int i = 0; i < drawn.size(); i++) {
+            fixture.backend().verify(i < 2 ? 1 : 0, getRequestedFor(urlPathEqualTo("/api/products/drop"))
+                    .withHeader("X-User-Id", equalTo(drawn.get(i))));
+        }
+    }
+
+    /**
+     * The audit promise of the queues endpoint ({@code OpeningView}: "each pre-queued user was
+     * placed by SHA1(seed + ":" + userId)", the seed "a decimal string, so JavaScript clients
+     * read it exactly"): the seed it shows must be the one the draw hashed.
+     */
+    @Test
+    @Disabled("product bug: fill.lua builds the seed with tostring() of a 16-digit number, which Lua prints"
+            + " as e.g. 1.7962364354863e+15; the draw hashes that text while the endpoint shows 1796236435486300")
+    void theQueuesEndpointShowsTheSeedTheDrawUsed() {
+        // opens-at in the past: the first join opens the sale (with an empty pre-queue) and draws a seed.
+        call(a, "/api/products/opened", "alice", null, null);
+        Reply view = call(a, "/actuator/queues/opened", null, null, null);
+        assertThat((String) view.json("$.opening.seed"))
+                .isEqualTo(fixture.redis().commands().hget("qg:{opened}:settings", "seed"));
+    }
+
+    // ---------------------------------------------------------------- closes-at
+
+    @Test
+    void afterClosingNewcomersGet410() {
+        Reply dave = call(a, "/api/products/ended", "dave", null, null);
+        assertThat(dave.status).isEqualTo(410);
+        assertThat(dave.headers.getContentType()).isEqualTo(MediaType.APPLICATION_JSON);
+        assertThat(dave.headers.containsHeader("Queue-Token")).isFalse();
+        assertThat(dave.headers.containsHeader(HttpHeaders.RETRY_AFTER)).as("trying again will not help").isFalse();
+        assertThat((String) dave.json("$.error")).isEqualTo("sale_ended");
+        assertThat((String) dave.json("$.message")).contains(LONG_AGO.toString());
+        // POSTs too, on either instance
+        b.post().uri("/api/products/ended/orders").header("X-User-Id", "erin").exchange()
+                .expectStatus().isEqualTo(HttpStatus.GONE)
+                .expectBody().jsonPath("$.error").isEqualTo("sale_ended");
+        fixture.backend().verify(0, getRequestedFor(urlPathMatching("/api/products/ended.*")));
+    }
+
+    @Test
+    void afterClosingABrowserGetsTheSaleEndedPage() {
+        String html = b.get().uri("/api/products/ended")
+                .header("X-User-Id", "dave").header("Accept", BROWSER).header("Accept-Language", "en")
+                .exchange()
+                .expectStatus().isEqualTo(HttpStatus.GONE)
+                .expectHeader().contentTypeCompatibleWith(MediaType.TEXT_HTML)
+                .expectHeader().doesNotExist("Retry-After")
+                .expectBody(String.class).returnResult().getResponseBody();
+        assertThat(html).contains("<title>This sale has ended</title>")
+                .contains("<h1>This sale has ended</h1>")
+                .contains("takes no new shoppers")
+                .doesNotContain("{{");
+        fixture.backend().verify(0, getRequestedFor(urlPathMatching("/api/products/ended.*")));
+    }
+
+    @Test
+    void whenTheSaleClosesThoseInLineKeepTheirPlaceAndNewcomersAreTurnedAway() {
+        Instant closesAt = Instant.now().plusSeconds(3);
+        WebTestClient client = extraGateway(Map.of("queuegate.products.lastcall.closes-at", closesAt)).client();
+        assertThat(Instant.now()).as("the extra gateway must be up before closes-at " + closesAt)
+                .isBefore(closesAt.minusSeconds(1));
+        String alice = tokenOf(call(client, "/api/products/lastcall", "alice", null, null), 200);
+        String bob = tokenOf(call(client, "/api/products/lastcall", "bob", null, null), 429);
+
+        await("the sale closes at " + closesAt).atMost(Duration.ofSeconds(4))
+                .until(() -> Instant.now().isAfter(closesAt));
+
+        Reply carol = call(client, "/api/products/lastcall", "carol", null, null);
+        assertThat(carol.status).isEqualTo(410);
+        assertThat((String) carol.json("$.error")).isEqualTo("sale_ended");
+        // bob keeps his place, with his token or without it
+        Reply bobPolls = call(client, "/api/products/lastcall", "bob", bob, null);
+        assertThat(bobPolls.status).isEqualTo(429);
+        assertThat(bobPolls.headers.getFirst("Queue-Rank")).isEqualTo("1");
+        assertThat(call(client, "/api/products/lastcall", "bob", null, null).headers.getFirst("Queue-Rank"))
+                .isEqualTo("1");
+        // alice keeps her session, and finishing it lets bob in
+        assertThat(call(client, "/api/products/lastcall", "alice", alice, null).status).isEqualTo(200);
+        client.post().uri("/api/products/lastcall/orders").header("X-User-Id", "alice").header("Queue-Token", alice)
+                .exchange().expectStatus().isCreated().expectBody().returnResult();
+        assertThat(call(client, "/api/products/lastcall", "bob", bob, null).status).isEqualTo(200);
+        // a finished session is over: after closing it cannot start again
+        Reply aliceAgain = call(client, "/api/products/lastcall", "alice", alice, null);
+        assertThat(aliceAgain.status).isEqualTo(410);
+        fixture.backend().verify(0, getRequestedFor(urlPathEqualTo("/api/products/lastcall"))
+                .withHeader("X-User-Id", equalTo("carol")));
+    }
+
+    // ---------------------------------------------------------------- room modes
+
+    @Test
+    void passthroughThroughOneInstanceForwardsEveryoneAtTheOtherAndCountsThemActive() {
+        call(b, "/api/products/pass", "alice", null, null);
+        String bob = tokenOf(call(b, "/api/products/pass", "bob", null, null), 429);
+
+        operate(a, "pass", "{\"action\":\"mode\",\"value\":\"passthrough\"}")
+                .expectStatus().isOk()
+                .expectBody()
+                .jsonPath("$.queue.mode").isEqualTo("passthrough")
+                .jsonPath("$.promoted").isEqualTo(1);
+        AtomicInteger newcomers = new AtomicInteger();
+        await("passthrough reaches the other instance").atMost(Duration.ofSeconds(1))
+                .pollInterval(Duration.ofMillis(50))
+                .until(() -> call(b, "/api/products/pass", "carol-" + newcomers.incrementAndGet(), null, null).status == 200);
+        assertThat(call(b, "/api/products/pass", "bob", bob, null).status).isEqualTo(200);
+        for (String user : List.of("dave", "erin", "finn")) {
+            Reply reply = call(b, "/api/products/pass", user, null, null);
+            assertThat(reply.status).as(user).isEqualTo(200);
+            assertThat(reply.body).isEqualTo("{\"product\":\"ok\"}");
+        }
+
+        // max-active is 1, yet all of them hold a place: alice, bob, the carols, dave, erin and finn
+        b.get().uri("/actuator/queues/pass").exchange()
+                .expectStatus().isOk()
+                .expectBody()
+                .jsonPath("$.mode").isEqualTo("passthrough")
+                .jsonPath("$.capacity").isEqualTo(1)
+                .jsonPath("$.waiting").isEqualTo(0)
+                .jsonPath("$.active").isEqualTo(2 + newcomers.get() + 3);
+        fixture.backend().verify(1, getRequestedFor(urlPathEqualTo("/api/products/pass"))
+                .withHeader("X-User-Id", equalTo("finn")));
+    }
+
+    @Test
+    void queueAllThroughOneInstanceMakesNewcomersWaitAtTheOtherDespiteFreePlaces() {
+        // max-active 3 for this product; alice takes one place, two stay free
+        String alice = tokenOf(call(b, "/api/products/hold", "alice", null, null), 200);
+
+        operate(a, "hold", "{\"action\":\"mode\",\"value\":\"queue-all\"}")
+                .expectStatus().isOk()
+                .expectBody().jsonPath("$.queue.mode").isEqualTo("queue-all").jsonPath("$.promoted").isEqualTo(0);
+        List<String> newcomers = new ArrayList<>();
+        await("queue-all reaches the other instance").atMost(Duration.ofSeconds(1))
+                .pollInterval(Duration.ofMillis(50))
+                .until(() -> {
+                    String user = "bob-" + (newcomers.size() + 1);
+                    newcomers.add(user);
+                    return call(b, "/api/products/hold", user, null, null).status == 429;
+                });
+        String last = newcomers.get(newcomers.size() - 1);
+        Reply waiting = call(b, "/api/products/hold", last, null, null);
+        assertThat(waiting.status).isEqualTo(429);
+        assertThat((String) waiting.json("$.status")).isEqualTo("WAITING");
+        assertThat(waiting.headers.getFirst("Queue-Rank")).isEqualTo(Integer.toString(newcomers.size()));
+        // those already in keep going
+        assertThat(call(b, "/api/products/hold", "alice", alice, null).status).isEqualTo(200);
+
+        b.get().uri("/actuator/queues/hold").exchange()
+                .expectStatus().isOk()
+                .expectBody()
+                .jsonPath("$.mode").isEqualTo("queue-all")
+                .jsonPath("$.capacity").isEqualTo(3)
+                // no attempt was let in, not even one made before the switch showed
+                .jsonPath("$.active").isEqualTo(1)
+                .jsonPath("$.waiting").isEqualTo(newcomers.size());
+
+        // Back to queue: the free places go to those who waited.
+        operate(a, "hold", "{\"action\":\"mode\",\"value\":\"queue\"}")
+                .expectStatus().isOk()
+                .expectBody().jsonPath("$.queue.mode").isEqualTo("queue")
+                .jsonPath("$.promoted").isEqualTo(Math.min(2, newcomers.size()));
+        assertThat(call(b, "/api/products/hold", newcomers.get(0), null, null).status).isEqualTo(200);
+    }
+
+    @Test
+    void closedThroughOneInstanceTurnsAwayEveryoneAtTheOtherEvenActiveTokenHolders() {
+        String alice = tokenOf(call(b, "/api/products/shut", "alice", null, null), 200);
+        String bob = tokenOf(call(b, "/api/products/shut", "bob", null, null), 429);
+        // alice was just found active on b: b may remember that for up to a second
+        assertThat(call(b, "/api/products/shut", "alice", alice, null).status).isEqualTo(200);
+
+        operate(a, "shut", "{\"action\":\"mode\",\"value\":\"closed\"}")
+                .expectStatus().isOk()
+                .expectBody().jsonPath("$.queue.mode").isEqualTo("closed");
+        await("closed reaches the other instance").atMost(Duration.ofSeconds(1))
+                .pollInterval(Duration.ofMillis(50))
+                .until(() -> call(b, "/api/products/shut", "alice", alice, null).status == 503);
+        // Once refused, refused: from here on nothing of this product reaches the shop.
+        int forwardedWhenClosed = forwarded("shut");
+
+        Reply aliceClosed = call(b, "/api/products/shut", "alice", alice, null);
+        assertThat(aliceClosed.status).isEqualTo(503);
+        assertThat(aliceClosed.headers.getFirst(HttpHeaders.RETRY_AFTER)).isEqualTo("30");
+        assertThat((String) aliceClosed.json("$.error")).isEqualTo("room_closed");
+        for (String[] caller : new String[][] { { "bob", bob }, { "carol", null } }) {
+            Reply reply = call(b, "/api/products/shut", caller[0], caller[1], null);
+            assertThat(reply.status).as(caller[0]).isEqualTo(503);
+            assertThat((String) reply.json("$.error")).isEqualTo("room_closed");
+            assertThat(reply.headers.getFirst(HttpHeaders.RETRY_AFTER)).isEqualTo("30");
+        }
+        b.post().uri("/api/products/shut/orders").header("X-User-Id", "alice").header("Queue-Token", alice)
+                .exchange().expectStatus().isEqualTo(HttpStatus.SERVICE_UNAVAILABLE)
+                .expectBody().jsonPath("$.error").isEqualTo("room_closed");
+        String html = b.get().uri("/api/products/shut").header("X-User-Id", "dave")
+                .header("Accept", BROWSER).header("Accept-Language", "en").exchange()
+                .expectStatus().isEqualTo(HttpStatus.SERVICE_UNAVAILABLE)
+                .expectHeader().contentTypeCompatibleWith(MediaType.TEXT_HTML)
+                .expectHeader().valueEquals("Retry-After", "30")
+                .expectBody(String.class).returnResult().getResponseBody();
+        assertThat(html).contains("<title>Closed for now</title>").contains("content=\"30\"");
+        b.get().uri("/actuator/queues/shut").exchange().expectStatus().isOk()
+                .expectBody().jsonPath("$.mode").isEqualTo("closed").jsonPath("$.active").isEqualTo(1);
+
+        assertThat(forwarded("shut")).isEqualTo(forwardedWhenClosed);
+        // Reopened: alice's session outlived the closing, bob's place too.
+        operate(a, "shut", "{\"action\":\"mode\",\"value\":\"queue\"}").expectStatus().isOk()
+                .expectBody().jsonPath("$.queue.mode").isEqualTo("queue");
+        assertThat(call(b, "/api/products/shut", "alice", alice, null).status).isEqualTo(200);
+        Reply bobAgain = call(b, "/api/products/shut", "bob", bob, null);
+        assertThat(bobAgain.status).isEqualTo(429);
+        assertThat(bobAgain.headers.getFirst("Queue-Rank")).isEqualTo("1");
+    }
+
+    @Test
+    void anUnknownModeIsRefusedAndChangesNothing() {
+        call(b, "/api/products/typo", "alice", null, null);
+        operate(a, "typo", "{\"action\":\"mode\",\"value\":\"open\"}")
+                .expectStatus().isBadRequest()
+                .expectBody()
+                .jsonPath("$.error").isEqualTo("invalid_value")
+                .jsonPath("$.message").value(message -> assertThat((String) message)
+                        .contains("queue, passthrough, queue-all, closed").contains("'open'"));
+        operate(a, "typo", "{\"action\":\"mode\"}")
+                .expectStatus().isBadRequest()
+                .expectBody().jsonPath("$.error").isEqualTo("invalid_value");
+        b.get().uri("/actuator/queues/typo").exchange()
+                .expectStatus().isOk()
+                .expectBody().jsonPath("$.mode").isEqualTo("queue").jsonPath("$.active").isEqualTo(1);
+        assertThat(call(b, "/api/products/typo", "bob", null, null).status).isEqualTo(429);
+    }
+
+    // ---------------------------------------------------------------- Queue-Release
+
+    @Test
+    void aBackendReleaseHeaderEndsTheSessionOnAnyStatusAndNeverReachesTheClient() {
+        // The shop really sends it: otherwise this test would prove nothing.
+        WebTestClient.bindToServer().baseUrl(fixture.backend().baseUrl()).build()
+                .get().uri("/api/products/rel/done").exchange()
+                .expectHeader().valueEquals("Queue-Release", "true").expectBody().returnResult();
+
+        String alice = tokenOf(call(a, "/api/products/rel", "alice", null, null), 200);
+        String bob = tokenOf(call(a, "/api/products/rel", "bob", null, null), 429);
+        String carol = tokenOf(call(a, "/api/products/rel", "carol", null, null), 429);
+        // a page without the header changes nothing
+        assertThat(call(a, "/api/products/rel", "alice", alice, null).status).isEqualTo(200);
+        status(a, "rel", "alice", alice).jsonPath("$.status").isEqualTo("ACTIVE");
+
+        Reply done = call(a, "/api/products/rel/done", "alice", alice, null);
+        assertThat(done.status).isEqualTo(200);
+        assertThat(done.body).isEqualTo("{\"thanks\":\"bye\"}");
+        assertThat(done.headers.containsHeader("Queue-Release")).isFalse();
+        status(a, "rel", "alice", alice).jsonPath("$.status").isEqualTo("NOT_FOUND");
+        status(b, "rel", "bob", bob).jsonPath("$.status").isEqualTo("ACTIVE");
+        status(b, "rel", "carol", carol).jsonPath("$.status").isEqualTo("WAITING").jsonPath("$.rank").isEqualTo(1);
+
+        // On a failing answer as well.
+        assertThat(call(b, "/api/products/rel", "bob", bob, null).status).isEqualTo(200);
+        Reply broken = call(b, "/api/products/rel/broken", "bob", bob, null);
+        assertThat(broken.status).isEqualTo(500);
+        assertThat(broken.headers.containsHeader("Queue-Release")).isFalse();
+        status(a, "rel", "bob", bob).jsonPath("$.status").isEqualTo("NOT_FOUND");
+        status(a, "rel", "carol", carol).jsonPath("$.status").isEqualTo("ACTIVE");
+        assertThat(call(b, "/api/products/rel", "carol", carol, null).status).isEqualTo(200);
+        // a released session is over: the old token joins at the back
+        Reply aliceAgain = call(a, "/api/products/rel", "alice", alice, null);
+        assertThat(aliceAgain.status).isEqualTo(429);
+        assertThat(aliceAgain.headers.getFirst("Queue-Rank")).isEqualTo("1");
+    }
+
+    // ---------------------------------------------------------------- abandon-after
+
+    @Test
+    void waitersWhoStopAskingLoseTheirPlaceAndTheNextPlacesGoToThoseWhoKeptAsking() throws Exception {
+        // idle: abandon-after 3s, max-active 1
+        String holder = tokenOf(call(a, "/api/products/idle", "holder", null, null), 200);
+        Map<String, String> tokens = new LinkedHashMap<>();
+        long beforeLastStopperJoined = 0;
+        for (String user : List.of("gone-1", "gone-2", "stays-1", "stays-2")) {
+            if (user.equals("gone-2")) {
+                beforeLastStopperJoined = System.currentTimeMillis();
+            }
+            Reply reply = call(a, "/api/products/idle", user, null, null);
+            assertThat(reply.status).isEqualTo(429);
+            // told to ask again well within abandon-after
+            assertThat(reply.headers.getFirst(HttpHeaders.RETRY_AFTER)).isEqualTo("1");
+            tokens.put(user, reply.headers.getFirst("Queue-Token"));
+        }
+        assertThat(call(a, "/api/products/idle", "stays-2", tokens.get("stays-2"), null).headers.getFirst("Queue-Rank"))
+                .isEqualTo("4");
+
+        // The two at the back keep polling, through both instances, until they are let in.
+        Map<String, Integer> lastStatus = new ConcurrentHashMap<>();
+        List<String> pollErrors = new CopyOnWriteArrayList<>();
+        ScheduledExecutorService pollers = Executors.newScheduledThreadPool(2);
+        try {
+            for (String user : List.of("stays-1", "stays-2")) {
+                WebTestClient client = user.endsWith("1") ? a : b;
+                pollers.scheduleWithFixedDelay(() -> {
+                    if (Integer.valueOf(200).equals(lastStatus.get(user))) {
+                        return;
+                    }
+                    try {
+                        Reply reply = call(client, "/api/products/idle", user, tokens.get(user), null);
+                        if (reply.status != 200 && reply.status != 429) {
+                            pollErrors.add(user + " got " + reply.status + ": " + reply.body);
+                        }
+                        lastStatus.put(user, reply.status);
+                    }
+                    catch (Throwable error) {
+                        pollErrors.add(user + ": " + error);
+                    }
+                }, 0, 500, TimeUnit.MILLISECONDS);
+            }
+
+            await("the two who stopped asking are dropped").atMost(Duration.ofSeconds(6))
+                    .pollInterval(Duration.ofMillis(100))
+                    .until(() -> ((Number) call(b, "/actuator/queues/idle", null, null, null).json("$.waiting"))
+                            .intValue() == 2);
+            assertThat(System.currentTimeMillis() - beforeLastStopperJoined)
+                    .as("not dropped before abandon-after").isGreaterThanOrEqualTo(3000);
+            status(b, "idle", "stays-1", tokens.get("stays-1")).jsonPath("$.status").isEqualTo("WAITING")
+                    .jsonPath("$.rank").isEqualTo(1);
+
+            // The holder finishes: the place goes to the first who kept asking.
+            a.post().uri("/api/products/idle/orders").header("X-User-Id", "holder").header("Queue-Token", holder)
+                    .exchange().expectStatus().isCreated().expectBody().returnResult();
+            status(b, "idle", "stays-1", tokens.get("stays-1")).jsonPath("$.status").isEqualTo("ACTIVE");
+            status(b, "idle", "stays-2", tokens.get("stays-2")).jsonPath("$.status").isEqualTo("WAITING")
+                    .jsonPath("$.rank").isEqualTo(1);
+            await("stays-1's own poll is let in").atMost(Duration.ofSeconds(2))
+                    .until(() -> Integer.valueOf(200).equals(lastStatus.get("stays-1")));
+
+            // And the next one to the other.
+            a.post().uri("/api/products/idle/orders").header("X-User-Id", "stays-1")
+                    .header("Queue-Token", tokens.get("stays-1"))
+                    .exchange().expectStatus().isCreated().expectBody().returnResult();
+            status(a, "idle", "stays-2", tokens.get("stays-2")).jsonPath("$.status").isEqualTo("ACTIVE");
+            await("stays-2's own poll is let in").atMost(Duration.ofSeconds(2))
+                    .until(() -> Integer.valueOf(200).equals(lastStatus.get("stays-2")));
+        }
+        finally {
+            pollers.shutdownNow();
+            pollers.awaitTermination(5, TimeUnit.SECONDS);
+        }
+        assertThat(pollErrors).isEmpty();
+        for (String gone : List.of("gone-1", "gone-2")) {
+            status(a, "idle", gone, tokens.get(gone)).jsonPath("$.status").isEqualTo("NOT_FOUND");
+            fixture.backend().verify(0, getRequestedFor(urlPathMatching("/api/products/idle.*"))
+                    .withHeader("X-User-Id", equalTo(gone)));
+        }
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    /**
+     * Another gateway on the fixture's Redis and shop, with the fixture's route and these
+     * properties, running until the class is done (see {@link #extras}).
+     */
+    private static GatewayInstance extraGateway(Map<String, Object> extra) {
+        Map<String, Object> properties = GatewayInstance.defaults(fixture.redis(), fixture.backend().baseUrl(), QUEUE);
+        properties.put("management.endpoints.web.exposure.include", "health,queues");
+        properties.putAll(extra);
+        GatewayInstance gateway = GatewayInstance.start(properties);
+        extras.add(gateway);
+        return gateway;
+    }
+
+    /** One request, its body read in full. */
+    private static Reply call(WebTestClient client, String path, String user, String token, String accept) {
+        WebTestClient.RequestHeadersSpec<?> spec = client.get().uri(path);
+        if (user != null) {
+            spec = spec.header("X-User-Id", user);
+        }
+        if (token != null) {
+            spec = spec.header("Queue-Token", token);
+        }
+        if (accept != null) {
+            spec = spec.header("Accept", accept);
+        }
+        EntityExchangeResult<byte[]> result = spec.exchange().expectBody().returnResult();
+        byte[] body = result.getResponseBody();
+        return new Reply(result.getStatus().value(), result.getResponseHeaders(),
+                body == null ? "" : new String(body, StandardCharsets.UTF_8));
+    }
+
+    /** Requests of this product the shop has seen since the test started. */
+    private static int forwarded(String productId) {
+        return fixture.backend().findAll(getRequestedFor(urlPathMatching("/api/products/" + productId + "(/.*)?"))).size();
+    }
+
+    private static WebTestClient.ResponseSpec operate(WebTestClient client, String productId, String body) {
+        return client.post().uri("/actuator/queues/" + productId)
+                .header("Content-Type", "application/json").bodyValue(body).exchange();
+    }
+
+    private static WebTestClient.BodyContentSpec status(WebTestClient client, String productId, String user,
+            String token) {
+        return client.get().uri("/queue/" + productId + "/status")
+                .header("X-User-Id", user).header("Queue-Token", token)
+                .exchange().expectStatus().isOk().expectBody();
+    }
+
+    private static String tokenOf(Reply reply, int expectedStatus) {
+        assertThat(reply.status).as(reply.body).isEqualTo(expectedStatus);
+        String token = reply.headers.getFirst("Queue-Token");
+        assertThat(token).isNotBlank();
+        return token;
+    }
+
+    private static String sha1(String text) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(text.getBytes(StandardCharsets.UTF_8)));
+        }
+        catch (NoSuchAlgorithmException ex) {
+            throw new IllegalStateException(ex);
+        }
+    }
+
+    private record Reply(int status, HttpHeaders headers, String body) {
+
+        <T> T json(String path) {
+            return JsonPath.read(body, path);
         }
     }
 }

@@ -64,7 +64,7 @@ class DropScriptsTest {
     }
 
     @Test
-    void preQueueIsDrawnOnceAtOpeningAndStaysAheadOfLaterArrivals() throws Exception {
+    void preQueueIsAFairAuditableDrawAheadOfLaterArrivals() throws Exception {
         opensAt = NOW + 10_000;
         List<String> early = IntStream.range(0, 500).mapToObj(i -> "early-" + i).toList();
         for (int i = 0; i < early.size(); i++) {
@@ -75,6 +75,7 @@ class DropScriptsTest {
         assertThat(promote(opensAt - 1)).as("nobody is admitted before opening").isZero();
         assertThat(commands.zcard(KEYS.active())).isZero();
         assertThat(status(early.get(7), opensAt - 1).get(0)).isEqualTo(2L);
+        assertThat(snapshot(opensAt - 1).get(11)).as("the seed stays secret until opening").isEqualTo(-1L);
 
         List<String> late = IntStream.range(0, 20).mapToObj(i -> "late-" + i).toList();
         for (int i = 0; i < late.size(); i++) {
@@ -98,6 +99,7 @@ class DropScriptsTest {
         // Audit: the seed kept in the settings recomputes the very order.
         String seed = commands.hget(KEYS.settings(), "seed");
         assertThat(commands.hget(KEYS.settings(), "prequeued")).isEqualTo("500");
+        assertThat(snapshot(opensAt + 2_000).get(11)).as("shown once open").isEqualTo(Long.parseLong(seed));
         List<String> recomputed = early.stream()
                 .sorted(Comparator.comparing(uid -> sha1(seed + ":" + uid)))
                 .toList();
