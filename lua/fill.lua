@@ -64,7 +64,7 @@ local function opened(wait, settings, now, c)
     if now < opens then
         return false
     end
-    if c.opened ~= c.opens then
+    if c.opened ~= c.opens and settings then
         redis.call('HSET', settings, 'opened', c.opens, 'prequeued', redis.call('ZCOUNT', wait, '-inf', '(0'))
         c.opened = c.opens
     end
@@ -205,4 +205,26 @@ local function admission_rate(settings, now)
     end
     local rate = tonumber(state[1]) * math.exp(-math.max(0, now - tonumber(state[2])) / RATE_TAU_MS)
     return rate / (1 - math.exp(-age / RATE_TAU_MS))
+end
+
+-- When the product may next have a promotion due, after fill() has run at 'now': -1 when it never
+-- will without a new event (nobody waits, or an operator stopped promotion: joins and operator
+-- actions mark the product due again). Used by the safety net's index of due products.
+local function next_due(wait, active, settings, now, c)
+    if redis.call('EXISTS', wait) == 0 or c.mode == 'queue-all' or c.mode == 'closed' then
+        return -1
+    end
+    if not opened(wait, nil, now, c) then
+        return tonumber(c.opens)
+    end
+    if c.mode == 'passthrough' then
+        return now + 1
+    end
+    local admitted = redis.call('ZCARD', active)
+    if admitted < (tonumber(c.max_override) or tonumber(c.max)) then
+        -- Places are free and people wait: only the pace holds them back.
+        return math.ceil(tonumber(redis.call('HGET', settings, 'admit_at')) or now + 1)
+    end
+    local first = redis.call('ZRANGE', active, 0, 0, 'WITHSCORES')
+    return tonumber(first[2])
 end

@@ -1,10 +1,15 @@
 package io.queuegate.promotion;
 
+import java.math.BigDecimal;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 import io.queuegate.admission.RedisFailures;
 import io.queuegate.config.Promotion;
+import io.queuegate.store.QueueKeys;
 import io.queuegate.store.QueueStore;
 
 import org.apache.commons.logging.Log;
@@ -20,8 +25,9 @@ import reactor.core.publisher.Mono;
  * The periodic promotion passes: every {@code scheduler.interval} for products on
  * {@code promotion: scheduler}, and every {@code safety-net.interval} for all products, which
  * catches what events miss (sessions that simply expire, messages sent while nobody listened).
- * Each pass walks the product registry and runs {@code promote.lua} per product, so any number
- * of instances may run it at once: the script never admits beyond max-active. Products with a
+ * Each pass takes the products due by now from the due index and runs {@code due.lua} per
+ * product, so any number of instances may run it at once: the script never admits beyond
+ * max-active. Every {@value #SWEEP_EVERY}th safety-net pass walks the whole registry instead. Products with a
  * clock of their own (opens-at, max-admit-per-minute) are also promoted every
  * {@link QueueStore#TIMED_PERIOD} by each instance that saw them joined.
  */
@@ -31,6 +37,14 @@ public class PromotionScheduler implements SmartLifecycle {
 
     /** Products promoted at once in one pass; bounds the Redis load of a large registry. */
     private static final int CONCURRENCY = 8;
+
+    /** Results written back to the due index in one call. */
+    private static final int RESCHEDULE_BATCH = 500;
+
+    /** Every this many safety-net passes, the whole registry is walked instead of the due index. */
+    static final int SWEEP_EVERY = 10;
+
+    private static final long SKIPPED = -2;
 
     private final QueueStore store;
     private final Duration schedulerInterval;
@@ -46,11 +60,14 @@ public class PromotionScheduler implements SmartLifecycle {
     @Override
     public void start() {
         running = Disposables.composite(
-                every(schedulerInterval, Promotion.SCHEDULER.id()),
-                every(safetyNetInterval, ""),
+                every(schedulerInterval, tick -> promoteDue(Promotion.SCHEDULER.id())),
+                // Every SWEEP_EVERY-th safety-net pass walks the whole registry instead.
+                every(safetyNetInterval, tick -> (tick + 1) % SWEEP_EVERY == 0 ? promoteAll("") : promoteDue("")),
                 Flux.interval(QueueStore.REGISTRATION_PERIOD, QueueStore.REGISTRATION_PERIOD)
                         .onBackpressureDrop()
-                        .concatMap(tick -> store.registerNewProducts().onErrorResume(error -> Mono.empty()), 1)
+                        .concatMap(tick -> store.registerNewProducts()
+                                .then(store.markDueProducts())
+                                .onErrorResume(error -> Mono.empty()), 1)
                         .subscribe(),
                 Flux.interval(QueueStore.TIMED_PERIOD, QueueStore.TIMED_PERIOD)
                         .onBackpressureDrop()
@@ -73,15 +90,82 @@ public class PromotionScheduler implements SmartLifecycle {
     }
 
     /**
-     * One pass over every registered product.
+     * One pass over the products whose promotion may be due by now ({@link QueueKeys#DUE}): each
+     * is promoted, then told when it is next due (the earliest session end, the next paced
+     * admission, the opening), so a pass costs one script call per product with due work, not
+     * per product. Products are marked due by new waiters and promotions on any instance.
+     *
+     * @param onlyStrategy promote only products on this strategy; empty for all
+     * @return the users moved in this pass
+     */
+    public Mono<Long> promoteDue(String onlyStrategy) {
+        return store.dueProducts(store.millis())
+                .flatMap(entry -> store.promoteDue(entry.getValue(), onlyStrategy)
+                        .map(result -> new Outcome(entry.getValue(), entry.getScore(), result.get(0), result.get(1)))
+                        .onErrorResume(error -> failed(entry.getValue(), error)), CONCURRENCY)
+                .buffer(RESCHEDULE_BATCH)
+                .concatMap(outcomes -> {
+                    List<String> triples = new ArrayList<>();
+                    for (Outcome outcome : outcomes) {
+                        if (outcome.next() != SKIPPED) {
+                            triples.add(outcome.productId());
+                            triples.add(BigDecimal.valueOf(outcome.dueAt()).toPlainString());
+                            triples.add(Long.toString(outcome.next()));
+                        }
+                    }
+                    return store.reschedule(triples)
+                            .then(forgetIdle(outcomes))
+                            .thenReturn(moved(outcomes));
+                })
+                .reduce(0L, Long::sum);
+    }
+
+    /**
+     * One pass over every registered product, due or not: the backstop for a due mark that never
+     * reached Redis (an instance that died within a registration period of a promotion). It
+     * puts every product it finds with work ahead back into the due index.
      *
      * @param onlyStrategy promote only products on this strategy; empty for all
      * @return the users moved in this pass
      */
     public Mono<Long> promoteAll(String onlyStrategy) {
         return store.products()
-                .flatMap(productId -> promoteOne(productId, onlyStrategy), CONCURRENCY)
+                .flatMap(productId -> store.promoteDue(productId, onlyStrategy)
+                        .map(result -> new Outcome(productId, 0, result.get(0), result.get(1)))
+                        .onErrorResume(error -> failed(productId, error)), CONCURRENCY)
+                .buffer(RESCHEDULE_BATCH)
+                .concatMap(outcomes -> {
+                    Map<String, Long> due = new HashMap<>();
+                    outcomes.stream().filter(outcome -> outcome.next() >= 0)
+                            .forEach(outcome -> due.put(outcome.productId(), outcome.next()));
+                    return store.dueBy(due).then(forgetIdle(outcomes)).thenReturn(moved(outcomes));
+                })
                 .reduce(0L, Long::sum);
+    }
+
+    private Mono<Outcome> failed(String productId, Throwable error) {
+        if (RedisFailures.isRedisFailure(error)) {
+            store.events().redisFailure(productId, "promotion", error);
+        }
+        log.warn("Promotion pass failed for product " + productId + ": " + error);
+        return Mono.empty();
+    }
+
+    private Mono<Void> forgetIdle(List<Outcome> outcomes) {
+        return Flux.fromIterable(outcomes)
+                // Nobody waits, or nothing is due until an event: forgetIfIdle keeps a product in
+                // the registry while anyone waits.
+                .filter(outcome -> outcome.moved() == -1 || outcome.next() == -1)
+                .concatMap(outcome -> store.forgetIfIdle(outcome.productId()))
+                .then();
+    }
+
+    private static long moved(List<Outcome> outcomes) {
+        return outcomes.stream().mapToLong(outcome -> Math.max(outcome.moved(), 0L)).sum();
+    }
+
+    /** One product's result in a pass: as {@code due.lua} answered, with the score it was due at. */
+    private record Outcome(String productId, double dueAt, long moved, long next) {
     }
 
     /**
@@ -102,24 +186,11 @@ public class PromotionScheduler implements SmartLifecycle {
                 .reduce(0L, Long::sum);
     }
 
-    private Mono<Long> promoteOne(String productId, String onlyStrategy) {
-        return store.promote(productId, onlyStrategy)
-                .flatMap(moved -> moved == -1 ? store.forgetIfIdle(productId).thenReturn(0L)
-                        : Mono.just(Math.max(moved, 0L)))
-                .onErrorResume(error -> {
-                    if (RedisFailures.isRedisFailure(error)) {
-                        store.events().redisFailure(productId, "promotion", error);
-                    }
-                    log.warn("Promotion pass failed for product " + productId + ": " + error);
-                    return Mono.just(0L);
-                });
-    }
-
-    private Disposable every(Duration interval, String onlyStrategy) {
+    private Disposable every(Duration interval, java.util.function.LongFunction<Mono<Long>> pass) {
         // A pass slower than its period skips ticks instead of piling up behind itself.
         return Flux.interval(interval, interval)
                 .onBackpressureDrop()
-                .concatMap(tick -> promoteAll(onlyStrategy)
+                .concatMap(tick -> pass.apply(tick)
                         .onErrorResume(error -> {
                             log.warn("Promotion pass failed; retrying next period: " + error);
                             return Mono.just(0L);

@@ -12,6 +12,12 @@ public final class QueueKeys {
     /** The set of product ids that currently have a queue, walked by the scheduler. */
     public static final String PRODUCTS = "qg:products";
 
+    /**
+     * The index of products whose promotion may be due: ZSET, score = from when (epoch ms). The
+     * safety net promotes only these; like the registry, no multi-key script touches it.
+     */
+    public static final String DUE = "qg:due";
+
     /** The channel pattern on which freed places are announced ({@code promotion: pubsub}). */
     public static final String SLOT_AVAILABLE_PATTERN = "qg:slot-available:*";
 

@@ -30,6 +30,8 @@ public final class QueueScripts {
     private final RedisScript<List<String>> claim;
     private final RedisScript<Long> admin;
     private final RedisScript<List<Long>> snapshot;
+    private final RedisScript<List<Long>> due;
+    private final RedisScript<Long> reschedule;
 
     @SuppressWarnings("unchecked")
     public QueueScripts() {
@@ -43,6 +45,8 @@ public final class QueueScripts {
         this.snapshot = (RedisScript<List<Long>>) (RedisScript<?>) RedisScript.of(fill + read("snapshot.lua"), LIST);
         this.expire = RedisScript.of(fill + read("expire.lua"), Long.class);
         this.claim = (RedisScript<List<String>>) (RedisScript<?>) RedisScript.of(read("claim.lua"), LIST);
+        this.due = (RedisScript<List<Long>>) (RedisScript<?>) RedisScript.of(fill + read("due.lua"), LIST);
+        this.reschedule = RedisScript.of(read("reschedule.lua"), Long.class);
     }
 
     public RedisScript<List<Long>> join() {
@@ -75,6 +79,14 @@ public final class QueueScripts {
 
     public RedisScript<List<Long>> snapshot() {
         return snapshot;
+    }
+
+    public RedisScript<List<Long>> due() {
+        return due;
+    }
+
+    public RedisScript<Long> reschedule() {
+        return reschedule;
     }
 
     private static String read(String name) {

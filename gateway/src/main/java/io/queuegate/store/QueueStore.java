@@ -3,6 +3,7 @@ package io.queuegate.store;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -11,12 +12,15 @@ import java.util.concurrent.ConcurrentHashMap;
 import io.queuegate.ops.QueueEventHub;
 
 import org.springframework.core.NestedExceptionUtils;
+import org.springframework.data.domain.Range;
+import org.springframework.data.redis.connection.Limit;
 import org.springframework.data.redis.connection.RedisStreamCommands.XAddOptions;
 import org.springframework.data.redis.connection.stream.MapRecord;
 import org.springframework.data.redis.connection.stream.ReadOffset;
 import org.springframework.data.redis.connection.stream.StreamRecords;
 import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
 import org.springframework.data.redis.core.ScanOptions;
+import org.springframework.data.redis.core.ZSetOperations;
 import org.springframework.data.redis.core.script.RedisScript;
 
 import reactor.core.publisher.Flux;
@@ -36,6 +40,7 @@ public class QueueStore {
     private final Duration idleTtl;
     private final Set<String> unregistered = ConcurrentHashMap.newKeySet();
     private final Set<String> timed = ConcurrentHashMap.newKeySet();
+    private final Set<String> dueMarks = ConcurrentHashMap.newKeySet();
 
     /** How often products with a clock of their own (opens-at, max-admit-per-minute) are promoted. */
     public static final Duration TIMED_PERIOD = Duration.ofMillis(250);
@@ -102,6 +107,12 @@ public class QueueStore {
                     // key of another slot, so it is written in batches off the request path.
                     if (joined.enqueued() && placement.state() != Placement.State.ACTIVE) {
                         unregistered.add(productId);
+                        dueMarks.add(productId);
+                    }
+                    // A promotion while others wait starts a session whose end the safety net must
+                    // see. A caller let in alone (promoted = 1, themselves) had nobody ahead.
+                    if (placement.promoted() > (placement.state() == Placement.State.ACTIVE ? 1 : 0)) {
+                        dueMarks.add(productId);
                     }
                     if (rules.isTimed()) {
                         timed.add(productId);
@@ -138,6 +149,78 @@ public class QueueStore {
         return register(batch.toArray(String[]::new)).then()
                 .doOnError(error -> unregistered.addAll(batch));
     }
+
+    /**
+     * Marks the products that got new waiters or promotions since the last call as due now, in
+     * one command, so the next safety-net pass looks at them. Called every
+     * {@link #REGISTRATION_PERIOD} with {@link #registerNewProducts()}.
+     */
+    public Mono<Void> markDueProducts() {
+        if (dueMarks.isEmpty()) {
+            return Mono.empty();
+        }
+        List<String> batch = List.copyOf(dueMarks);
+        batch.forEach(dueMarks::remove);
+        double now = clock.millis();
+        Set<ZSetOperations.TypedTuple<String>> marks = new HashSet<>();
+        batch.forEach(productId -> marks.add(ZSetOperations.TypedTuple.of(productId, now)));
+        return guard.guard(redis.opsForZSet().addAll(QueueKeys.DUE, marks)).then()
+                .doOnError(error -> dueMarks.addAll(batch));
+    }
+
+    /** Products due by {@code until} (epoch ms) with the score they were due at, read in pages. */
+    public Flux<ZSetOperations.TypedTuple<String>> dueProducts(long until) {
+        Range<Double> due = Range.of(Range.Bound.unbounded(), Range.Bound.inclusive((double) until));
+        return Flux.range(0, Integer.MAX_VALUE)
+                .concatMap(page -> guard.guard(redis.opsForZSet()
+                                .rangeByScoreWithScores(QueueKeys.DUE, due,
+                                        Limit.limit().offset(page * DUE_PAGE).count(DUE_PAGE)))
+                        .collectList(), 1)
+                .takeUntil(entries -> entries.size() < DUE_PAGE)
+                .concatMapIterable(entries -> entries);
+    }
+
+    private static final int DUE_PAGE = 1_000;
+
+    /**
+     * One safety-net promotion of a due product.
+     *
+     * @return {moved, next}: moved as {@link #promote}; next = when the product is next due
+     *         (epoch ms), -1 = not until a new event, -2 = unchanged (skipped for its strategy)
+     */
+    public Mono<List<Long>> promoteDue(String productId, String onlyStrategy) {
+        QueueKeys keys = QueueKeys.of(productId);
+        return run(scripts.due(), keys.forPromoteAndLeave(), now(), onlyStrategy)
+                .doOnNext(result -> events.promoted(productId, "promote", result.get(0)));
+    }
+
+    /**
+     * Writes a pass's results back to the due index: triples of product id, the score the pass
+     * read, and the next due time (-1 = remove); a product marked due meanwhile keeps its mark.
+     */
+    public Mono<Long> reschedule(List<String> triples) {
+        if (triples.isEmpty()) {
+            return Mono.just(0L);
+        }
+        return guard.guard(redis.execute(scripts.reschedule(), List.of(QueueKeys.DUE), triples).next());
+    }
+
+    /** Adds products to the due index at {@code at}, or moves them earlier; never later. */
+    public Mono<Void> dueBy(Map<String, Long> at) {
+        if (at.isEmpty()) {
+            return Mono.empty();
+        }
+        List<String> args = new ArrayList<>();
+        at.forEach((productId, when) -> {
+            args.add(Long.toString(when));
+            args.add(productId);
+        });
+        return guard.guard(redis.execute(DUE_BY, List.of(QueueKeys.DUE), args).then());
+    }
+
+    // ZADD LT adds new members and only ever lowers existing scores: a sweep never delays a mark.
+    private static final RedisScript<Long> DUE_BY = RedisScript.of(
+            "return redis.call('ZADD', KEYS[1], 'LT', unpack(ARGV))", Long.class);
 
     private Mono<Long> register(String... productIds) {
         return guard.guard(redis.opsForSet().add(QueueKeys.PRODUCTS, productIds));
@@ -179,6 +262,9 @@ public class QueueStore {
                 .flatMap(r -> {
                     boolean held = r.get(0) > 0;
                     events.promoted(productId, trigger, r.get(1));
+                    if (r.get(1) > 0) {
+                        dueMarks.add(productId);
+                    }
                     return r.get(2) == 1 ? appendSlotEvent(productId).thenReturn(held) : Mono.just(held);
                 });
     }
@@ -196,6 +282,9 @@ public class QueueStore {
                     if (result >= 0) {
                         events.expired(productId, userId);
                         events.promoted(productId, "expiry", result);
+                    }
+                    if (result > 0) {
+                        dueMarks.add(productId);
                     }
                 });
     }
@@ -250,7 +339,12 @@ public class QueueStore {
         QueueKeys keys = QueueKeys.of(productId);
         return guard.guard(redis.execute(scripts.promote(), keys.forPromoteAndLeave(), List.of(now(), onlyStrategy))
                 .next())
-                .doOnNext(moved -> events.promoted(productId, "promote", moved));
+                .doOnNext(moved -> {
+                    events.promoted(productId, "promote", moved);
+                    if (moved > 0) {
+                        dueMarks.add(productId);
+                    }
+                });
     }
 
     /** Every product that currently has a queue; scanned, so a large registry never blocks Redis. */
@@ -282,7 +376,11 @@ public class QueueStore {
         QueueKeys keys = QueueKeys.of(productId);
         return guard.guard(redis.execute(scripts.admin(), keys.forPromoteAndLeave(), List.of(action, value, now()))
                 .next())
-                .doOnNext(moved -> events.promoted(productId, "admin", moved));
+                .doOnNext(moved -> {
+                    events.promoted(productId, "admin", moved);
+                    // A resume, a new mode or a larger max-active changes what is due.
+                    dueMarks.add(productId);
+                });
     }
 
     /** The product's queue as operators see it, in one read-only script call. */
@@ -307,5 +405,10 @@ public class QueueStore {
 
     private String now() {
         return Long.toString(clock.millis());
+    }
+
+    /** The store's clock, epoch ms: the {@code now} every script is given. */
+    public long millis() {
+        return clock.millis();
     }
 }
