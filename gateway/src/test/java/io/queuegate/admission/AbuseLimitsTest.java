@@ -85,7 +85,8 @@ class AbuseLimitsTest {
                 .bodyValue("x".repeat(2048)).exchange()
                 .expectStatus().isEqualTo(HttpStatus.CONTENT_TOO_LARGE)
                 .expectBody().jsonPath("$.error").isEqualTo("content_too_large");
-        assertThat(fixture.redis().commands().keys("qg:*")).isEmpty();
+        // The product's keys only: a batch of registrations from an earlier test may land any time.
+        assertThat(fixture.redis().commands().keys("qg:{42}*")).isEmpty();
         fixture.backend().verify(0, anyRequestedFor(anyUrl()));
     }
 
