@@ -64,6 +64,23 @@ public class QueueGateAutoConfiguration {
     /** The name of QueueGate's circuit breaker instance. */
     public static final String BREAKER = "queuegate";
 
+    /*
+     * Reactor Netty up to 1.3.7 stops reading a kept-alive connection when a request arrives
+     * before the previous response's operations have terminated and is then answered at once
+     * (reactor/reactor-netty#4361): the next request on that connection is never read, and nothing
+     * times it out. Here that is an answer from Redis (sent from a Lettuce thread) followed by one
+     * without Redis (the join limiter's 429, a refused id). This flag ends the previous operations
+     * when the next request arrives instead of parking it. Reactor Netty reads it once, when the
+     * server first accepts a connection, so it is set as QueueGate is configured, before the
+     * server starts; an explicit setting wins. Remove with Reactor Netty 1.3.8 or later, which
+     * needs a Netty newer than Boot 4.0.7 brings.
+     */
+    static {
+        if (System.getProperty("reactor.netty.http.server.lastFlushWhenNoRead") == null) {
+            System.setProperty("reactor.netty.http.server.lastFlushWhenNoRead", "true");
+        }
+    }
+
     @Bean
     @ConditionalOnMissingBean(name = "queuegateClock")
     Clock queuegateClock() {
