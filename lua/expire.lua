@@ -4,16 +4,16 @@
 -- seed article's open multi-instance bug (N instances, N decrements), closed by making the active
 -- set's own membership the once-only marker.
 --
--- KEYS[1] wait ZSET   KEYS[2] active ZSET   KEYS[3] settings HASH
+-- KEYS[1] settings HASH   KEYS[2] active ZSET   KEYS[3] ticket counter
 -- ARGV[1] user id of the expired slot   ARGV[2] now (epoch ms)
 -- Returns users promoted; -3 when the user holds a newer session (a fresh slot key exists);
 -- -4 when the expiry was already handled (or the user left).
-local wait, active, settings = KEYS[1], KEYS[2], KEYS[3]
+local settings, active = KEYS[1], KEYS[2]
 local uid, now = ARGV[1], tonumber(ARGV[2])
-if redis.call('EXISTS', string.sub(active, 1, -7) .. 'slot:' .. uid) == 1 then
+if redis.call('EXISTS', prefix_of(settings) .. 'slot:' .. uid) == 1 then
     return -3
 end
 if redis.call('ZREM', active, uid) == 0 then
     return -4
 end
-return math.max(refill(wait, active, settings, now) or 0, 0)
+return math.max(refill(settings, now) or 0, 0)

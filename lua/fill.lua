@@ -1,43 +1,41 @@
--- Shared by the scripts that can open places: it is prepended to join.lua, promote.lua,
--- leave.lua, expire.lua and admin.lua when they are loaded, so the promotion rule exists once.
+-- Shared by the scripts that can open places: it is prepended (after line.lua) to join.lua,
+-- promote.lua, due.lua, leave.lua, expire.lua and admin.lua when they are loaded, so the
+-- promotion rule exists once.
 --
--- Drops expired sessions, then moves the head of the wait queue into the active set until
--- max-active is reached. Order is the wait queue's score (a per-product ticket), so promotion
--- is strictly first come, first served. The active ZSET is the only count of admitted users, so
--- no counter can drift from it. Products on keyspace promotion also get one slot key per admitted
--- user with the session's TTL: Redis announces its expiry, which is what promotes the next user.
+-- Drops expired sessions, then moves users from the head of the line (line.lua) into the active
+-- set until max-active is reached: strictly first come, first served. The active ZSET (score =
+-- session expiry) is the only count of admitted users, so no counter can drift from it. Products
+-- on keyspace promotion also get one slot key per admitted user with the session's TTL: Redis
+-- announces its expiry, which is what promotes the next user.
 --
 -- The settings HASH holds the route's rules as the last join stored them (max, ttl, strategy,
--- opens, closes, apm, abandon, arrival) and the operator's levers (admin.lua): 'max_override'
--- replaces max-active, 'mode' is the room mode (absent = queue; 'queue-all' stops promotion,
+-- opens, apm, abandon, arrival) and the operator's levers (admin.lua): 'max_override' replaces
+-- max-active, 'mode' is the room mode (absent = queue; 'queue-all' stops promotion,
 -- 'passthrough' admits everyone, 'closed' turns everyone away). Each promotion feeds the
 -- product's admission rate, an exponentially weighted rate (time constant RATE_TAU_MS) shared by
 -- every instance, and is announced on 'qg:admitted:<pid>' (space-separated user ids) so the
 -- instance holding a shopper's live connection learns of it without polling.
 --
--- Drops (opens-at): nobody is admitted before opening. Whoever joins before it is placed by
--- SHA1(seed .. ':' .. user id), a fair draw whose seed comes from Redis's clock and is kept in the
--- HASH, so anyone holding the seed and the list can recompute the order; everyone drawn is ahead
--- of everyone who joins after opening. Drawing each ticket at join time gives the order a single
--- shuffle at opening would, without holding Redis at the busiest moment of the sale (a draw of
--- 100,000 in one script took half a second).
+-- Drops (opens-at): nobody is admitted before opening. The first pre-queue join draws a seed
+-- from Redis's clock and records its first ticket ('draw_from'); the opening records the last
+-- ('draw_to'), and from then on those tickets stand in line in the order of a permutation keyed
+-- by the seed (line.lua), which is kept secret until then: a fair draw, fixed once and
+-- atomically, that anyone can recompute afterwards. Everyone drawn is ahead of everyone who joins
+-- after opening. Drawing costs nothing at opening time: positions are computed when needed.
 --
--- Abandoned waiters (abandon-after): every poll stamps the waiter in 'qg:{pid}:seen' (ZSET, score
--- = last seen ms); whoever was not seen for 'abandon' ms is removed before places are handed out.
 -- Arrival (arrival-ttl): a promoted user first gets a session of 'arrival' ms and an entry in
 -- 'qg:{pid}:arriving'; their first request through the gateway extends it to the full session.
 -- Pace (max-admit-per-minute): admissions are spaced 60000 / apm ms apart, by a virtual next-
 -- admission time 'admit_at' in the HASH, shared by every instance; at most one second's worth is
 -- ever let in at once.
--- Returns the number of users moved, 0 when there was no free place (or no admission is due),
--- -1 when nobody waits.
+-- fill returns the number of users moved, 0 when there was no free place (or no admission is
+-- due), -1 when nobody waits.
 local RATE_TAU_MS = 60000
 local PASSTHROUGH_BATCH = 1000
-local ABANDONED_BATCH = 500
-local DRAW_OFFSET = 9007199254740992 -- 2^53
 
-local SETTINGS_FIELDS = { 'max', 'ttl', 'strategy', 'opens', 'closes', 'apm', 'abandon', 'arrival',
-    'max_override', 'mode', 'draining', 'opened', 'seed', 'seed_for', 'admit_at', 'rate', 'rate_at', 'rate_since' }
+local SETTINGS_FIELDS = { 'max', 'ttl', 'strategy', 'opens', 'apm', 'abandon', 'arrival', 'max_override', 'mode',
+    'draining', 'head', 'seen_since', 'heard_at', 'opened', 'seed', 'draw_from', 'draw_to', 'admit_at', 'rate',
+    'rate_at', 'rate_since' }
 
 -- The settings HASH as a table; absent fields are false.
 local function settings_of(settings)
@@ -49,14 +47,12 @@ local function settings_of(settings)
     return c
 end
 
--- 'qg:{pid}:active' -> 'qg:{pid}:', in the same hash slot as every other product key
-local function prefix_of(active)
-    return string.sub(active, 1, -7)
-end
-
 -- Whether the product's sale has opened (always, without opens-at). The first call after
--- opens-at records the opening: the opens-at it was, the seed of its draw and how many it placed.
-local function opened(wait, settings, now, c)
+-- opens-at records the opening and closes a pending draw at the last ticket taken: from now on
+-- the draw's tickets stand in the order of its permutation, and places given up in the
+-- pre-queue, noted by ticket until now, are noted by position. Without settings (a read that
+-- must not write) nothing is recorded.
+local function opened(prefix, settings, now, c)
     local opens = tonumber(c.opens)
     if not opens then
         return true
@@ -65,39 +61,40 @@ local function opened(wait, settings, now, c)
         return false
     end
     if c.opened ~= c.opens and settings then
-        redis.call('HSET', settings, 'opened', c.opens, 'prequeued', redis.call('ZCOUNT', wait, '-inf', '(0'))
+        local from = tonumber(c.draw_from)
+        if from and not c.draw_to then
+            local to = last_ticket(prefix)
+            c.draw_to = tostring(to)
+            local left = prefix .. 'left'
+            for _, ticket in ipairs(redis.call('ZRANGEBYSCORE', left, from, to)) do
+                redis.call('ZADD', left, position_of(tonumber(ticket), c), ticket)
+            end
+            redis.call('HSET', settings, 'draw_to', c.draw_to)
+        end
+        redis.call('HSET', settings, 'opened', c.opens)
         c.opened = c.opens
     end
     return true
 end
 
--- A pre-queued user's ticket: the first 52 bits of SHA1(seed .. ':' .. uid), shifted into
--- [-2^53, -2^52) so that it is exact in a double and ahead of every ticket taken after opening
--- (those count up from 1). The seed is drawn from Redis's clock by the first pre-queue join of
--- each opens-at and only shown once the sale has opened.
-local function draw_ticket(settings, uid, c)
-    local seed = c.seed
-    if not seed or c.seed_for ~= c.opens then
-        local time = redis.call('TIME')
-        seed = time[1] .. string.format('%06d', tonumber(time[2]))
-        redis.call('HSET', settings, 'seed', seed, 'seed_for', c.opens)
-        c.seed, c.seed_for = seed, c.opens
+-- A ticket in the pre-queue of a sale not yet open. The first one opens a draw: the seed the
+-- gateway drew at random ('seed'; Redis's clock when none is given), kept secret until the
+-- opening, and the draw's first ticket. A sale moved before it opened keeps its pending draw. A
+-- product that opens again before the crowd of its last draw got through draws nobody: newcomers
+-- queue behind that crowd.
+local function pre_queue(prefix, settings, uid, c, seed)
+    local to = tonumber(c.draw_to)
+    if not c.draw_from or (to and (tonumber(c.head) or 1) > to) then
+        if not seed or seed == '' then
+            local time = redis.call('TIME')
+            seed = time[1] .. string.format('%06d', tonumber(time[2]))
+        end
+        c.seed = seed
+        c.draw_from, c.draw_to = tostring(last_ticket(prefix) + 1), false
+        redis.call('HSET', settings, 'seed', c.seed, 'draw_from', c.draw_from)
+        redis.call('HDEL', settings, 'draw_to')
     end
-    -- Formatted by hand: Lua would print the number with 14 digits and lose the last ones.
-    return string.format('%.0f', tonumber(string.sub(redis.sha1hex(seed .. ':' .. uid), 1, 13), 16) - DRAW_OFFSET)
-end
-
--- Removes waiters nobody has seen for abandon-after, a batch per call.
-local function drop_abandoned(wait, seen, now, c)
-    local abandon = tonumber(c.abandon) or 0
-    if abandon <= 0 then
-        return
-    end
-    local gone = redis.call('ZRANGEBYSCORE', seen, '-inf', now - abandon, 'LIMIT', 0, ABANDONED_BATCH)
-    if #gone > 0 then
-        redis.call('ZREM', wait, unpack(gone))
-        redis.call('ZREM', seen, unpack(gone))
-    end
+    return enqueue(prefix, uid)
 end
 
 -- How many admissions max-admit-per-minute allows now (at most 'wanted'), and the pace's
@@ -116,31 +113,36 @@ local function due_admissions(now, c, wanted)
     return math.min(wanted, math.floor((now - next_at) / interval) + 1), interval, next_at
 end
 
-local function fill(wait, active, settings, now, c)
-    local prefix = prefix_of(active)
+local function fill(prefix, settings, now, c)
+    local active = prefix .. 'active'
     redis.call('ZREMRANGEBYSCORE', active, '-inf', now)
     redis.call('ZREMRANGEBYSCORE', prefix .. 'arriving', '-inf', now)
-    drop_abandoned(wait, prefix .. 'seen', now, c)
-    if not opened(wait, settings, now, c) or c.mode == 'queue-all' or c.mode == 'closed' then
-        return redis.call('EXISTS', wait) == 1 and 0 or -1
+    local waiting = line_length(prefix, c) > 0
+    -- Passthrough forwards everyone: no opening to wait for, no pace to keep.
+    local passthrough = c.mode == 'passthrough'
+    local open = opened(prefix, settings, now, c)
+    if (not open and not passthrough) or c.mode == 'queue-all' or c.mode == 'closed' then
+        return waiting and 0 or -1
     end
-    local spares
-    if c.mode == 'passthrough' then
+    if not waiting then
+        return -1
+    end
+    local spares, interval, next_at
+    if passthrough then
         spares = PASSTHROUGH_BATCH
     else
         spares = (tonumber(c.max_override) or tonumber(c.max)) - redis.call('ZCARD', active)
+        if spares <= 0 then
+            return 0
+        end
+        spares, interval, next_at = due_admissions(now, c, spares)
+        if spares <= 0 then
+            return 0
+        end
     end
-    if spares <= 0 then
-        return 0
-    end
-    local interval, next_at
-    spares, interval, next_at = due_admissions(now, c, spares)
-    if spares <= 0 then
-        return redis.call('EXISTS', wait) == 1 and 0 or -1
-    end
-    local heads = redis.call('ZRANGE', wait, 0, spares - 1)
+    local heads = take(prefix, settings, c, spares, now)
     if #heads == 0 then
-        return -1
+        return line_length(prefix, c) > 0 and 0 or -1
     end
     local ttl = tonumber(c.ttl)
     local first = math.min(tonumber(c.arrival) or ttl, ttl)
@@ -154,8 +156,6 @@ local function fill(wait, active, settings, now, c)
             redis.call('SET', prefix .. 'slot:' .. uid, '1', 'PX', first)
         end
     end
-    redis.call('ZREM', wait, unpack(heads))
-    redis.call('ZREM', prefix .. 'seen', unpack(heads))
     if interval then
         redis.call('HSET', settings, 'admit_at', tostring(next_at + #heads * interval))
     end
@@ -167,13 +167,12 @@ local function fill(wait, active, settings, now, c)
 end
 
 -- An admitted user's first request: their short arrival session becomes the full one.
-local function arrive(active, uid, now, c)
-    local prefix = prefix_of(active)
+local function arrive(prefix, uid, now, c)
     if redis.call('ZREM', prefix .. 'arriving', uid) == 0 then
         return
     end
     local ttl = tonumber(c.ttl)
-    redis.call('ZADD', active, now + ttl, uid)
+    redis.call('ZADD', prefix .. 'active', now + ttl, uid)
     if c.strategy == 'keyspace' then
         redis.call('SET', prefix .. 'slot:' .. uid, '1', 'PX', ttl)
     end
@@ -181,12 +180,12 @@ end
 
 -- fill() with the settings the last join stored. Returns fill's result and the strategy, or nil
 -- when the product has no settings (never joined, or its keys expired).
-local function refill(wait, active, settings, now)
+local function refill(settings, now)
     local c = settings_of(settings)
     if not c.max then
         return nil, nil
     end
-    return fill(wait, active, settings, now, c), c.strategy
+    return fill(prefix_of(settings), settings, now, c), c.strategy
 end
 
 -- The admission rate (users per second) as of now, for wait estimates; 0 while none is known
@@ -210,21 +209,21 @@ end
 -- When the product may next have a promotion due, after fill() has run at 'now': -1 when it never
 -- will without a new event (nobody waits, or an operator stopped promotion: joins and operator
 -- actions mark the product due again). Used by the safety net's index of due products.
-local function next_due(wait, active, settings, now, c)
-    if redis.call('EXISTS', wait) == 0 or c.mode == 'queue-all' or c.mode == 'closed' then
+local function next_due(prefix, settings, now, c)
+    if line_length(prefix, c) == 0 or c.mode == 'queue-all' or c.mode == 'closed' then
         return -1
-    end
-    if not opened(wait, nil, now, c) then
-        return tonumber(c.opens)
     end
     if c.mode == 'passthrough' then
         return now + 1
     end
-    local admitted = redis.call('ZCARD', active)
+    if not opened(prefix, nil, now, c) then
+        return tonumber(c.opens)
+    end
+    local admitted = redis.call('ZCARD', prefix .. 'active')
     if admitted < (tonumber(c.max_override) or tonumber(c.max)) then
-        -- Places are free and people wait: only the pace holds them back.
+        -- Places are free and people wait: only the pace (or a run of closed tabs) holds them back.
         return math.ceil(tonumber(redis.call('HGET', settings, 'admit_at')) or now + 1)
     end
-    local first = redis.call('ZRANGE', active, 0, 0, 'WITHSCORES')
+    local first = redis.call('ZRANGE', prefix .. 'active', 0, 0, 'WITHSCORES')
     return tonumber(first[2])
 end

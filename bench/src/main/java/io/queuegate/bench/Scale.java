@@ -60,6 +60,8 @@ public final class Scale {
     private static final int PER_PRODUCT = 100;
     private static final int CONCURRENCY = 8; // PromotionScheduler.CONCURRENCY
     private static final long PASS_SESSION_TTL_MS = 60_000;
+    /** The gateway's defaults for abandon-after and arrival-ttl: join.lua's ARGV[7..11]. */
+    private static final String[] DEFAULT_DROP_RULES = { "", "", "0", "60000", "60000" };
 
     private final RedisCommands<String, String> sync;
     private final RedisAsyncCommands<String, String> async;
@@ -98,7 +100,6 @@ public final class Scale {
         Instant started = Instant.now();
         header();
         memoryAndLatency();
-        memoryWithAbandonTracking();
         seedLayout();
         safetyNet();
         md.append("\nTotal run time: ").append(Duration.between(started, Instant.now()).toSeconds()).append(" s.\n");
@@ -122,8 +123,9 @@ public final class Scale {
                 .append(", Redis ").append(version).append(" (jemalloc, `maxmemory 0`, no persistence), ")
                 .append("one Redis child process on loopback; the bench client shares the cores with it. ")
                 .append("Commit ").append(gitHead()).append(".\n\n")
-                .append("Every queue operation goes through the real scripts (`QueueScripts`: fill.lua prepended), ")
-                .append("SCRIPT LOAD once, then EVALSHA. User ids are exactly 16 characters; max-active ")
+                .append("Every queue operation goes through the real scripts (`QueueScripts`: line.lua and fill.lua ")
+                .append("prepended), SCRIPT LOAD once, then EVALSHA, with the gateway's default rules (abandon-after 60 s, ")
+                .append("so every waiter is tracked as seen; arrival-ttl 60 s). User ids are exactly 16 characters; max-active ")
                 .append(MAX_ACTIVE).append(", strategy ").append(STRATEGY).append(".\n");
     }
 
@@ -141,12 +143,12 @@ public final class Scale {
         settle();
         long after = usedMemory();
         QueueKeys big = QueueKeys.of("big");
-        long waiting = sync.zcard(big.waiting());
+        long waiting = waiting("big");
         long active = sync.zcard(big.active());
-        Long zsetUsage = sync.memoryUsage(big.waiting());
+        Map<String, Long> usage = keyUsage("big");
         double perUser = (after - before) / (double) WAITING;
-        System.out.printf("1M load: %.1f s, waiting=%d active=%d, %.1f B/user (used_memory), zset MEMORY USAGE %.1f B/user%n",
-                loadSeconds, waiting, active, perUser, zsetUsage / (double) waiting);
+        System.out.printf("1M load: %.1f s, waiting=%d active=%d, %.1f B/user (used_memory), by key kind %s%n",
+                loadSeconds, waiting, active, perUser, usage);
         if (waiting != WAITING || active != MAX_ACTIVE) {
             throw new IllegalStateException("expected " + WAITING + " waiting and " + MAX_ACTIVE + " active, got "
                     + waiting + " / " + active);
@@ -197,8 +199,7 @@ public final class Scale {
                 .append("| measure | bytes per waiting user | target |\n|---|---|---|\n")
                 .append(String.format("| QueueGate (`used_memory` after − before) ÷ %,d | **%.1f** | ≤ 120: %s |%n", WAITING, perUser,
                         perUser <= 120 ? "met" : "**missed**"))
-                .append(String.format("| QueueGate wait ZSET alone (`MEMORY USAGE qg:{big}:wait SAMPLES 5`) ÷ members | %.1f | |%n",
-                        zsetUsage / (double) waiting));
+                .append(usageRows(usage));
         seedRowAnchor = md.length();
 
         md.append("\n## 2. Join and rank latency: 1,000,000 waiting vs 1,000 waiting\n\n")
@@ -209,7 +210,8 @@ public final class Scale {
                 .append("the rank read). Client time is the full loopback round trip, pooled over the rounds (")
                 .append(ROUNDS * SAMPLES).append(" calls per cell). Server time is `INFO commandstats` evalsha ")
                 .append("`usec_per_call` over each round's cell (CONFIG RESETSTAT before each): median of the rounds, and ")
-                .append("each round's figure. A warm-up product took ").append(SAMPLES).append(" joins and ").append(SAMPLES)
+                .append("each round's figure. Every status answer's rank is checked against the user's known place. ")
+                .append("A warm-up product took ").append(SAMPLES).append(" joins and ").append(SAMPLES)
                 .append(" status calls first (dropped). Queue sizes grow by the joins: the 1,000 product ends at ")
                 .append(String.format("%,d", SMALL + ROUNDS * SAMPLES)).append(" waiting, the 1M one at ")
                 .append(String.format("%,d", WAITING + ROUNDS * SAMPLES)).append(".\n\n")
@@ -224,13 +226,41 @@ public final class Scale {
                 .append("|---|---|---|---|---|\n");
         ratioRow("join", joinSmall, joinBig);
         ratioRow("status (rank)", statusSmall, statusBig);
-        md.append("\nClient-side, loopback round trips (~100–150 µs, most of it client, kernel and Lettuce) hide any ")
-                .append("difference. Server-side, a join's time moves by ±25% between rounds of the same cell (per-round column), ")
-                .append("so its ratio is noise-level: a new user goes to the tail, whose skiplist path ")
-                .append("is hot in cache. A status of a random waiter at 1M costs a few µs more per call (on the runs so far, in every round): ")
-                .append("its dict lookup and O(log N) ZRANK walk touch cold nodes of a ~120 MB skiplist (cache misses), ")
-                .append("where the 1,000-member queue stays in cache. Logarithmic, not linear: ~5 µs on ~110 µs a call seen ")
-                .append("by the client.\n");
+        md.append("\nA rank is worked out, not walked (line.lua): the user's ticket from its bucket (a listpack ")
+                .append("HASH of about 61 users at 1M), the position from the ticket, minus the places given up between the head ")
+                .append("and them (`ZCOUNT` on a set that holds only leaves not yet passed, empty here). Nothing in it grows with ")
+                .append("the line, so the server time at 1M and at 1k differ by the machine's noise; client time is mostly the ")
+                .append("loopback round trip (~100 µs).\n");
+    }
+
+    /** The product's keys by kind (the part of the name after the tag, digits dropped), and their MEMORY USAGE. */
+    private Map<String, Long> keyUsage(String product) {
+        Map<String, Long> usage = new java.util.TreeMap<>();
+        io.lettuce.core.ScanCursor cursor = io.lettuce.core.ScanCursor.INITIAL;
+        String prefix = "qg:{" + product + "}:";
+        do {
+            io.lettuce.core.KeyScanCursor<String> page = sync.scan(cursor,
+                    io.lettuce.core.ScanArgs.Builder.matches(prefix + "*").limit(10_000));
+            for (String key : page.getKeys()) {
+                String kind = key.substring(prefix.length()).replaceAll("[0-9]+", "<n>");
+                Long bytes = sync.memoryUsage(key);
+                usage.merge(kind, bytes == null ? 0 : bytes, Long::sum);
+                usage.merge(kind + " (keys)", 1L, Long::sum);
+            }
+            cursor = page;
+        } while (!cursor.isFinished());
+        return usage;
+    }
+
+    private static String usageRows(Map<String, Long> usage) {
+        StringBuilder rows = new StringBuilder();
+        usage.forEach((kind, bytes) -> {
+            if (!kind.endsWith(" (keys)")) {
+                rows.append(String.format("| `MEMORY USAGE` of the %,d `%s` keys ÷ %,d | %.1f | |%n",
+                        usage.get(kind + " (keys)"), kind, WAITING, bytes / (double) WAITING));
+            }
+        });
+        return rows.toString();
     }
 
     private static Histogram pooled(List<Cell> cells) {
@@ -277,9 +307,8 @@ public final class Scale {
         for (int i = 0; i < count; i++) {
             String uid = user(prefix, i);
             long start = System.nanoTime();
-            List<Long> result = sync.evalsha(joinSha, ScriptOutputType.MULTI, keys, uid,
-                    Long.toString(System.currentTimeMillis()), Integer.toString(MAX_ACTIVE), Long.toString(SESSION_TTL_MS),
-                    STRATEGY, Long.toString(IDLE_TTL_MS));
+            List<Long> result = sync.evalsha(joinSha, ScriptOutputType.MULTI, keys, joinArguments(uid,
+                    System.currentTimeMillis(), SESSION_TTL_MS));
             histogram.recordValue((System.nanoTime() - start) / 1_000);
             if (result.get(0) != 0 || result.get(3) != 1) {
                 throw new IllegalStateException("join of a new user did not enqueue: " + result);
@@ -292,19 +321,20 @@ public final class Scale {
     }
 
     private Cell timedStatus(String product, int loaded, int count) {
-        QueueKeys keys = QueueKeys.of(product);
-        String[] statusKeys = { keys.waiting(), keys.active(), keys.settings() };
+        String[] statusKeys = joinKeys(product);
         Histogram histogram = new Histogram(3);
         sync.configResetstat();
         for (int i = 0; i < count; i++) {
             // users MAX_ACTIVE.. were never admitted: random existing waiters
-            String uid = user('u', MAX_ACTIVE + random.nextInt(loaded - MAX_ACTIVE));
+            int index = MAX_ACTIVE + random.nextInt(loaded - MAX_ACTIVE);
+            String uid = user('u', index);
             long start = System.nanoTime();
             List<Long> result = sync.evalsha(statusSha, ScriptOutputType.MULTI, statusKeys, uid,
                     Long.toString(System.currentTimeMillis()));
             histogram.recordValue((System.nanoTime() - start) / 1_000);
-            if (result.get(0) != 0) {
-                throw new IllegalStateException("status of a waiter: " + result);
+            // u0..u(MAX_ACTIVE-1) were admitted; everyone after them waits in join order.
+            if (result.get(0) != 0 || result.get(1) != index - MAX_ACTIVE + 1) {
+                throw new IllegalStateException("status of waiter " + uid + ": " + result);
             }
         }
         double server = evalshaUsecPerCall();
@@ -345,13 +375,13 @@ public final class Scale {
         String row = String.format("| Seed article layout (member `user:{uid}:token:{jwt}`, %d chars, %d-char JWT-like token; "
                 + "score = ms; plain ZADD), %,d members, (after − before) ÷ members | %.1f | (TOOLCHAIN: ~349) |%n",
                 memberLength, token.length(), SEED_MEMBERS, perMember);
-        String note = String.format("%nWhere QueueGate's bytes go (Redis 7.0 skiplist ZSET, jemalloc size classes 16, 32, 48, 64, 80, ...): "
-                + "the member's sds (3-byte header + 16 + NUL = 20 B) takes a 32 B block; the dict entry (24 B) a 32 B block; "
-                + "the dict's bucket array 8 B × 2^20 ÷ 10^6 = 8.4 B; the skiplist node (ele, score, backward, 16 B per level, "
-                + "levels with p = 1/4) 48 B at one level, 64 at two, ...: 53 B on average. Sum ≈ 126 B, which is what was measured: "
-                + "the wait ZSET is all of it (settings, counter, active set are constant). A member id of 12 characters or fewer "
-                + "would fit a 16 B block (≈ 110 B/user, arithmetic, not measured); 13–16 characters cost the same as 16. "
-                + "`MEMORY USAGE` counts a dict entry as 24 B, not its 32 B block, hence its lower figure.%n");
+        String note = String.format("%nWhere QueueGate's bytes go: each waiter is one entry in a page of the line "
+                + "(`line:<n>`, a HASH of 128 tickets: ticket as a listpack integer, 4–5 B, and the 16-character id, 18 B) and "
+                + "one in a bucket (`tickets:<n>`, 16,384 HASHes of about 61 users: the id and the ticket), both stored by Redis "
+                + "as listpacks, with no per-entry pointers; plus about 1.3 %% for the keys themselves and the rounding of their "
+                + "allocations, and the seen bitmaps (one bit per ticket in each of up to five 15-second slots). A sorted set "
+                + "of the same ids costs 126 B a member here (32 B id, 32 B dict entry, ~8 B buckets, ~53 B skiplist node); "
+                + "the line's layout avoids all of it but the ids.%n");
         md.insert(seedRowAnchor, row + note);
     }
 
@@ -382,9 +412,8 @@ public final class Scale {
                 futures.add(async.zadd(QueueKeys.DUE, (double) t0, product));
                 String[] keys = joinKeys(product);
                 for (int i = 0; i < PER_PRODUCT + MAX_ACTIVE; i++) {
-                    futures.add(async.evalsha(joinSha, ScriptOutputType.MULTI, keys, user('u', i), Long.toString(t0),
-                            Integer.toString(MAX_ACTIVE), Long.toString(PASS_SESSION_TTL_MS), STRATEGY,
-                            Long.toString(IDLE_TTL_MS)));
+                    futures.add(async.evalsha(joinSha, ScriptOutputType.MULTI, keys,
+                            joinArguments(user('u', i), t0, PASS_SESSION_TTL_MS)));
                     if (futures.size() >= BATCH) {
                         flushAndAwait(futures);
                     }
@@ -398,7 +427,7 @@ public final class Scale {
         double loadSeconds = (System.nanoTime() - start) / 1e9;
         long totalWaiting = 0;
         for (int p = 0; p < PRODUCTS; p += PRODUCTS / 10) {
-            totalWaiting += sync.zcard(QueueKeys.of(product(p)).waiting());
+            totalWaiting += waiting(product(p));
         }
         System.out.printf("10k products loaded in %.1f s (sampled waiting per product %d)%n", loadSeconds, totalWaiting / 10);
 
@@ -421,7 +450,7 @@ public final class Scale {
             // Pass 3: the backstop sweep every tenth pass runs, over the whole registry.
             Pass sweep = pass("3: backstop sweep (every 10th pass)", clock, t0 + 2 * PASS_SESSION_TTL_MS + 2,
                     () -> scheduler.promoteAll(""));
-            long waitingAfter = sync.zcard(QueueKeys.of(product(0)).waiting());
+            long waitingAfter = waiting(product(0));
             long dueAfter = sync.zcard(QueueKeys.DUE);
 
             md.append("\n## 3. One safety-net pass over ").append(String.format("%,d", PRODUCTS)).append(" products\n\n")
@@ -506,54 +535,13 @@ public final class Scale {
         String id(int i);
     }
 
-    /**
-     * The same million, joined with the default abandon-after (60 s): each waiter is also stamped
-     * in the product's seen ZSET, the price of never promoting a closed tab.
-     */
-    private void memoryWithAbandonTracking() {
-        sync.flushall();
-        loadScripts();
-        settle();
-        long before = usedMemory();
-        joinPipelined("big", WAITING + MAX_ACTIVE, i -> user('u', i), System.currentTimeMillis(), SESSION_TTL_MS,
-                "", "", "0", "60000", "60000");
-        settle();
-        long after = usedMemory();
-        long seen = sync.zcard(QueueKeys.of("big").seen());
-        if (seen != WAITING) {
-            throw new IllegalStateException("expected " + WAITING + " stamped waiters, got " + seen);
-        }
-        double perUser = (after - before) / (double) WAITING;
-        System.out.printf("1M load with abandon-after: %.1f B/user%n", perUser);
-        md.append("\n## 1b. Memory per waiting user with abandon-after (the default, 60 s)\n\n")
-                .append("The same load with `abandon-after: 60s` (join.lua ARGV[10]): each waiter is also stamped in ")
-                .append("`qg:{pid}:seen` (ZSET, score = last seen).\n\n")
-                .append("| measure | bytes per waiting user | target |\n|---|---|---|\n")
-                .append(String.format("| QueueGate with abandon-after (`used_memory` after − before) ÷ %,d | **%.1f** | ≤ 120: %s |%n",
-                        WAITING, perUser, perUser <= 120 ? "met" : "**missed**"))
-                .append("\nWith `abandon-after: 0` the layout is that of section 1.\n");
-        sync.flushall();
-    }
-
-    private void joinPipelined(String product, int count, Users users, long now, long ttl, String... dropRules) {
+    private void joinPipelined(String product, int count, Users users, long now, long ttl) {
         String[] keys = joinKeys(product);
-        String nowArg = Long.toString(now);
-        String max = Integer.toString(MAX_ACTIVE);
-        String ttlArg = Long.toString(ttl);
-        String idle = Long.toString(IDLE_TTL_MS);
         List<RedisFuture<?>> futures = new ArrayList<>(BATCH);
         pipelined.setAutoFlushCommands(false);
         try {
             for (int i = 0; i < count; i++) {
-                String[] args = new String[6 + dropRules.length];
-                args[0] = users.id(i);
-                args[1] = nowArg;
-                args[2] = max;
-                args[3] = ttlArg;
-                args[4] = STRATEGY;
-                args[5] = idle;
-                System.arraycopy(dropRules, 0, args, 6, dropRules.length);
-                futures.add(async.evalsha(joinSha, ScriptOutputType.MULTI, keys, args));
+                futures.add(async.evalsha(joinSha, ScriptOutputType.MULTI, keys, joinArguments(users.id(i), now, ttl)));
                 if (futures.size() == BATCH) {
                     flushAndAwait(futures);
                 }
@@ -563,6 +551,26 @@ public final class Scale {
         finally {
             pipelined.setAutoFlushCommands(true);
         }
+    }
+
+    /** join.lua's ARGV under the gateway's default rules. */
+    private static String[] joinArguments(String uid, long now, long ttl) {
+        String[] args = new String[6 + DEFAULT_DROP_RULES.length];
+        args[0] = uid;
+        args[1] = Long.toString(now);
+        args[2] = Integer.toString(MAX_ACTIVE);
+        args[3] = Long.toString(ttl);
+        args[4] = STRATEGY;
+        args[5] = Long.toString(IDLE_TTL_MS);
+        System.arraycopy(DEFAULT_DROP_RULES, 0, args, 6, DEFAULT_DROP_RULES.length);
+        return args;
+    }
+
+    /** How many wait in the product's line, as the queues endpoint reads it (snapshot.lua). */
+    private long waiting(String product) {
+        List<Long> snapshot = sync.eval(scripts.snapshot().getScriptAsString(), ScriptOutputType.MULTI, joinKeys(product),
+                Long.toString(System.currentTimeMillis()));
+        return snapshot.get(0);
     }
 
     private void flushAndAwait(List<RedisFuture<?>> futures) {
@@ -594,8 +602,7 @@ public final class Scale {
     }
 
     private static String[] joinKeys(String product) {
-        QueueKeys keys = QueueKeys.of(product);
-        return new String[] { keys.waiting(), keys.active(), keys.sequence(), keys.settings() };
+        return QueueKeys.of(product).forScripts().toArray(String[]::new);
     }
 
     /** Exactly 16 characters. */

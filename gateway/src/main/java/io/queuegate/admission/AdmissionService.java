@@ -30,9 +30,6 @@ public class AdmissionService {
     private final JoinLimiter joinLimiter;
     private final ActiveCache activeCache;
 
-    /** When a closed room suggests asking again: operators close rooms for minutes, not seconds. */
-    static final long ROOM_CLOSED_RETRY_SECONDS = 30;
-
     public AdmissionService(CallerResolver callers, QueueStore store, WaitTokenCodec tokens, JoinLimiter joinLimiter,
             ActiveCache activeCache) {
         this.callers = callers;
@@ -131,7 +128,8 @@ public class AdmissionService {
                         "the sale of this product ended at " + policy.closesAt(), false, 0);
             case ROOM_CLOSED:
                 return new Admission.Rejected(QueueError.ROOM_CLOSED,
-                        "the waiting room of this product is closed for now", false, ROOM_CLOSED_RETRY_SECONDS);
+                        "the waiting room of this product is closed for now", false,
+                        RetryAfter.whileClosed(policy.abandonAfter()));
             default:
                 break;
         }

@@ -125,8 +125,7 @@ public class QueuesEndpoint {
         return new QueueView(productId, snapshot.waiting(), snapshot.active(), snapshot.capacity(),
                 snapshot.maxOverride(), Math.round(snapshot.admissionRate() * 1000) / 1000.0, snapshot.paused(),
                 snapshot.draining(), WaitEstimate.seconds(snapshot.waiting(), snapshot.admissionRate()), snapshot.mode(),
-                snapshot.opening() == null ? null : new OpeningView(Instant.ofEpochMilli(snapshot.opening().opensAt()),
-                        Long.toString(snapshot.opening().seed()), snapshot.opening().preQueued()));
+                snapshot.opening() == null ? null : OpeningView.of(snapshot.opening()));
     }
 
     private static WebEndpointResponse<Object> ok(Object body) {
@@ -166,12 +165,22 @@ public class QueuesEndpoint {
     }
 
     /**
-     * How a sale's pre-queue was drawn: each pre-queued user was placed by
-     * {@code SHA1(seed + ":" + userId)}, lowest first, so the order can be recomputed.
+     * How a sale's pre-queue was drawn, for audit: the tickets {@code firstTicket} to
+     * {@code firstTicket + preQueued - 1} stand in line in the order of a permutation keyed by the
+     * seed (see the README's Drops section), so anyone with the seed and the pre-queue's tickets
+     * can recompute the order.
      *
-     * @param seed a decimal string, so JavaScript clients read it exactly
+     * @param seed a decimal string, so JavaScript clients read it exactly; {@code null} when nobody
+     *             was in the pre-queue
+     * @param firstTicket {@code null} when nobody was in the pre-queue
      */
-    public record OpeningView(Instant opensAt, String seed, long preQueued) {
+    public record OpeningView(Instant opensAt, String seed, long preQueued, Long firstTicket) {
+
+        static OpeningView of(QueueSnapshot.Opening opening) {
+            boolean drawn = opening.seed() >= 0;
+            return new OpeningView(Instant.ofEpochMilli(opening.opensAt()), drawn ? Long.toString(opening.seed()) : null,
+                    opening.preQueued(), drawn ? opening.firstTicket() : null);
+        }
     }
 
     /** What a {@code POST} did: the action, the users it admitted at once, and the queue after it. */

@@ -41,7 +41,7 @@ public record Placement(State state, long rank, long promoted, double admissionR
         return new Placement(decoded, rank, promoted, ratePerMillionSeconds / 1_000_000.0, null, Duration.ZERO);
     }
 
-    /** A status script's answer: {state, rank, rate, opens, abandon}. */
+    /** A status script's answer: {state, rank, rate, opens, abandon, timed}. */
     static Placement fromStatus(List<Long> r) {
         Placement placement = fromScript(r.get(0), r.get(1), 0, r.get(2));
         return new Placement(placement.state, placement.rank, 0, placement.admissionRate,

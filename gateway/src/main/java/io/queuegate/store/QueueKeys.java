@@ -93,29 +93,28 @@ public final class QueueKeys {
         return productId;
     }
 
-    /** ZSET of waiting users, scored by ticket: strict arrival order. */
-    public String waiting() {
-        return prefix + "wait";
-    }
-
     /** ZSET of admitted users, scored by session expiry (epoch ms). */
     public String active() {
         return prefix + "active";
     }
 
-    /** Ticket counter: FIFO even for joins within the same millisecond. */
+    /**
+     * The last ticket handed out: tickets number the line in arrival order, even for joins within
+     * the same millisecond. The line itself lives in keys the scripts derive from the product's
+     * prefix ({@code line.lua}): pages of tickets, buckets of users, the places given up.
+     */
     public String sequence() {
         return prefix + "seq";
     }
 
-    /** HASH of the product's max-active, session ttl and strategy as the last join saw them. */
+    /** HASH of the product's rules as the last join saw them, the operator's levers and the head of the line. */
     public String settings() {
         return prefix + "settings";
     }
 
-    /** ZSET of waiting users, scored by when they last polled (abandon-after); named in fill.lua. */
-    public String seen() {
-        return prefix + "seen";
+    /** ZSET of places given up ahead of the head of the line (a leave), scored by position; named in line.lua. */
+    public String left() {
+        return prefix + "left";
     }
 
     /** ZSET of admitted users who have not arrived yet, scored by their arrival deadline; named in fill.lua. */
@@ -132,15 +131,11 @@ public final class QueueKeys {
         return SLOT_AVAILABLE_PREFIX + productId;
     }
 
-    List<String> forJoin() {
-        return List.of(waiting(), active(), sequence(), settings());
-    }
-
-    List<String> forPromoteAndLeave() {
-        return List.of(waiting(), active(), settings());
-    }
-
-    List<String> forStatus() {
-        return List.of(waiting(), active(), settings());
+    /**
+     * The keys every product script is given: the settings first (Lettuce routes a script by its
+     * first key; every other key of the product is in the same slot).
+     */
+    public List<String> forScripts() {
+        return List.of(settings(), active(), sequence());
     }
 }

@@ -11,8 +11,8 @@ import org.springframework.data.redis.core.script.RedisScript;
 
 /**
  * The Lua scripts from {@code lua/}, each built once so its SHA1 is computed once and calls go
- * by EVALSHA. Scripts that can open places get {@code fill.lua} prepended, so the promotion
- * rule is written once.
+ * by EVALSHA. Scripts that touch a product's line get {@code line.lua} and {@code fill.lua}
+ * prepended, so the line's layout and the promotion rule are written once.
  */
 public final class QueueScripts {
 
@@ -32,21 +32,22 @@ public final class QueueScripts {
     private final RedisScript<List<Long>> snapshot;
     private final RedisScript<List<Long>> due;
     private final RedisScript<Long> reschedule;
+    private final RedisScript<List<String>> peek;
 
     @SuppressWarnings("unchecked")
     public QueueScripts() {
-        String fill = read("fill.lua");
-        this.join = (RedisScript<List<Long>>) (RedisScript<?>) RedisScript.of(fill + read("join.lua"), LIST);
-        this.promote = RedisScript.of(fill + read("promote.lua"), Long.class);
-        this.leave = (RedisScript<List<Long>>) (RedisScript<?>) RedisScript.of(fill + read("leave.lua"), LIST);
-        this.status = (RedisScript<List<Long>>) (RedisScript<?>) RedisScript.of(fill + read("status.lua"), LIST);
-        this.admin = RedisScript.of(fill + read("admin.lua"), Long.class);
-        // fill.lua only for admission_rate: the rate's decay is written once
-        this.snapshot = (RedisScript<List<Long>>) (RedisScript<?>) RedisScript.of(fill + read("snapshot.lua"), LIST);
-        this.expire = RedisScript.of(fill + read("expire.lua"), Long.class);
+        String shared = read("line.lua") + read("fill.lua");
+        this.join = (RedisScript<List<Long>>) (RedisScript<?>) RedisScript.of(shared + read("join.lua"), LIST);
+        this.promote = RedisScript.of(shared + read("promote.lua"), Long.class);
+        this.leave = (RedisScript<List<Long>>) (RedisScript<?>) RedisScript.of(shared + read("leave.lua"), LIST);
+        this.status = (RedisScript<List<Long>>) (RedisScript<?>) RedisScript.of(shared + read("status.lua"), LIST);
+        this.admin = RedisScript.of(shared + read("admin.lua"), Long.class);
+        this.snapshot = (RedisScript<List<Long>>) (RedisScript<?>) RedisScript.of(shared + read("snapshot.lua"), LIST);
+        this.expire = RedisScript.of(shared + read("expire.lua"), Long.class);
         this.claim = (RedisScript<List<String>>) (RedisScript<?>) RedisScript.of(read("claim.lua"), LIST);
-        this.due = (RedisScript<List<Long>>) (RedisScript<?>) RedisScript.of(fill + read("due.lua"), LIST);
+        this.due = (RedisScript<List<Long>>) (RedisScript<?>) RedisScript.of(shared + read("due.lua"), LIST);
         this.reschedule = RedisScript.of(read("reschedule.lua"), Long.class);
+        this.peek = (RedisScript<List<String>>) (RedisScript<?>) RedisScript.of(shared + read("peek.lua"), LIST);
     }
 
     public RedisScript<List<Long>> join() {
@@ -87,6 +88,10 @@ public final class QueueScripts {
 
     public RedisScript<Long> reschedule() {
         return reschedule;
+    }
+
+    public RedisScript<List<String>> peek() {
+        return peek;
     }
 
     private static String read(String name) {

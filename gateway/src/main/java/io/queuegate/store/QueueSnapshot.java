@@ -24,14 +24,16 @@ public record QueueSnapshot(long waiting, long active, Integer routeMaxActive, I
     public static final List<String> MODES = List.of("queue", "passthrough", "queue-all", "closed");
 
     /**
-     * How a scheduled sale's pre-queue was shuffled: enough to recompute the order, since each
-     * pre-queued user is placed by {@code SHA1(seed + ":" + userId)}, lowest first.
+     * How a scheduled sale's pre-queue was drawn: enough to recompute the order. The tickets
+     * {@code firstTicket} to {@code firstTicket + preQueued - 1} stand in line in the order of a
+     * permutation keyed by the seed ({@code line.lua}'s {@code permute}).
      *
      * @param opensAt the opens-at that was opened (epoch ms)
-     * @param seed the shuffle's seed
-     * @param preQueued how many users the shuffle placed
+     * @param seed the draw's seed, or -1 when nobody was in the pre-queue
+     * @param preQueued how many tickets the draw placed
+     * @param firstTicket the first ticket of the draw, or -1 when nobody was in the pre-queue
      */
-    public record Opening(long opensAt, long seed, long preQueued) {
+    public record Opening(long opensAt, long seed, long preQueued, long firstTicket) {
     }
 
     /** The max-active that applies now: the operator's, else the route's; {@code null} when unknown. */
@@ -42,7 +44,7 @@ public record QueueSnapshot(long waiting, long active, Integer routeMaxActive, I
     static QueueSnapshot fromScript(List<Long> r) {
         return new QueueSnapshot(r.get(0), r.get(1), orNull(r.get(2)), orNull(r.get(3)), r.get(4) == 1,
                 r.get(5) == 1, r.get(6) / 1_000_000.0, r.get(7) == 1, MODES.get(r.get(8).intValue()),
-                r.get(10) < 0 ? null : new Opening(r.get(10), r.get(11), r.get(12)));
+                r.get(10) < 0 ? null : new Opening(r.get(10), r.get(11), r.get(12), r.get(13)));
     }
 
     private static Integer orNull(long value) {

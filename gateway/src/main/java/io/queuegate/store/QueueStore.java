@@ -1,5 +1,6 @@
 package io.queuegate.store;
 
+import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -96,9 +97,9 @@ public class QueueStore {
         // hold a valid claim on it after that.
         Duration idle = idleTtl.plus(rules.sessionTtl());
         String[] drop = rules.scriptArguments();
-        return run(scripts.join(), keys.forJoin(), userId, now(), Integer.toString(rules.maxActive()),
+        return run(scripts.join(), keys.forScripts(), userId, now(), Integer.toString(rules.maxActive()),
                 Long.toString(rules.sessionTtl().toMillis()), rules.strategy(), Long.toString(idle.toMillis()),
-                drop[0], drop[1], drop[2], drop[3], drop[4])
+                drop[0], drop[1], drop[2], drop[3], drop[4], rules.opensAt() == null ? "" : drawSeed())
                 .map(r -> {
                     Placement placement = Placement.fromScript(r.get(0), r.get(1), r.get(2), r.get(4));
                     events.promoted(productId, "join", placement.promoted());
@@ -122,12 +123,32 @@ public class QueueStore {
     }
 
     /**
+     * A seed for a pre-queue's draw, in case this join opens one: 53 random bits (exact as a Redis
+     * number), from a generator nobody can predict, unlike any clock.
+     */
+    private static String drawSeed() {
+        return Long.toString(SEEDS.nextLong() >>> 11);
+    }
+
+    private static final SecureRandom SEEDS = new SecureRandom();
+
+    /**
      * Products joined on this instance whose promotion runs on a clock (a sale to open at its
      * time, a pace to keep): the scheduler promotes them every {@link #TIMED_PERIOD}, since no
      * freed place announces that an admission has become due.
      */
     public Set<String> timedProducts() {
         return timed;
+    }
+
+    /**
+     * Learns from a script that the product is timed: an instance started after the product's
+     * joins (a rolling restart) hears of it from a status poll or a safety-net pass instead.
+     */
+    private void keepsTime(String productId, long timed) {
+        if (timed == 1) {
+            this.timed.add(productId);
+        }
     }
 
     /** Forgets a timed product nobody waits for any more. */
@@ -190,8 +211,11 @@ public class QueueStore {
      */
     public Mono<List<Long>> promoteDue(String productId, String onlyStrategy) {
         QueueKeys keys = QueueKeys.of(productId);
-        return run(scripts.due(), keys.forPromoteAndLeave(), now(), onlyStrategy)
-                .doOnNext(result -> events.promoted(productId, "promote", result.get(0)));
+        return run(scripts.due(), keys.forScripts(), now(), onlyStrategy)
+                .doOnNext(result -> {
+                    events.promoted(productId, "promote", result.get(0));
+                    keepsTime(productId, result.get(2));
+                });
     }
 
     /**
@@ -229,7 +253,8 @@ public class QueueStore {
     /** Where the user stands, without joining. */
     public Mono<Placement> status(String productId, String userId) {
         QueueKeys keys = QueueKeys.of(productId);
-        return run(scripts.status(), keys.forStatus(), userId, now())
+        return run(scripts.status(), keys.forScripts(), userId, now())
+                .doOnNext(r -> keepsTime(productId, r.get(5)))
                 .map(Placement::fromStatus);
     }
 
@@ -258,7 +283,7 @@ public class QueueStore {
 
     private Mono<Boolean> release(String productId, String userId, String trigger) {
         QueueKeys keys = QueueKeys.of(productId);
-        return run(scripts.leave(), keys.forPromoteAndLeave(), userId, now(), keys.slotAvailableChannel())
+        return run(scripts.leave(), keys.forScripts(), userId, now(), keys.slotAvailableChannel())
                 .flatMap(r -> {
                     boolean held = r.get(0) > 0;
                     events.promoted(productId, trigger, r.get(1));
@@ -277,7 +302,7 @@ public class QueueStore {
      */
     public Mono<Long> expire(String productId, String userId) {
         QueueKeys keys = QueueKeys.of(productId);
-        return guard.guard(redis.execute(scripts.expire(), keys.forPromoteAndLeave(), List.of(userId, now())).next())
+        return guard.guard(redis.execute(scripts.expire(), keys.forScripts(), List.of(userId, now())).next())
                 .doOnNext(result -> {
                     if (result >= 0) {
                         events.expired(productId, userId);
@@ -337,7 +362,7 @@ public class QueueStore {
      */
     public Mono<Long> promote(String productId, String onlyStrategy) {
         QueueKeys keys = QueueKeys.of(productId);
-        return guard.guard(redis.execute(scripts.promote(), keys.forPromoteAndLeave(), List.of(now(), onlyStrategy))
+        return guard.guard(redis.execute(scripts.promote(), keys.forScripts(), List.of(now(), onlyStrategy))
                 .next())
                 .doOnNext(moved -> {
                     events.promoted(productId, "promote", moved);
@@ -358,9 +383,9 @@ public class QueueStore {
      * it registers the product itself. Either way no waiter is left outside the registry.
      */
     public Mono<Void> forgetIfIdle(String productId) {
-        return guard.guard(redis.opsForSet().remove(QueueKeys.PRODUCTS, productId)
-                        .then(redis.opsForZSet().size(QueueKeys.of(productId).waiting())))
-                .flatMap(waiting -> waiting > 0 ? register(productId).then() : Mono.<Void>empty());
+        return guard.guard(redis.opsForSet().remove(QueueKeys.PRODUCTS, productId))
+                .then(snapshot(productId))
+                .flatMap(queue -> queue.waiting() > 0 ? register(productId).then() : Mono.<Void>empty());
     }
 
     /**
@@ -374,7 +399,7 @@ public class QueueStore {
      */
     public Mono<Long> control(String productId, String action, String value) {
         QueueKeys keys = QueueKeys.of(productId);
-        return guard.guard(redis.execute(scripts.admin(), keys.forPromoteAndLeave(), List.of(action, value, now()))
+        return guard.guard(redis.execute(scripts.admin(), keys.forScripts(), List.of(action, value, now()))
                 .next())
                 .doOnNext(moved -> {
                     events.promoted(productId, "admin", moved);
@@ -386,7 +411,21 @@ public class QueueStore {
     /** The product's queue as operators see it, in one read-only script call. */
     public Mono<QueueSnapshot> snapshot(String productId) {
         QueueKeys keys = QueueKeys.of(productId);
-        return run(scripts.snapshot(), keys.forPromoteAndLeave(), now()).map(QueueSnapshot::fromScript);
+        return run(scripts.snapshot(), keys.forScripts(), now()).map(QueueSnapshot::fromScript);
+    }
+
+    /**
+     * The first {@code limit} users in the product's line, in order (before a sale opens, in
+     * ticket order: its draw applies from the opening on). Read-only; for audits, tools and tests.
+     */
+    public Mono<List<String>> line(String productId, int limit) {
+        QueueKeys keys = QueueKeys.of(productId);
+        return guard.guard(redis.execute(scripts.peek(), keys.forScripts(), List.of(Integer.toString(limit)))
+                .reduce(new ArrayList<String>(), (all, part) -> {
+                    all.addAll(part);
+                    return all;
+                })
+                .map(all -> (List<String>) all));
     }
 
     /** A health probe through the same guard as every call: PONG when Redis answers. */

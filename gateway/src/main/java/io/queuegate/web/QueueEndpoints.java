@@ -65,7 +65,8 @@ public class QueueEndpoints {
 
     private Mono<ServerResponse> status(ServerRequest request) {
         return withCaller(request, (exchange, caller) -> written(store.status(caller.productId(), caller.userId())
-                .flatMap(placement -> responses.status(exchange, HttpStatus.OK, body(caller, placement)))));
+                .flatMap(placement -> responses.status(exchange, HttpStatus.OK,
+                        body(caller, placement, Instant.ofEpochMilli(store.millis()))))));
     }
 
     /** Server-sent events: the caller's place as it changes, then {@code active} once admitted. */
@@ -90,9 +91,9 @@ public class QueueEndpoints {
                 })));
     }
 
-    static StatusBody body(Caller caller, Placement placement) {
+    static StatusBody body(Caller caller, Placement placement, Instant now) {
         if (placement.state() == Placement.State.PRE_QUEUE && placement.opensAt() != null) {
-            long retryAfter = RetryAfter.beforeOpening(Duration.between(Instant.now(), placement.opensAt()),
+            long retryAfter = RetryAfter.beforeOpening(Duration.between(now, placement.opensAt()),
                     placement.abandonAfter());
             return new StatusBody(placement.state().name(), caller.productId(), caller.userId(), null, retryAfter, null,
                     placement.opensAt().toString());

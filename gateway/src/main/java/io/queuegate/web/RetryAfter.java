@@ -14,6 +14,9 @@ public final class RetryAfter {
     /** Never longer: a page that polls rarely feels dead, and a place may free early. */
     public static final long MAX_SECONDS = 20;
 
+    /** While a room is closed: operators close rooms for minutes, not seconds. */
+    public static final long CLOSED_SECONDS = 30;
+
     private RetryAfter() {
     }
 
@@ -41,6 +44,14 @@ public final class RetryAfter {
     public static long beforeOpening(Duration untilOpening, Duration abandonAfter) {
         long seconds = Math.max(1, (untilOpening.toMillis() + 999) / 1000);
         return capped(Math.min(MAX_SECONDS, seconds), abandonAfter);
+    }
+
+    /**
+     * While an operator keeps the room closed: rarely, but still within abandon-after, since those
+     * in line keep their places only by asking.
+     */
+    public static long whileClosed(Duration abandonAfter) {
+        return capped(CLOSED_SECONDS, abandonAfter);
     }
 
     private static long capped(long seconds, Duration abandonAfter) {

@@ -2,6 +2,7 @@ package io.queuegate.admission;
 
 import java.util.Map;
 
+import io.queuegate.support.Lines;
 import io.queuegate.support.GatewayFixture;
 
 import org.junit.jupiter.api.Test;
@@ -36,7 +37,7 @@ class AbuseLimitsTest {
         anonymousJoin("203.0.113.7").expectStatus().isEqualTo(HttpStatus.TOO_MANY_REQUESTS)
                 .expectHeader().exists("Retry-After")
                 .expectBody().jsonPath("$.error").isEqualTo("too_many_joins");
-        assertThat(fixture.redis().commands().zcard("qg:{42}:wait") + fixture.redis().commands().zcard("qg:{42}:active")).isEqualTo(3);
+        assertThat(Lines.of(fixture.redis().commands(), "42").size() + fixture.redis().commands().zcard("qg:{42}:active")).isEqualTo(3);
         // Polling with the token one got is not a join and is never limited.
         fixture.client().get().uri("/api/products/42").header("Queue-Token", token).header("X-Forwarded-For", "203.0.113.7")
                 .exchange().expectStatus().isEqualTo(HttpStatus.TOO_MANY_REQUESTS)
@@ -74,7 +75,7 @@ class AbuseLimitsTest {
         fixture.client().get().uri("/api/products/42").header("X-User-Id", "bob").exchange()
                 .expectStatus().isEqualTo(HttpStatus.TOO_MANY_REQUESTS);
         long expected = java.time.Duration.ofHours(2).plusMinutes(10).toMillis();
-        for (String key : new String[] { "qg:{42}:wait", "qg:{42}:active", "qg:{42}:seq", "qg:{42}:settings" }) {
+        for (String key : new String[] { "qg:{42}:line:0", "qg:{42}:active", "qg:{42}:seq", "qg:{42}:settings" }) {
             assertThat(fixture.redis().commands().pttl(key)).as(key).isBetween(expected - 60_000, expected);
         }
     }

@@ -12,8 +12,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 import com.github.tomakehurst.wiremock.WireMockServer;
+import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.TransactionResult;
 import io.lettuce.core.api.sync.RedisCommands;
+import io.queuegate.support.Lines;
 import io.queuegate.support.Backend;
 import io.queuegate.support.GatewayInstance;
 import io.queuegate.support.RedisProcess;
@@ -119,7 +121,7 @@ class MultiInstancePromotionTest {
         assertThat(sampler.samples.get()).as("samples taken").isGreaterThan(100);
         assertThat(users).hasSize(USERS)
                 .allSatisfy(user -> assertThat(user.admitted.get()).as(user.id + " served").isTrue());
-        assertThat(redis.commands().zcard("qg:{" + product + "}:wait")).isZero();
+        assertThat(Lines.of(redis.commands(), product)).isEmpty();
     }
 
     @Test
@@ -132,7 +134,7 @@ class MultiInstancePromotionTest {
             }
             // Every session ends (3 s) with no listener anywhere; the 1 s safety net must refill.
             Awaitility.await().atMost(Duration.ofSeconds(3 + 2)).untilAsserted(() ->
-                    assertThat(redis.commands().zcard("qg:{" + product + "}:wait")).isZero());
+                    assertThat(Lines.of(redis.commands(), product)).isEmpty());
             assertThat(redis.commands().zcard("qg:{" + product + "}:active")).isLessThanOrEqualTo(MAX_ACTIVE);
         }
         finally {
@@ -282,7 +284,7 @@ class MultiInstancePromotionTest {
             synchronized (commands) {
                 commands.multi();
                 commands.zrange("qg:{" + product + "}:active", 0, -1);
-                commands.zrange("qg:{" + product + "}:wait", 0, 0);
+                commands.eval(Lines.script(), ScriptOutputType.MULTI, Lines.keys(product), "1");
                 snapshot = commands.exec();
             }
             List<String> active = (List<String>) snapshot.get(0);

@@ -3,6 +3,7 @@ package io.queuegate.promotion;
 import java.time.Duration;
 import java.util.Map;
 
+import io.queuegate.support.Lines;
 import io.queuegate.support.GatewayFixture;
 
 import org.awaitility.Awaitility;
@@ -75,7 +76,7 @@ class PromotionStrategiesTest {
                 .untilAsserted(() -> assertThat(fixture.redis().commands().smembers("qg:products")).contains("7"));
         Awaitility.await().atMost(Duration.ofSeconds(5))
                 .untilAsserted(() -> assertThat(fixture.redis().commands().smembers("qg:products")).doesNotContain("7"));
-        assertThat(fixture.redis().commands().zcard("qg:{7}:wait")).isZero();
+        assertThat(Lines.of(fixture.redis().commands(), "7")).isEmpty();
     }
 
     private String join(String productId, String user) {

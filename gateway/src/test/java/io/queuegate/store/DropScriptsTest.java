@@ -1,19 +1,15 @@
 package io.queuegate.store;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HexFormat;
 import java.util.List;
-import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 import io.lettuce.core.RedisException;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.sync.RedisCommands;
+import io.queuegate.support.Draw;
+import io.queuegate.support.Lines;
 import io.queuegate.support.RedisProcess;
 
 import org.junit.jupiter.api.AfterAll;
@@ -81,9 +77,9 @@ class DropScriptsTest {
         for (int i = 0; i < late.size(); i++) {
             assertThat(join(late.get(i), opensAt + i, 1).get(0)).isZero();
         }
-        List<String> drawn = commands.zrange(KEYS.waiting(), 0, -1);
+        List<String> drawn = Lines.of(commands, PID);
         promote(opensAt + 100);
-        assertThat(commands.zrange(KEYS.waiting(), 0, -1)).as("drawn once, not again").isEqualTo(drawn);
+        assertThat(Lines.of(commands, PID)).as("drawn once, not again").isEqualTo(drawn);
 
         List<String> admitted = admissionOrder(opensAt + 1_000);
         assertThat(admitted).hasSize(520);
@@ -96,14 +92,16 @@ class DropScriptsTest {
         // Under a fair draw rho has mean 0 and standard deviation 1/sqrt(499) = 0.045.
         assertThat(Math.abs(rho)).as("rank correlation with join order").isLessThan(0.2);
 
-        // Audit: the seed kept in the settings recomputes the very order.
-        String seed = commands.hget(KEYS.settings(), "seed");
-        assertThat(commands.hget(KEYS.settings(), "prequeued")).isEqualTo("500");
-        assertThat(snapshot(opensAt + 2_000).get(11)).as("shown once open").isEqualTo(Long.parseLong(seed));
-        List<String> recomputed = early.stream()
-                .sorted(Comparator.comparing(uid -> sha1(seed + ":" + uid)))
-                .toList();
-        assertThat(firstAdmitted).isEqualTo(recomputed);
+        // Audit: what the endpoint shows (seed, how many, first ticket) recomputes the very order
+        // with the permutation as the README describes it, written again here in Java.
+        List<Long> opening = snapshot(opensAt + 2_000);
+        String seed = Long.toString(opening.get(11));
+        assertThat(seed).as("shown once open").isEqualTo(commands.hget(KEYS.settings(), "seed"));
+        assertThat(opening.get(12)).as("tickets drawn").isEqualTo(500L);
+        long firstTicket = opening.get(13);
+        assertThat(firstTicket).isEqualTo(1L);
+        // early-i took ticket firstTicket + i, so the draw's order is recomputed from the join order.
+        assertThat(firstAdmitted).isEqualTo(Draw.order(seed, early));
     }
 
     @Test
@@ -114,7 +112,7 @@ class DropScriptsTest {
         assertThat(join("newcomer", closesAt, 1).get(0)).as("sale ended").isEqualTo(-3L);
         assertThat(join("waiter", closesAt + 10, 1)).startsWith(0L, 1L);
         assertThat(join("holder", closesAt + 10, 1).get(0)).isEqualTo(1L);
-        assertThat(commands.zscore(KEYS.waiting(), "newcomer")).isNull();
+        assertThat(Lines.of(commands, PID)).containsExactly("waiter");
     }
 
     @Test
@@ -151,6 +149,115 @@ class DropScriptsTest {
         assertThat(join("a", NOW + 4, 1).get(0)).isEqualTo(1L);
         assertThat(join("b", NOW + 4, 1)).startsWith(0L, 1L);
         assertThat(snapshot(NOW + 5).get(8)).as("mode queue").isZero();
+    }
+
+    @Test
+    void aClosedRoomKeepsThePlacesOfThoseWhoKeepAsking() {
+        abandonAfter = 60_000;
+        join("a", NOW, 1);
+        join("asking", NOW, 1);
+        join("gone", NOW, 1);
+        admin("mode", "closed", NOW + 1);
+        for (long t = NOW + 15_000; t <= NOW + 300_000; t += 15_000) {
+            assertThat(join("asking", t, 1).get(0)).as("turned away while closed").isEqualTo(-4L);
+        }
+        admin("mode", "queue", NOW + 300_001);
+        leave("a", NOW + 300_002);
+        assertThat(commands.zrange(KEYS.active(), 0, -1)).containsExactly("asking");
+        leave("asking", NOW + 300_003);
+        assertThat(commands.zcard(KEYS.active())).as("the closed tab is not let in").isZero();
+        assertThat(Lines.of(commands, PID)).as("and lost its place").isEmpty();
+    }
+
+    @Test
+    void aProductNobodyReachedForAWhileGivesEveryoneAnotherAbandonAfter() {
+        abandonAfter = 60_000;
+        join("a", NOW, 1);
+        join("b", NOW + 1, 1);
+        join("c", NOW + 2, 1);
+        // Five minutes without a single request: Redis or every gateway was down. The first request
+        // after it must not cost b and c their places, whose last polls are five minutes old.
+        long back = NOW + 300_000;
+        assertThat(join("d", back, 1)).startsWith(0L, 3L);
+        leave("a", back + 1);
+        assertThat(commands.zrange(KEYS.active(), 0, -1)).containsExactly("b");
+        // Who then stays away a whole abandon-after does lose the place.
+        for (long t = back + 15_000; t <= back + 75_000; t += 15_000) {
+            join("d", t, 1);
+        }
+        leave("b", back + 75_001);
+        assertThat(commands.zrange(KEYS.active(), 0, -1)).as("c never came back").containsExactly("d");
+    }
+
+    @Test
+    void passthroughForwardsEveryoneWhateverThePaceOrTheOpening() {
+        maxAdmitPerMinute = 60;
+        opensAt = NOW + 60_000;
+        join("early", NOW, 1);
+        assertThat(admin("mode", "passthrough", NOW + 1)).as("the pre-queue is let in").isEqualTo(1L);
+        for (int i = 0; i < 5; i++) {
+            assertThat(join("u" + i, NOW + 2, 1).get(0)).as("u%d let in at once", i).isEqualTo(1L);
+        }
+        assertThat(commands.zcard(KEYS.active())).isEqualTo(6L);
+    }
+
+    @Test
+    void aSaleMovedBeforeItOpensKeepsItsDraw() {
+        opensAt = NOW + 10_000;
+        for (int i = 0; i < 30; i++) {
+            join("first-" + i, NOW + i, 1);
+        }
+        String seed = commands.hget(KEYS.settings(), "seed");
+        opensAt = NOW + 20_000;
+        for (int i = 0; i < 30; i++) {
+            assertThat(join("second-" + i, NOW + 15_000 + i, 1).get(0)).as("still before the opening").isEqualTo(2L);
+        }
+        assertThat(commands.hget(KEYS.settings(), "seed")).as("one draw, one seed").isEqualTo(seed);
+        promote(opensAt);
+        List<Long> opening = snapshot(opensAt);
+        assertThat(opening.get(11)).isEqualTo(Long.parseLong(seed));
+        assertThat(opening.get(12)).as("everyone who joined before the opening is drawn").isEqualTo(60L);
+        assertThat(opening.get(13)).isEqualTo(1L);
+    }
+
+    @Test
+    void placesGivenUpInThePreQueueAreNotCountedAfterTheDraw() {
+        opensAt = NOW + 10_000;
+        for (int i = 0; i < 10; i++) {
+            join("u" + i, NOW, 1);
+        }
+        leave("u2", NOW + 1);
+        leave("u5", NOW + 1);
+        leave("u7", NOW + 1);
+        assertThat(join("u0", NOW + 2, 1)).as("the pre-queue's size").startsWith(2L, 7L);
+        promote(opensAt);
+        List<String> line = Lines.of(commands, PID);
+        assertThat(line).hasSize(6).doesNotContain("u2", "u5", "u7");
+        for (int i = 0; i < line.size(); i++) {
+            assertThat(status(line.get(i), opensAt + 1)).as(line.get(i)).startsWith(0L, i + 1L);
+        }
+        assertThat(snapshot(opensAt + 1).get(0)).as("waiting").isEqualTo(6L);
+    }
+
+    @Test
+    void aSaleOpenedAgainBeforeItsCrowdGotThroughDrawsNobodyNew() {
+        opensAt = NOW + 10_000;
+        for (int i = 0; i < 20; i++) {
+            join("crowd-" + i, NOW, 1);
+        }
+        promote(opensAt);
+        String firstIn = commands.zrange(KEYS.active(), 0, -1).get(0);
+        List<String> crowd = Lines.of(commands, PID);
+        // The operator moves opens-at later while 19 of the first crowd still wait.
+        opensAt = NOW + 60_000;
+        for (int i = 0; i < 5; i++) {
+            assertThat(join("next-" + i, NOW + 20_000 + i, 1).get(0)).isEqualTo(2L);
+        }
+        List<String> admitted = admissionOrder(opensAt);
+        assertThat(admitted.get(0)).isEqualTo(firstIn);
+        assertThat(admitted.subList(1, 20)).as("the first crowd keeps its drawn order").isEqualTo(crowd);
+        assertThat(admitted.subList(20, 25)).as("then the newcomers, in arrival order")
+                .containsExactly("next-0", "next-1", "next-2", "next-3", "next-4");
     }
 
     @Test
@@ -222,9 +329,8 @@ class DropScriptsTest {
             leave(active, t);
         }
         assertThat(admitted).containsExactlyElementsOf(polling);
-        assertThat(commands.zcard(KEYS.waiting())).as("the closed tabs are removed").isZero();
-        Set<String> stillSeen = Set.copyOf(commands.zrange(KEYS.seen(), 0, -1));
-        assertThat(stillSeen).doesNotContainAnyElementsOf(gone);
+        assertThat(Lines.of(commands, PID)).as("the closed tabs lost their places").isEmpty();
+        assertThat(snapshot(t).get(0)).as("nobody counted as waiting").isZero();
     }
 
     @Test
@@ -274,18 +380,9 @@ class DropScriptsTest {
         return 1 - 6 * sumSquares / ((double) n * ((double) n * n - 1));
     }
 
-    private static String sha1(String text) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(text.getBytes(StandardCharsets.UTF_8)));
-        }
-        catch (NoSuchAlgorithmException ex) {
-            throw new IllegalStateException(ex);
-        }
-    }
-
     private List<Long> join(String uid, long now, int max) {
         return commands.eval(scripts.join().getScriptAsString(), ScriptOutputType.MULTI,
-                KEYS.forJoin().toArray(String[]::new), uid, Long.toString(now), Integer.toString(max),
+                KEYS.forScripts().toArray(String[]::new), uid, Long.toString(now), Integer.toString(max),
                 Long.toString(TTL), "scheduler", Long.toString(IDLE), opensAt < 0 ? "" : Long.toString(opensAt),
                 closesAt < 0 ? "" : Long.toString(closesAt), Integer.toString(maxAdmitPerMinute),
                 Long.toString(abandonAfter), Long.toString(arrivalTtl));
@@ -293,26 +390,26 @@ class DropScriptsTest {
 
     private long promote(long now) {
         return commands.eval(scripts.promote().getScriptAsString(), ScriptOutputType.INTEGER,
-                KEYS.forPromoteAndLeave().toArray(String[]::new), Long.toString(now), "");
+                KEYS.forScripts().toArray(String[]::new), Long.toString(now), "");
     }
 
     private List<Long> leave(String uid, long now) {
         return commands.eval(scripts.leave().getScriptAsString(), ScriptOutputType.MULTI,
-                KEYS.forPromoteAndLeave().toArray(String[]::new), uid, Long.toString(now), KEYS.slotAvailableChannel());
+                KEYS.forScripts().toArray(String[]::new), uid, Long.toString(now), KEYS.slotAvailableChannel());
     }
 
     private List<Long> status(String uid, long now) {
         return commands.eval(scripts.status().getScriptAsString(), ScriptOutputType.MULTI,
-                KEYS.forStatus().toArray(String[]::new), uid, Long.toString(now));
+                KEYS.forScripts().toArray(String[]::new), uid, Long.toString(now));
     }
 
     private long admin(String action, String value, long now) {
         return commands.eval(scripts.admin().getScriptAsString(), ScriptOutputType.INTEGER,
-                KEYS.forPromoteAndLeave().toArray(String[]::new), action, value, Long.toString(now));
+                KEYS.forScripts().toArray(String[]::new), action, value, Long.toString(now));
     }
 
     private List<Long> snapshot(long now) {
         return commands.eval(scripts.snapshot().getScriptAsString(), ScriptOutputType.MULTI,
-                KEYS.forPromoteAndLeave().toArray(String[]::new), Long.toString(now));
+                KEYS.forScripts().toArray(String[]::new), Long.toString(now));
     }
 }

@@ -9,11 +9,14 @@ class QueueKeysTest {
     @Test
     void everyKeyOfAProductSharesOneHashTag() {
         QueueKeys keys = QueueKeys.of("42");
-        assertThat(keys.waiting()).isEqualTo("qg:{42}:wait");
         assertThat(keys.active()).isEqualTo("qg:{42}:active");
         assertThat(keys.sequence()).isEqualTo("qg:{42}:seq");
         assertThat(keys.settings()).isEqualTo("qg:{42}:settings");
-        assertThat(keys.forJoin()).allMatch(key -> key.startsWith("qg:{42}:"));
+        assertThat(keys.left()).isEqualTo("qg:{42}:left");
+        assertThat(keys.arriving()).isEqualTo("qg:{42}:arriving");
+        // The scripts derive the line's keys from the first key's prefix (line.lua's prefix_of).
+        assertThat(keys.forScripts()).first().isEqualTo("qg:{42}:settings");
+        assertThat(keys.forScripts()).allMatch(key -> key.startsWith("qg:{42}:"));
     }
 
     @Test

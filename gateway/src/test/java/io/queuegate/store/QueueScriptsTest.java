@@ -4,6 +4,7 @@ import java.util.List;
 
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.sync.RedisCommands;
+import io.queuegate.support.Lines;
 import io.queuegate.support.RedisProcess;
 
 import org.junit.jupiter.api.AfterAll;
@@ -48,7 +49,7 @@ class QueueScriptsTest {
     void admitsAtOnceWhileAPlaceIsFreeAndNobodyWaits() {
         assertThat(join("alice", NOW, 2)).startsWith(1L, 0L, 1L, 1L);
         assertThat(commands.zscore(KEYS.active(), "alice")).isEqualTo((double) (NOW + TTL));
-        assertThat(commands.zcard(KEYS.waiting())).isZero();
+        assertThat(Lines.of(commands, PID).size()).isZero();
     }
 
     @Test
@@ -57,7 +58,7 @@ class QueueScriptsTest {
         assertThat(join("b", NOW, 1)).startsWith(0L, 1L, 0L, 1L);
         assertThat(join("c", NOW, 1)).startsWith(0L, 2L, 0L, 1L);
         assertThat(join("d", NOW, 1)).startsWith(0L, 3L, 0L, 1L);
-        assertThat(commands.zrange(KEYS.waiting(), 0, -1)).containsExactly("b", "c", "d");
+        assertThat(Lines.of(commands, PID)).containsExactly("b", "c", "d");
     }
 
     @Test
@@ -66,7 +67,7 @@ class QueueScriptsTest {
         for (int i = 0; i < 50; i++) {
             join("u" + i, NOW, 1);
         }
-        List<String> order = commands.zrange(KEYS.waiting(), 0, -1);
+        List<String> order = Lines.of(commands, PID);
         assertThat(order).hasSize(50);
         for (int i = 0; i < 50; i++) {
             assertThat(order.get(i)).isEqualTo("u" + i);
@@ -79,7 +80,7 @@ class QueueScriptsTest {
         join("b", NOW, 1);
         join("c", NOW, 1);
         assertThat(join("b", NOW + 5, 1)).startsWith(0L, 1L, 0L, 0L);
-        assertThat(commands.zrange(KEYS.waiting(), 0, -1)).containsExactly("b", "c");
+        assertThat(Lines.of(commands, PID)).containsExactly("b", "c");
     }
 
     @Test
@@ -87,7 +88,7 @@ class QueueScriptsTest {
         join("a", NOW, 1);
         assertThat(join("a", NOW + 10_000, 1)).startsWith(1L, 0L, 0L, 0L);
         assertThat(commands.zscore(KEYS.active(), "a")).isEqualTo((double) (NOW + TTL));
-        assertThat(commands.zcard(KEYS.waiting())).isZero();
+        assertThat(Lines.of(commands, PID).size()).isZero();
     }
 
     @Test
@@ -118,7 +119,7 @@ class QueueScriptsTest {
         }
         assertThat(promote(NOW + TTL, "")).isEqualTo(2);
         assertThat(commands.zrange(KEYS.active(), 0, -1)).containsExactly("u2", "u3");
-        assertThat(commands.zrange(KEYS.waiting(), 0, -1)).containsExactly("u4", "u5");
+        assertThat(Lines.of(commands, PID)).containsExactly("u4", "u5");
     }
 
     @Test
@@ -170,16 +171,87 @@ class QueueScriptsTest {
         assertThat(status("b", NOW)).startsWith(0L, 1L);
         assertThat(status("z", NOW)).startsWith(-1L, 0L);
         assertThat(status("a", NOW + TTL)).startsWith(-1L, 0L);
-        assertThat(commands.zrange(KEYS.waiting(), 0, -1)).containsExactly("b");
+        assertThat(Lines.of(commands, PID)).containsExactly("b");
     }
 
     @Test
     void everyJoinKeepsTheProductsKeysAliveForTheIdleTtlOnly() {
         join("a", NOW, 1);
         join("b", NOW, 1);
-        for (String key : KEYS.forJoin()) {
+        join("c", NOW, 1);
+        leave("b", NOW);
+        join("c", NOW, 1);
+        List<String> keys = commands.keys("qg:{42}:*");
+        // settings, active, seq, the places given up, a page of the line and c's ticket bucket
+        assertThat(keys).contains(KEYS.settings(), KEYS.active(), KEYS.sequence(), KEYS.left(), "qg:{42}:line:0")
+                .anyMatch(key -> key.startsWith("qg:{42}:tickets:"));
+        for (String key : keys) {
             assertThat(commands.pttl(key)).as(key).isBetween(IDLE - 5_000, IDLE);
         }
+    }
+
+    @Test
+    void ranksStayExactWhenPeopleAheadLeave() {
+        for (String user : List.of("a", "b", "c", "d", "e", "f")) {
+            join(user, NOW, 1);
+        }
+        leave("c", NOW);
+        leave("d", NOW);
+        assertThat(status("e", NOW)).startsWith(0L, 2L);
+        assertThat(status("f", NOW)).startsWith(0L, 3L);
+        assertThat(snapshot(NOW).get(0)).as("waiting").isEqualTo(3L);
+        leave("a", NOW);
+        assertThat(commands.zrange(KEYS.active(), 0, -1)).containsExactly("b");
+        assertThat(status("e", NOW)).startsWith(0L, 1L);
+        leave("b", NOW);
+        assertThat(commands.zrange(KEYS.active(), 0, -1)).as("c and d are passed over").containsExactly("e");
+        assertThat(commands.zcard(KEYS.left())).as("places passed by the head are forgotten").isZero();
+        assertThat(status("f", NOW)).startsWith(0L, 1L);
+    }
+
+    @Test
+    void aUserWhoLeftAndCameBackStandsAtTheBack() {
+        join("a", NOW, 1);
+        join("b", NOW, 1);
+        join("c", NOW, 1);
+        leave("b", NOW);
+        assertThat(join("b", NOW, 1)).startsWith(0L, 2L, 0L, 1L);
+        assertThat(Lines.of(commands, PID)).containsExactly("c", "b");
+    }
+
+    @Test
+    void aLongRunOfPlacesGivenUpIsPassedOverAcrossCalls() {
+        join("holder", NOW, 1);
+        for (int i = 0; i < 1_200; i++) {
+            join("gone" + i, NOW, 1);
+        }
+        join("next", NOW, 1);
+        for (int i = 0; i < 1_200; i++) {
+            leave("gone" + i, NOW);
+        }
+        assertThat(status("next", NOW)).startsWith(0L, 1L);
+        commands.zadd(KEYS.active(), NOW, "holder");
+        // One call passes over at most 501 places; the calls that follow go on from there.
+        assertThat(promote(NOW + 1, "")).isZero();
+        assertThat(promote(NOW + 1, "")).isZero();
+        assertThat(promote(NOW + 1, "")).isEqualTo(1);
+        assertThat(commands.zrange(KEYS.active(), 0, -1)).containsExactly("next");
+    }
+
+    @Test
+    void aPlaceWhosePageExpiredIsGoneAndTheUserJoinsAgainAtTheBack() {
+        join("a", NOW, 1);
+        join("b", NOW, 1);
+        for (int i = 0; i < 200; i++) {
+            join("u" + i, NOW, 1);
+        }
+        // b holds ticket 2, on page 0, which expired on its own; the bucket still names it.
+        commands.del("qg:{42}:line:0");
+        assertThat(status("b", NOW)).startsWith(-1L, 0L);
+        assertThat(join("b", NOW, 1).get(0)).isZero();
+        assertThat(Lines.of(commands, PID)).last().isEqualTo("b");
+        leave("a", NOW);
+        assertThat(commands.zrange(KEYS.active(), 0, -1)).as("page 0 held tickets 0 to 127: u125 holds ticket 128").containsExactly("u125");
     }
 
     @Test
@@ -248,7 +320,7 @@ class QueueScriptsTest {
 
     private long admin(String action, String value) {
         return commands.eval(scripts.admin().getScriptAsString(), ScriptOutputType.INTEGER,
-                KEYS.forPromoteAndLeave().toArray(String[]::new), action, value, Long.toString(NOW));
+                KEYS.forScripts().toArray(String[]::new), action, value, Long.toString(NOW));
     }
 
     @Test
@@ -298,7 +370,7 @@ class QueueScriptsTest {
         List<Long> results = List.of(expire("a", NOW + 1), expire("a", NOW + 1), expire("a", NOW + 1));
         assertThat(results).containsExactly(1L, -4L, -4L);
         assertThat(commands.zrange(KEYS.active(), 0, -1)).containsExactlyInAnyOrder("b", "c");
-        assertThat(commands.zrange(KEYS.waiting(), 0, -1)).containsExactly("d", "e");
+        assertThat(Lines.of(commands, PID)).containsExactly("d", "e");
     }
 
     @Test
@@ -352,27 +424,32 @@ class QueueScriptsTest {
 
     private List<Long> join(String uid, long now, int max, String strategy) {
         return commands.eval(scripts.join().getScriptAsString(), ScriptOutputType.MULTI,
-                KEYS.forJoin().toArray(String[]::new), uid, Long.toString(now), Integer.toString(max),
+                KEYS.forScripts().toArray(String[]::new), uid, Long.toString(now), Integer.toString(max),
                 Long.toString(TTL), strategy, Long.toString(IDLE));
     }
 
     private long expire(String uid, long now) {
         return commands.eval(scripts.expire().getScriptAsString(), ScriptOutputType.INTEGER,
-                KEYS.forPromoteAndLeave().toArray(String[]::new), uid, Long.toString(now));
+                KEYS.forScripts().toArray(String[]::new), uid, Long.toString(now));
     }
 
     private long promote(long now, String strategy) {
         return commands.eval(scripts.promote().getScriptAsString(), ScriptOutputType.INTEGER,
-                KEYS.forPromoteAndLeave().toArray(String[]::new), Long.toString(now), strategy);
+                KEYS.forScripts().toArray(String[]::new), Long.toString(now), strategy);
     }
 
     private List<Long> leave(String uid, long now) {
         return commands.eval(scripts.leave().getScriptAsString(), ScriptOutputType.MULTI,
-                KEYS.forPromoteAndLeave().toArray(String[]::new), uid, Long.toString(now), KEYS.slotAvailableChannel());
+                KEYS.forScripts().toArray(String[]::new), uid, Long.toString(now), KEYS.slotAvailableChannel());
+    }
+
+    private List<Long> snapshot(long now) {
+        return commands.eval(scripts.snapshot().getScriptAsString(), ScriptOutputType.MULTI,
+                KEYS.forScripts().toArray(String[]::new), Long.toString(now));
     }
 
     private List<Long> status(String uid, long now) {
         return commands.eval(scripts.status().getScriptAsString(), ScriptOutputType.MULTI,
-                KEYS.forStatus().toArray(String[]::new), uid, Long.toString(now));
+                KEYS.forScripts().toArray(String[]::new), uid, Long.toString(now));
     }
 }

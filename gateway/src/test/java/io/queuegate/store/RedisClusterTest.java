@@ -40,8 +40,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class RedisClusterTest {
 
-    private static final String WAIT_SUFFIX = "}:wait";
-
     private static RedisCluster cluster;
     private static WireMockServer backend;
     private static GatewayInstance gateway;
@@ -118,7 +116,8 @@ class RedisClusterTest {
                     .expectHeader().valueEquals("Queue-Rank", "1");
             get(pid, "alice", alice).expectStatus().isOk();
 
-            assertKeysOnlyOn(port, pid, "wait", "active", "seq", "settings");
+            // carol and dave hold tickets 3 and 4, on the line's first page; their ticket buckets too
+            assertKeysOnlyOn(port, pid, "line:0", "active", "seq", "settings");
 
             order(pid, "alice", alice).expectStatus().isCreated();
             status(pid, "carol", carol).expectStatus().isOk().expectBody()
@@ -275,7 +274,7 @@ class RedisClusterTest {
         Map<Integer, String> products = new TreeMap<>();
         for (int i = 0; products.size() < cluster.ports().size(); i++) {
             String pid = prefix + "-" + i;
-            products.putIfAbsent(cluster.portOfKey("qg:{" + pid + WAIT_SUFFIX), pid);
+            products.putIfAbsent(cluster.portOfKey(QueueKeys.of(pid).settings()), pid);
         }
         return products;
     }

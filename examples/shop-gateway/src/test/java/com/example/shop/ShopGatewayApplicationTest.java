@@ -2,6 +2,7 @@ package com.example.shop;
 
 import com.github.tomakehurst.wiremock.WireMockServer;
 import io.queuegate.support.Backend;
+import io.queuegate.support.Lines;
 import io.queuegate.support.RedisProcess;
 
 import org.junit.jupiter.api.AfterAll;
@@ -55,7 +56,6 @@ class ShopGatewayApplicationTest {
                 .expectBody().jsonPath("$.status").isEqualTo("WAITING");
         client.get().uri("/open/anything").header("X-User-Id", "bob").exchange()
                 .expectStatus().isOk().expectHeader().doesNotExist("Queue-Token");
-        assertThat(redis.commands().zrange("qg:{42}:wait", 0, -1))
-                .containsExactly("bob");
+        assertThat(Lines.of(redis.commands(), "42")).containsExactly("bob");
     }
 }
