@@ -20,4 +20,4 @@ if ARGV[2] ~= '' and c.strategy ~= ARGV[2] then
 end
 local moved = fill(prefix, settings, now, c)
 local timed = (c.opens or (tonumber(c.apm) or 0) > 0) and 1 or 0
-return {moved, next_due(prefix, settings, now, c), timed}
+return {moved, next_due(prefix, now, c), timed}

@@ -2,8 +2,9 @@
 -- promote.lua, due.lua, leave.lua, expire.lua and admin.lua when they are loaded, so the
 -- promotion rule exists once.
 --
--- Drops expired sessions, then moves users from the head of the line (line.lua) into the active
--- set until max-active is reached: strictly first come, first served. The active ZSET (score =
+-- Counts the unexpired sessions and, when there is room, drops the expired ones and moves users
+-- from the head of the line (line.lua) into the active set until max-active is reached: strictly
+-- first come, first served. The active ZSET (score =
 -- session expiry) is the only count of admitted users, so no counter can drift from it. Products
 -- on keyspace promotion also get one slot key per admitted user with the session's TTL: Redis
 -- announces its expiry, which is what promotes the next user.
@@ -33,16 +34,15 @@
 local RATE_TAU_MS = 60000
 local PASSTHROUGH_BATCH = 1000
 
-local SETTINGS_FIELDS = { 'max', 'ttl', 'strategy', 'opens', 'apm', 'abandon', 'arrival', 'max_override', 'mode',
-    'draining', 'head', 'seen_since', 'heard_at', 'opened', 'seed', 'draw_from', 'draw_to', 'admit_at', 'rate',
-    'rate_at', 'rate_since' }
-
--- The settings HASH as a table; absent fields are false.
+-- The settings HASH as a table; absent fields are false. HGETALL, not HMGET of the fields: the
+-- hash is a small listpack, read in one pass, and most fields are absent most of the time.
 local function settings_of(settings)
-    local values = redis.call('HMGET', settings, unpack(SETTINGS_FIELDS))
-    local c = {}
-    for i = 1, #SETTINGS_FIELDS do
-        c[SETTINGS_FIELDS[i]] = values[i]
+    local values = redis.call('HGETALL', settings)
+    local c = setmetatable({}, { __index = function()
+        return false
+    end })
+    for i = 1, #values, 2 do
+        c[values[i]] = values[i + 1]
     end
     return c
 end
@@ -115,53 +115,58 @@ end
 
 local function fill(prefix, settings, now, c)
     local active = prefix .. 'active'
-    redis.call('ZREMRANGEBYSCORE', active, '-inf', now)
-    redis.call('ZREMRANGEBYSCORE', prefix .. 'arriving', '-inf', now)
-    local waiting = line_length(prefix, c) > 0
     -- Passthrough forwards everyone: no opening to wait for, no pace to keep.
     local passthrough = c.mode == 'passthrough'
     local open = opened(prefix, settings, now, c)
     if (not open and not passthrough) or c.mode == 'queue-all' or c.mode == 'closed' then
-        return waiting and 0 or -1
-    end
-    if not waiting then
-        return -1
+        return line_length(prefix, c) > 0 and 0 or -1
     end
     local spares, interval, next_at
     if passthrough then
         spares = PASSTHROUGH_BATCH
     else
-        spares = (tonumber(c.max_override) or tonumber(c.max)) - redis.call('ZCARD', active)
+        -- Unexpired sessions only; the expired ones are dropped below, once there is room to fill.
+        spares = (tonumber(c.max_override) or tonumber(c.max)) - redis.call('ZCOUNT', active, '(' .. now, '+inf')
         if spares <= 0 then
             return 0
         end
         spares, interval, next_at = due_admissions(now, c, spares)
         if spares <= 0 then
-            return 0
+            return line_length(prefix, c) > 0 and 0 or -1
         end
     end
+    redis.call('ZREMRANGEBYSCORE', active, '-inf', now)
     local heads = take(prefix, settings, c, spares, now)
     if #heads == 0 then
         return line_length(prefix, c) > 0 and 0 or -1
     end
+    local arriving = prefix .. 'arriving'
+    -- Arrival deadlines of sessions that have ended are of no use any more.
+    redis.call('ZREMRANGEBYSCORE', arriving, '-inf', now)
     local ttl = tonumber(c.ttl)
     local first = math.min(tonumber(c.arrival) or ttl, ttl)
     local expiry = now + first
     for _, uid in ipairs(heads) do
         redis.call('ZADD', active, expiry, uid)
         if first < ttl then
-            redis.call('ZADD', prefix .. 'arriving', expiry, uid)
+            redis.call('ZADD', arriving, expiry, uid)
         end
         if c.strategy == 'keyspace' then
             redis.call('SET', prefix .. 'slot:' .. uid, '1', 'PX', first)
         end
     end
+    inherit_ttl(prefix, active)
+    if first < ttl then
+        inherit_ttl(prefix, arriving)
+    end
     if interval then
-        redis.call('HSET', settings, 'admit_at', tostring(next_at + #heads * interval))
+        c.admit_at = tostring(next_at + #heads * interval)
+        redis.call('HSET', settings, 'admit_at', c.admit_at)
     end
     local rate, at = tonumber(c.rate) or 0, tonumber(c.rate_at) or now
     rate = rate * math.exp(-math.max(0, now - at) / RATE_TAU_MS) + #heads * 1000 / RATE_TAU_MS
-    redis.call('HSET', settings, 'rate', tostring(rate), 'rate_at', now, 'rate_since', c.rate_since or now)
+    c.rate, c.rate_at, c.rate_since = tostring(rate), tostring(now), c.rate_since or tostring(now)
+    redis.call('HSET', settings, 'rate', c.rate, 'rate_at', c.rate_at, 'rate_since', c.rate_since)
     redis.call('PUBLISH', 'qg:admitted:' .. string.sub(prefix, 5, -3), table.concat(heads, ' '))
     return #heads
 end
@@ -188,28 +193,27 @@ local function refill(settings, now)
     return fill(prefix_of(settings), settings, now, c), c.strategy
 end
 
--- The admission rate (users per second) as of now, for wait estimates; 0 while none is known
--- (fewer than RATE_WARMUP_MS of history). An average that starts from zero underrates the pace
+-- The admission rate (users per second) as of now, from the settings read, for wait estimates;
+-- 0 while none is known (fewer than RATE_WARMUP_MS of history). An average that starts from zero underrates the pace
 -- at first, by a factor 1 - e^(-age/tau); dividing by it makes early estimates honest.
 local RATE_WARMUP_MS = 5000
 
-local function admission_rate(settings, now)
-    local state = redis.call('HMGET', settings, 'rate', 'rate_at', 'rate_since')
-    if not state[1] then
+local function admission_rate(c, now)
+    if not c.rate then
         return 0
     end
-    local age = now - tonumber(state[3])
+    local age = now - tonumber(c.rate_since)
     if age < RATE_WARMUP_MS then
         return 0
     end
-    local rate = tonumber(state[1]) * math.exp(-math.max(0, now - tonumber(state[2])) / RATE_TAU_MS)
+    local rate = tonumber(c.rate) * math.exp(-math.max(0, now - tonumber(c.rate_at)) / RATE_TAU_MS)
     return rate / (1 - math.exp(-age / RATE_TAU_MS))
 end
 
 -- When the product may next have a promotion due, after fill() has run at 'now': -1 when it never
 -- will without a new event (nobody waits, or an operator stopped promotion: joins and operator
 -- actions mark the product due again). Used by the safety net's index of due products.
-local function next_due(prefix, settings, now, c)
+local function next_due(prefix, now, c)
     if line_length(prefix, c) == 0 or c.mode == 'queue-all' or c.mode == 'closed' then
         return -1
     end
@@ -222,7 +226,7 @@ local function next_due(prefix, settings, now, c)
     local admitted = redis.call('ZCARD', prefix .. 'active')
     if admitted < (tonumber(c.max_override) or tonumber(c.max)) then
         -- Places are free and people wait: only the pace (or a run of closed tabs) holds them back.
-        return math.ceil(tonumber(redis.call('HGET', settings, 'admit_at')) or now + 1)
+        return math.ceil(tonumber(c.admit_at) or now + 1)
     end
     local first = redis.call('ZRANGE', prefix .. 'active', 0, 0, 'WITHSCORES')
     return tonumber(first[2])

@@ -7,7 +7,8 @@
 -- Redis stores as compact listpacks (about 50 bytes a user), and a rank is worked out from
 -- numbers, so it costs the same at a million waiting as at ten:
 --   qg:{pid}:line:<n>       HASH ticket -> user id, for the tickets n*PAGE to n*PAGE+PAGE-1
---   qg:{pid}:tickets:<b>    HASH user id -> ticket; b is the user id's bucket, one of BUCKETS
+--   qg:{pid}:tickets:<b>    HASH user id -> ticket; b is the user id's bucket, one of BUCKETS (about
+--                           15 users a bucket at a million waiting, so a lookup stays short)
 --   qg:{pid}:left           ZSET member ticket, score its position: places given up (a leave)
 --                           that the head of the line has not reached yet
 --   settings 'head'         the position served next (1 when absent)
@@ -20,10 +21,11 @@
 --   qg:{pid}:seen:<span>:<n> BITMAP, bit (ticket mod SEEN_WRAP) set when the ticket's holder was
 --                           seen between n*span and (n+1)*span ms; span = abandon-after / 4
 local PAGE = 128
-local BUCKETS = 16384
+local BUCKETS = 65536
 local SKIP_BUDGET = 500
 local SEEN_WRAP = 16777216 -- 2^24 bits, so a seen bitmap never exceeds 2 MB
 local DRAW_ROUNDS = 6
+local HEARD_RESOLUTION = 1000 -- ms: how stale 'heard_at' may be, so a busy product writes it once a second
 
 -- 'qg:{pid}:settings' -> 'qg:{pid}:', in the same hash slot as every other key of the product
 local function prefix_of(settings)
@@ -34,8 +36,16 @@ local function page_of(prefix, ticket)
     return prefix .. 'line:' .. math.floor(ticket / PAGE)
 end
 
+-- A script asks for the same user's bucket several times: the hash is worked out once a call.
+local buckets = {}
+
 local function bucket_of(prefix, uid)
-    return prefix .. 'tickets:' .. (tonumber(string.sub(redis.sha1hex(uid), 1, 8), 16) % BUCKETS)
+    local bucket = buckets[uid]
+    if not bucket then
+        bucket = prefix .. 'tickets:' .. (tonumber(string.sub(redis.sha1hex(uid), 1, 8), 16) % BUCKETS)
+        buckets[uid] = bucket
+    end
+    return bucket
 end
 
 local function last_ticket(prefix)
@@ -110,11 +120,20 @@ local function enqueue(prefix, uid)
 end
 
 -- Keeps a user's two line entries as long as the product's other keys: every key of a product
--- expires when nobody has joined for a while, and the entries of a user still around must not go
+-- expires when nobody has come for a while, and the entries of a user still around must not go
 -- before the counter and settings they are read with.
 local function keep(prefix, uid, ticket, ttl)
     redis.call('PEXPIRE', page_of(prefix, ticket), ttl)
     redis.call('PEXPIRE', bucket_of(prefix, uid), ttl)
+end
+
+-- A key made by a script other than join.lua lives as long as the product's other keys: join.lua
+-- renews them all only now and then, and a key made since must not outlive them.
+local function inherit_ttl(prefix, key)
+    local ttl = redis.call('PTTL', prefix .. 'settings')
+    if ttl > 0 then
+        redis.call('PEXPIRE', key, ttl)
+    end
 end
 
 -- How many hold a place in line (closed tabs included, until promotion reaches them).
@@ -139,6 +158,7 @@ local function give_up(prefix, uid, c)
     redis.call('HDEL', page_of(prefix, ticket), ticket)
     redis.call('HDEL', bucket_of(prefix, uid), uid)
     redis.call('ZADD', prefix .. 'left', position_of(ticket, c), ticket)
+    inherit_ttl(prefix, prefix .. 'left')
     return 1
 end
 
@@ -146,29 +166,41 @@ local function seen_span(abandon)
     return math.max(250, math.floor(abandon / 4))
 end
 
--- Every request of someone in line counts as being there (abandon-after).
+-- Every request of someone in line counts as being there (abandon-after). Returns whether this is
+-- the holder's first request in the current span (always true without abandon-after), which is
+-- when their line entries are kept alive (keep): once a span is enough, and spares Redis the work
+-- on every other poll.
 local function stamp_seen(prefix, ticket, now, c)
     local abandon = tonumber(c.abandon) or 0
     if abandon <= 0 then
-        return
+        return true
     end
     local span = seen_span(abandon)
     local key = prefix .. 'seen:' .. span .. ':' .. math.floor(now / span)
-    redis.call('SETBIT', key, ticket % SEEN_WRAP, 1)
+    if redis.call('SETBIT', key, ticket % SEEN_WRAP, 1) == 1 then
+        return false
+    end
     redis.call('PEXPIRE', key, abandon + 2 * span)
+    return true
 end
 
--- Notes that someone asked about the product. A product nobody asked about for half its
--- abandon-after has been unreachable (a Redis or gateway outage) rather than deserted: everyone
--- in line gets a whole abandon-after again to come back, before promotion judges them.
-local function heard(settings, now, c)
+-- Notes that someone asked about the product, adding the settings fields to write to 'changes'
+-- (written once a second at most). A product nobody asked about for half its abandon-after has
+-- been unreachable (a Redis or gateway outage) rather than deserted: everyone in line gets a whole
+-- abandon-after again to come back, before promotion judges them.
+local function heard(now, c, changes)
     local abandon = tonumber(c.abandon) or 0
-    if abandon > 0 and now - (tonumber(c.heard_at) or now) > abandon / 2 then
+    local last = tonumber(c.heard_at)
+    if abandon > 0 and last and now - last > abandon / 2 then
         c.seen_since = tostring(now)
-        redis.call('HSET', settings, 'seen_since', c.seen_since)
+        changes[#changes + 1] = 'seen_since'
+        changes[#changes + 1] = c.seen_since
     end
-    c.heard_at = tostring(now)
-    redis.call('HSET', settings, 'heard_at', c.heard_at)
+    if not last or now - last >= HEARD_RESOLUTION then
+        c.heard_at = tostring(now)
+        changes[#changes + 1] = 'heard_at'
+        changes[#changes + 1] = c.heard_at
+    end
 end
 
 -- Whether the ticket's holder was seen within abandon-after (give or take a quarter of it, the

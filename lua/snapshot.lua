@@ -27,6 +27,6 @@ local mode = MODES[c.mode] or 0
 local revealed = c.draw_to
 return {waiting, admitted, tonumber(c.max) or -1, tonumber(c.max_override) or -1,
     mode == 2 and 1 or 0, c.draining == '1' and 1 or 0,
-    math.floor(admission_rate(settings, now) * 1000000), known, mode,
+    math.floor(admission_rate(c, now) * 1000000), known, mode,
     tonumber(c.opens) or -1, tonumber(c.opened) or -1, revealed and tonumber(c.seed) or -1,
     revealed and (tonumber(c.draw_to) - tonumber(c.draw_from) + 1) or 0, revealed and tonumber(c.draw_from) or -1}

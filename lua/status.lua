@@ -14,11 +14,15 @@
 local settings, active = KEYS[1], KEYS[2]
 local prefix = prefix_of(settings)
 local uid, now = ARGV[1], tonumber(ARGV[2])
-local rate = math.floor(admission_rate(settings, now) * 1000000)
 local c = settings_of(settings)
+local rate = math.floor(admission_rate(c, now) * 1000000)
 local opens, abandon = tonumber(c.opens) or -1, tonumber(c.abandon) or 0
 local timed = (opens >= 0 or (tonumber(c.apm) or 0) > 0) and 1 or 0
-heard(settings, now, c)
+local changes = {}
+heard(now, c, changes)
+if #changes > 0 then
+    redis.call('HSET', settings, unpack(changes))
+end
 local expiry = redis.call('ZSCORE', active, uid)
 if expiry and tonumber(expiry) > now then
     return {1, 0, rate, opens, abandon, timed}
@@ -27,10 +31,11 @@ local ticket = ticket_of(prefix, uid)
 if not ticket then
     return {-1, 0, rate, opens, abandon, timed}
 end
-stamp_seen(prefix, ticket, now, c)
-local ttl = redis.call('PTTL', KEYS[3])
-if ttl > 0 then
-    keep(prefix, uid, ticket, ttl)
+if stamp_seen(prefix, ticket, now, c) then
+    local ttl = redis.call('PTTL', settings)
+    if ttl > 0 then
+        keep(prefix, uid, ticket, ttl)
+    end
 end
 if not opened(prefix, settings, now, c) then
     return {2, line_length(prefix, c), rate, opens, abandon, timed}

@@ -637,10 +637,12 @@ public final class Throughput {
         }
     }
 
-    /** Which top-level folders had uncommitted changes: the run measured the working tree. */
+    /** Which files of the code measured had uncommitted changes: the run measured the working tree. */
     private static String uncommitted() {
-        String status = git("status", "--porcelain", "--untracked-files=no");
-        List<String> files = status.lines().map(line -> line.substring(3)).toList();
+        String status = git("status", "--porcelain", "--untracked-files=no", "--", "gateway", "lua", "bench/src");
+        // "XY path", where X or Y may be a space (and the first line's was trimmed away)
+        List<String> files = status.lines().map(String::strip).filter(line -> !line.isEmpty())
+                .map(line -> line.substring(line.indexOf(' ') + 1).strip()).toList();
         if (files.isEmpty()) {
             return "";
         }

@@ -191,6 +191,21 @@ class QueueScriptsTest {
     }
 
     @Test
+    void pollsRenewTheProductsKeysAMinuteApartNotOnEveryCall() {
+        join("a", NOW, 1);
+        join("b", NOW, 1);
+        for (String key : KEYS.forScripts()) {
+            commands.pexpire(key, 5_000);
+        }
+        join("b", NOW + 30_000, 1);
+        assertThat(commands.pttl(KEYS.sequence())).as("renewed half a minute ago: left alone").isLessThanOrEqualTo(5_000);
+        join("b", NOW + 60_000, 1);
+        for (String key : KEYS.forScripts()) {
+            assertThat(commands.pttl(key)).as(key).isBetween(IDLE - 5_000, IDLE);
+        }
+    }
+
+    @Test
     void ranksStayExactWhenPeopleAheadLeave() {
         for (String user : List.of("a", "b", "c", "d", "e", "f")) {
             join(user, NOW, 1);
