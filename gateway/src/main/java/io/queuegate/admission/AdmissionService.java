@@ -10,6 +10,7 @@ import io.queuegate.web.RetryAfter;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.function.Supplier;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -43,19 +44,20 @@ public class AdmissionService {
      * @param productId the product id from the path
      * @param headerUserId the caller's user-id header, or {@code null}
      * @param presented the request's token, or {@code null}
-     * @param clientAddress where the request came from, for limiting anonymous joins
+     * @param clientAddress where the request came from, for limiting anonymous joins; asked only
+     *                      for a join without a token
      */
     public Mono<Admission> admit(String productId, String headerUserId, PresentedToken presented, QueuePolicy policy,
-            String clientAddress) {
+            Supplier<String> clientAddress) {
         return admit(productId, headerUserId, presented, policy, clientAddress, "");
     }
 
     /**
-     * Like {@link #admit(String, String, PresentedToken, QueuePolicy, String)}, naming the route
+     * Like {@link #admit(String, String, PresentedToken, QueuePolicy, Supplier)}, naming the route
      * for metrics and the audit log.
      */
     public Mono<Admission> admit(String productId, String headerUserId, PresentedToken presented, QueuePolicy policy,
-            String clientAddress, String routeId) {
+            Supplier<String> clientAddress, String routeId) {
         Caller caller;
         try {
             caller = callers.resolve(productId, headerUserId, presented);
@@ -71,7 +73,7 @@ public class AdmissionService {
         }
         // Only a join without a token can add a member or a queue; polls with a token pass free.
         if (!caller.hasToken()) {
-            long wait = joinLimiter.tryJoin(caller.anonymous() ? "ip:" + clientAddress : caller.userId());
+            long wait = joinLimiter.tryJoin(caller.anonymous() ? "ip:" + clientAddress.get() : caller.userId());
             if (wait > 0) {
                 return Mono.just(tooManyJoins(wait));
             }

@@ -88,7 +88,7 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
         QueuePolicy policy = policies.policy(route, productId);
         String userId = request.getHeaders().getFirst(userIdHeader);
         long started = System.nanoTime();
-        return admission.admit(productId, userId, PresentedToken.of(request), policy, clientAddresses.of(request),
+        return admission.admit(productId, userId, PresentedToken.of(request), policy, () -> clientAddresses.of(request),
                         route.getId())
                 .flatMap(decision -> {
                     report(route.getId(), productId, decision, Duration.ofNanos(System.nanoTime() - started));
@@ -147,10 +147,8 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
         boolean completes = policy.completeOn().matches(exchange.getRequest());
         // Before the answer leaves, so a client that sees its order succeed can no longer pass.
         exchange.getResponse().beforeCommit(() -> endIfDone(exchange, active.caller(), routeId, completes));
-        ServerHttpRequest withoutToken = exchange.getRequest().mutate()
-                .headers(headers -> headers.remove(PresentedToken.HEADER))
-                .build();
-        return chain.filter(exchange.mutate().request(withoutToken).build());
+        // The token itself stays here: QueueTokenHeadersFilter leaves it out of the forwarded request.
+        return chain.filter(exchange);
     }
 
     /**

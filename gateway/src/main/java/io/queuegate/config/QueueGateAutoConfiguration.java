@@ -10,6 +10,7 @@ import io.queuegate.admission.JoinLimiter;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import io.queuegate.admission.QueueAdmissionFilter;
+import io.queuegate.admission.QueueTokenHeadersFilter;
 import io.queuegate.live.AdmissionNotifier;
 import io.queuegate.live.LiveStatus;
 import io.queuegate.ops.QueueGateHealthIndicator;
@@ -188,6 +189,12 @@ public class QueueGateAutoConfiguration {
             QueueGateProperties properties) {
         return new QueueAdmissionFilter(policies, admission, store, responses, clientAddresses,
                 properties.userIdHeader(), properties.maxBodySize().toBytes());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    QueueTokenHeadersFilter queueTokenHeadersFilter() {
+        return new QueueTokenHeadersFilter();
     }
 
     @Bean

@@ -48,6 +48,21 @@ class AdmissionFlowTest {
     }
 
     @Test
+    void aTokenHoldersRequestReachesTheShopWithoutTheTokenButWithEverythingElse() {
+        String token = get("42", "alice", null).expectStatus().isOk().returnResult(String.class)
+                .getResponseHeaders().getFirst("Queue-Token");
+        fixture.client().get().uri("/api/products/42").header("X-User-Id", "alice").header("Queue-Token", token)
+                .header("X-Shop-Trace", "t-1").exchange().expectStatus().isOk().expectBody().returnResult();
+        fixture.backend().verify(1, getRequestedFor(urlPathEqualTo("/api/products/42"))
+                .withHeader("X-Shop-Trace", equalTo("t-1")).withHeader("X-User-Id", equalTo("alice"))
+                .withHeader("Queue-Token", absent()));
+        // A route without a queue block leaves a header of that name alone: it is not ours there.
+        fixture.client().get().uri("/open/thing").header("Queue-Token", "not-ours").exchange()
+                .expectStatus().isOk().expectBody().returnResult();
+        fixture.backend().verify(1, getRequestedFor(urlPathEqualTo("/open/thing")).withHeader("Queue-Token", equalTo("not-ours")));
+    }
+
+    @Test
     void answersEveryoneBeyondMaxActiveWith429AndTheirRank() {
         get("42", "alice", null).expectStatus().isOk();
         get("42", "bob", null).expectStatus().isOk();
