@@ -96,7 +96,7 @@ end
 
 if c.mode == 'closed' then
     -- Turned away for now, but still there: whoever has a place keeps it.
-    local ticket = ticket_of(prefix, uid)
+    local ticket = ticket_of(prefix, uid, c)
     if ticket then
         present(ticket)
     end
@@ -108,7 +108,7 @@ if expiry and tonumber(expiry) > now then
     return answer({1, 0, 0, 0})
 end
 local enqueued = 0
-local ticket = ticket_of(prefix, uid)
+local ticket = ticket_of(prefix, uid, c)
 if not ticket then
     if c.draining == '1' then
         return answer({-2, 0, 0, 0})

@@ -27,7 +27,7 @@ local expiry = redis.call('ZSCORE', active, uid)
 if expiry and tonumber(expiry) > now then
     return {1, 0, rate, opens, abandon, timed}
 end
-local ticket = ticket_of(prefix, uid)
+local ticket = ticket_of(prefix, uid, c)
 if not ticket then
     return {-1, 0, rate, opens, abandon, timed}
 end

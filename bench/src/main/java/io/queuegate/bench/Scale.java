@@ -62,6 +62,8 @@ public final class Scale {
     private static final long PASS_SESSION_TTL_MS = 60_000;
     /** The gateway's defaults for abandon-after and arrival-ttl: join.lua's ARGV[7..11]. */
     private static final String[] DEFAULT_DROP_RULES = { "", "", "0", "60000", "60000" };
+    /** The seen bitmaps' span under the default abandon-after (a quarter of 60 s). */
+    private static final long SEEN_SPAN_MS = 15_000;
     /** No abandon-after: in the safety-net section nobody polls, and every place must be kept. */
     private static final String[] KEEP_EVERY_PLACE = { "", "", "0", "0", "60000" };
 
@@ -209,7 +211,8 @@ public final class Scale {
                 .append(" rounds; in each, ").append(SAMPLES).append(" calls per product and operation, one at a time on one ")
                 .append("sync connection, the two products' order alternating between rounds: joins of new users (EVALSHA ")
                 .append("join.lua; each round's new users are new) and status of random existing waiters (EVALSHA status.lua, ")
-                .append("the rank read). Client time is the full loopback round trip: each round's p50 and p99, and their ")
+                .append("the rank read), each read its holder's first in its seen span, as when every waiter polls about once ")
+                .append("a span (a user is not read twice in a span; the 1,000 line moves to the next span when all were read). Client time is the full loopback round trip: each round's p50 and p99, and their ")
                 .append("median over the rounds. Server time is `INFO commandstats` evalsha ")
                 .append("`usec_per_call` over each round's cell (CONFIG RESETSTAT before each): median of the rounds, and ")
                 .append("each round's figure. Every status answer's rank is checked against the user's known place. ")
@@ -229,15 +232,12 @@ public final class Scale {
         ratioRow("join", joinSmall, joinBig);
         ratioRow("status (rank)", statusSmall, statusBig);
         md.append("\nA rank is worked out, not walked (line.lua): the user's ticket from its bucket (a listpack ")
-                .append("HASH of about 15 users at 1M), checked against its page, the position from the ticket, minus the places ")
-                .append("given up between the head and them (`ZCOUNT` on a set that holds only leaves not yet passed, empty ")
-                .append("here). Nothing in it grows with the line. What differs at a million is memory, not work: the bucket, the ")
-                .append("page and the seen bitmap a status touches lie somewhere in ~60 MB instead of in the CPU's cache. Probed ")
-                .append("alone (a script doing just that lookup, redis-benchmark, 20,000 random users), each such lookup costs ")
-                .append("about 1.7 µs more at 1M than at 1k, which is the status script's few µs; it does not grow further with ")
-                .append("the line. A join touches the tail of the line, which stays in cache. Client p99s move between rounds ")
-                .append("with the 2-core machine (per-round column); with redis-benchmark's C client on the same data, status p50 ")
-                .append("was 95 µs at both sizes and p99 0.19–0.32 ms at 1k against 0.19 ms at 1M.\n");
+                .append("HASH of about 15 users at 1M), the position from the ticket, minus the places given up between the head ")
+                .append("and them (`ZCOUNT` on a set that holds only leaves not yet passed, empty here); the read also stamps the ")
+                .append("seen bitmap and, as the holder's first in the span, renews the two entries' expiry. Nothing in it grows ")
+                .append("with the line. What is left of a difference is where the keys are: in ~60 MB at a million, in the CPU's ")
+                .append("caches at a thousand. A join touches the tail of the line, which stays in cache. Client p99s move ")
+                .append("between rounds with the 2-core machine (per-round column).\n");
     }
 
     /** The product's keys by kind (the part of the name after the tag, digits dropped), and their MEMORY USAGE. */
@@ -331,18 +331,35 @@ public final class Scale {
         return new Cell("join", product, histogram, server);
     }
 
+    /** Per product: the seen span its status reads are in, and the waiters already read in it. */
+    private final Map<String, long[]> statusSpan = new java.util.HashMap<>();
+    private final Map<String, java.util.Set<Integer>> readInSpan = new java.util.HashMap<>();
+
     private Cell timedStatus(String product, int loaded, int count) {
         String[] statusKeys = joinKeys(product);
         Histogram histogram = new Histogram(3);
         quietClient();
         sync.configResetstat();
+        int waiters = loaded - MAX_ACTIVE;
+        long[] span = statusSpan.computeIfAbsent(product, p -> new long[] { System.currentTimeMillis() });
+        java.util.Set<Integer> read = readInSpan.computeIfAbsent(product, p -> new java.util.HashSet<>());
         for (int i = 0; i < count; i++) {
-            // users MAX_ACTIVE.. were never admitted: random existing waiters
-            int index = MAX_ACTIVE + random.nextInt(loaded - MAX_ACTIVE);
+            // A random waiter not yet read in this seen span: as in a real line, where every waiter
+            // polls about once a span, each read is its holder's first in the span, at both sizes
+            // (a 1,000-user line read 2,000 times a round would otherwise be answered mostly from
+            // stamps already made, and do less work than the million's). Users MAX_ACTIVE.. wait.
+            if (read.size() == waiters) {
+                span[0] += SEEN_SPAN_MS;
+                read.clear();
+            }
+            int index;
+            do {
+                index = MAX_ACTIVE + random.nextInt(waiters);
+            } while (!read.add(index));
             String uid = user('u', index);
             long start = System.nanoTime();
             List<Long> result = sync.evalsha(statusSha, ScriptOutputType.MULTI, statusKeys, uid,
-                    Long.toString(System.currentTimeMillis()));
+                    Long.toString(span[0]));
             histogram.recordValue((System.nanoTime() - start) / 1_000);
             // u0..u(MAX_ACTIVE-1) were admitted; everyone after them waits in join order.
             if (result.get(0) != 0 || result.get(1) != index - MAX_ACTIVE + 1) {
