@@ -4,7 +4,7 @@
 -- Each user in line holds a ticket, numbered from 1 by 'qg:{pid}:seq'. A sorted set of user ids
 -- scored by ticket costs about 126 bytes a waiting user with 16-character ids, and its rank read
 -- walks a skiplist that grows with the line. The line is kept in small hashes instead, which
--- Redis stores as compact listpacks (about 50 bytes a user), and a rank is worked out from
+-- Redis stores as compact listpacks (about 60 bytes a user), and a rank is worked out from
 -- numbers, so it costs the same at a million waiting as at ten:
 --   qg:{pid}:line:<n>       HASH ticket -> user id, for the tickets n*PAGE to n*PAGE+PAGE-1
 --   qg:{pid}:tickets:<b>    HASH user id -> ticket; b is the user id's bucket, one of BUCKETS (about

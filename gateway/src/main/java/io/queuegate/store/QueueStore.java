@@ -419,13 +419,7 @@ public class QueueStore {
      * ticket order: its draw applies from the opening on). Read-only; for audits, tools and tests.
      */
     public Mono<List<String>> line(String productId, int limit) {
-        QueueKeys keys = QueueKeys.of(productId);
-        return guard.guard(redis.execute(scripts.peek(), keys.forScripts(), List.of(Integer.toString(limit)))
-                .reduce(new ArrayList<String>(), (all, part) -> {
-                    all.addAll(part);
-                    return all;
-                })
-                .map(all -> (List<String>) all));
+        return run(scripts.peek(), QueueKeys.of(productId).forScripts(), Integer.toString(limit));
     }
 
     /** A health probe through the same guard as every call: PONG when Redis answers. */
@@ -433,13 +427,14 @@ public class QueueStore {
         return guard.guard(redis.execute(connection -> connection.ping()).next());
     }
 
-    private Mono<List<Long>> run(RedisScript<List<Long>> script, List<String> keys, String... args) {
+    /** A script whose answer is a list, which the template hands over in parts, as one list. */
+    private <T> Mono<List<T>> run(RedisScript<List<T>> script, List<String> keys, String... args) {
         return guard.guard(redis.execute(script, keys, List.of(args))
-                .reduce(new ArrayList<Long>(), (all, part) -> {
+                .reduce(new ArrayList<T>(), (all, part) -> {
                     all.addAll(part);
                     return all;
                 })
-                .map(all -> (List<Long>) all));
+                .map(all -> (List<T>) all));
     }
 
     private String now() {

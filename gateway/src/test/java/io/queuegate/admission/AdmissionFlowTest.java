@@ -3,6 +3,7 @@ package io.queuegate.admission;
 import java.time.Duration;
 import java.util.Map;
 
+import io.queuegate.store.QueueStore;
 import io.queuegate.support.Lines;
 import io.queuegate.support.GatewayFixture;
 
@@ -86,6 +87,8 @@ class AdmissionFlowTest {
         get("42", "dave", null).expectStatus().isEqualTo(HttpStatus.TOO_MANY_REQUESTS)
                 .expectHeader().valueEquals("Queue-Rank", "2");
         fixture.backend().verify(0, getRequestedFor(urlPathEqualTo("/api/products/42")).withHeader("X-User-Id", equalTo("carol")));
+        // The line as the store reads it for audits and tools, in order.
+        assertThat(fixture.gateway().bean(QueueStore.class).line("42", 10).block()).containsExactly("carol", "dave");
     }
 
     @Test
