@@ -7,7 +7,7 @@ cd "$(dirname "$0")"
 ./mvnw -q -B -DskipTests package
 
 shop_jar=$(ls demo-backend/target/queuegate-demo-backend-*.jar | grep -v original | head -n 1)
-gateway_jar=$(ls gateway/target/queuegate-gateway-*-exec.jar | head -n 1)
+gateway_jar=$(ls gateway/app/target/queuegate-gateway-app-*-exec.jar | head -n 1)
 
 java -jar "$shop_jar" &
 shop=$!

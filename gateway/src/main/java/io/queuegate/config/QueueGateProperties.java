@@ -102,12 +102,10 @@ public record QueueGateProperties(
     }
 
     /**
-     * @param embedded start an in-process Redis instead of connecting; default {@code false}
-     *                 ({@code true} in the {@code demo} profile)
      * @param timeout longest wait for one Redis call before the route's {@code on-redis-failure}
      *                applies; default 2 seconds
      */
-    public record Redis(@DefaultValue("false") boolean embedded, @DefaultValue("2s") Duration timeout) {
+    public record Redis(@DefaultValue("2s") Duration timeout) {
 
         public Redis {
             requirePositive("queuegate.redis.timeout", timeout);

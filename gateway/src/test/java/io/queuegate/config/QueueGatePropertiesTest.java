@@ -35,7 +35,6 @@ class QueueGatePropertiesTest {
             assertThat(properties.token().ttl()).hasHours(2);
             assertThat(properties.scheduler().interval()).hasSeconds(5);
             assertThat(properties.safetyNet().interval()).hasSeconds(30);
-            assertThat(properties.redis().embedded()).isFalse();
         });
     }
 

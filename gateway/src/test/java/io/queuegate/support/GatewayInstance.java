@@ -6,8 +6,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.queuegate.app.QueueGateApplication;
-
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
@@ -22,15 +20,44 @@ public final class GatewayInstance implements AutoCloseable {
 
     public static final String SECRET = "test-secret-that-is-long-enough-for-hs256-0123456789";
 
+    /**
+     * What a shop's gateway would configure around QueueGate, as the tests expect it: oversized
+     * headers refused by the server, the circuit breaker's window, health groups, and the
+     * actuator on the one port (the library leaves exposure to the application).
+     */
+    private static final Map<String, Object> SHOP_GATEWAY = Map.ofEntries(
+            Map.entry("spring.data.redis.timeout", "2s"),
+            Map.entry("server.max-http-request-header-size", "16KB"),
+            Map.entry("resilience4j.circuitbreaker.instances.queuegate.sliding-window-type", "COUNT_BASED"),
+            Map.entry("resilience4j.circuitbreaker.instances.queuegate.sliding-window-size", "20"),
+            Map.entry("resilience4j.circuitbreaker.instances.queuegate.minimum-number-of-calls", "10"),
+            Map.entry("resilience4j.circuitbreaker.instances.queuegate.failure-rate-threshold", "50"),
+            Map.entry("resilience4j.circuitbreaker.instances.queuegate.wait-duration-in-open-state", "2s"),
+            Map.entry("resilience4j.circuitbreaker.instances.queuegate.permitted-number-of-calls-in-half-open-state", "3"),
+            Map.entry("resilience4j.circuitbreaker.instances.queuegate.automatic-transition-from-open-to-half-open-enabled", "true"),
+            Map.entry("management.endpoints.web.exposure.include", "health,info,prometheus"),
+            Map.entry("management.endpoint.health.probes.enabled", "true"),
+            Map.entry("management.endpoint.health.show-components", "always"),
+            Map.entry("management.endpoint.health.show-details", "always"),
+            Map.entry("management.endpoint.health.group.readiness.include", "readinessState,queuegate"));
+
     private final ConfigurableApplicationContext context;
 
     private GatewayInstance(ConfigurableApplicationContext context) {
         this.context = context;
     }
 
-    /** Starts with the given properties, which win over the application's own files. */
+    /** Starts the library's {@link TestGateway} with the given properties. */
     public static GatewayInstance start(Map<String, Object> properties) {
-        SpringApplication app = new SpringApplicationBuilder(QueueGateApplication.class).build();
+        return start(TestGateway.class, properties);
+    }
+
+    /**
+     * Starts {@code application} (the runnable gateway's main class, for its own tests) with the
+     * given properties, which win over the application's own files.
+     */
+    public static GatewayInstance start(Class<?> application, Map<String, Object> properties) {
+        SpringApplication app = new SpringApplicationBuilder(application).build();
         // As arguments, not default properties: those would lose to application.yml.
         String[] args = properties.entrySet().stream()
                 .map(entry -> "--" + entry.getKey() + "=" + entry.getValue())
@@ -58,6 +85,7 @@ public final class GatewayInstance implements AutoCloseable {
         properties.put("queuegate.token.secret", SECRET);
         properties.put("spring.main.banner-mode", "off");
         properties.put("logging.level.root", "WARN");
+        properties.putAll(SHOP_GATEWAY);
         String route = "spring.cloud.gateway.server.webflux.routes[0].";
         properties.put(route + "id", "products");
         properties.put(route + "uri", backendUrl);

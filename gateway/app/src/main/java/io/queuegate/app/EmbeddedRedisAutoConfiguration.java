@@ -1,4 +1,4 @@
-package io.queuegate.config;
+package io.queuegate.app;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;

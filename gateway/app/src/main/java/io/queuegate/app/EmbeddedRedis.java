@@ -1,4 +1,4 @@
-package io.queuegate.config;
+package io.queuegate.app;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
