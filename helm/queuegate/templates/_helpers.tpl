@@ -71,6 +71,40 @@ app.kubernetes.io/component: gateway
 {{- end -}}
 
 {{/*
+The management Service's name. The full name is cut first so the suffix always survives: cutting
+after would give a long full name's Service and its management Service the same name.
+*/}}
+{{- define "queuegate.managementServiceName" -}}
+{{- printf "%s-management" (include "queuegate.fullname" . | trunc 52 | trimSuffix "-") -}}
+{{- end -}}
+
+{{/*
+Labels of the management Service, and the ServiceMonitor's selector. The extra label is what keeps
+the shoppers' Service (which carries every other label) out of the ServiceMonitor's selection.
+*/}}
+{{- define "queuegate.managementServiceSelectorLabels" -}}
+{{ include "queuegate.instanceLabels" . }}
+app.kubernetes.io/component: gateway
+queuegate.io/service: management
+{{- end -}}
+
+{{- define "queuegate.managementServiceLabels" -}}
+{{ include "queuegate.labels" . }}
+queuegate.io/service: management
+{{- end -}}
+
+{{/*
+Stops rendering when the actuator would share the shoppers' port: the gateway then refuses to start
+(the `queues` endpoint and the `gateway` endpoint would be public), and the chart does not offer the
+switch that allows it.
+*/}}
+{{- define "queuegate.validatePorts" -}}
+{{- if eq (toString .Values.containerPorts.management) (toString .Values.containerPorts.http) -}}
+{{- fail (printf "containerPorts.management must differ from containerPorts.http (both are %v): the management port serves /actuator/queues and /actuator/gateway, which must not be reachable on the shoppers' port" .Values.containerPorts.http) -}}
+{{- end -}}
+{{- end -}}
+
+{{/*
 Labels that select the dev Redis pods, and the labels of its resources.
 */}}
 {{- define "queuegate.devRedis.selectorLabels" -}}
@@ -220,9 +254,13 @@ secret is never written here: it reaches the pod as QUEUEGATE_TOKEN_SECRET from 
 */}}
 {{- define "queuegate.applicationConfig" -}}
 {{- $qg := .Values.queuegate -}}
+{{- /* identity.header wins over the deprecated userIdHeader; neither set means the gateway's own default. */ -}}
+{{- $identity := dict
+      "source" $qg.identity.source
+      "header" ($qg.identity.header | default $qg.userIdHeader | default "X-User-Id") -}}
 {{- $queuegate := dict
       "enabled" $qg.enabled
-      "user-id-header" $qg.userIdHeader
+      "identity" $identity
       "token" (dict "ttl" $qg.token.ttl)
       "scheduler" (dict "interval" $qg.scheduler.interval)
       "safety-net" (dict "interval" $qg.safetyNet.interval)
@@ -230,34 +268,38 @@ secret is never written here: it reaches the pod as QUEUEGATE_TOKEN_SECRET from 
 {{- if .Values.products -}}
 {{- $_ := set $queuegate "products" .Values.products -}}
 {{- end -}}
+{{- with $qg.trustedProxies -}}
+{{- $_ := set $queuegate "trusted-proxies" . -}}
+{{- end -}}
 {{- $config := dict
       "queuegate" $queuegate
       "spring" (dict
         "data" (dict "redis" (include "queuegate.springDataRedis" . | fromYaml))
         "cloud" (dict "gateway" (dict "server" (dict "webflux" (dict "routes" (.Values.routes | default list))))))
-      "server" (dict "port" .Values.containerPorts.http)
+      "server" (dict
+        "port" .Values.containerPorts.http
+        "forward-headers-strategy" "none")
       "management" (dict
-        "endpoint" (dict "health" (dict "probes" (dict "enabled" true)))
-        "endpoints" (dict "web" (dict "exposure" (dict "include" (include "queuegate.exposedEndpoints" .))))) -}}
+        "server" (dict "port" .Values.containerPorts.management)
+        "endpoint" (dict
+          "health" (dict "probes" (dict "enabled" true))
+          "gateway" (dict "access" "read-only"))
+        "endpoints" (dict "web" (dict "exposure" (dict "include" "health,info,prometheus,gateway,queues")))) -}}
 {{- $merged := mustMergeOverwrite $config (deepCopy .Values.extraConfig) -}}
+{{- if or (ne (toString $merged.server.port) (toString .Values.containerPorts.http)) (ne (toString $merged.management.server.port) (toString .Values.containerPorts.management)) -}}
+{{- fail "extraConfig must not move server.port or management.server.port: set containerPorts.http and containerPorts.management instead, which the pod's ports and probes follow" -}}
+{{- end -}}
 {{- toYaml $merged -}}
 {{- end -}}
 
 {{/*
-The actuator endpoints served over HTTP: the jar's own list, plus `prometheus` when something is
-going to scrape it.
-*/}}
-{{- define "queuegate.exposedEndpoints" -}}
-health,info,gateway{{ if .Values.metrics.serviceMonitor.enabled }},prometheus{{ end }}
-{{- end -}}
-
-{{/*
-An HTTP probe from a values block: everything but `enabled` and `path` is a timing field.
+An HTTP probe from a values block: everything but `enabled` and `path` is a timing field. Probes ask
+the management port, the only one that serves the actuator.
 */}}
 {{- define "queuegate.httpProbe" -}}
 httpGet:
   path: {{ .probe.path }}
-  port: http
+  port: management
 {{ omit .probe "enabled" "path" | toYaml }}
 {{- end -}}
 

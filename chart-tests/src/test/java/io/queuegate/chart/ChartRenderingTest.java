@@ -80,11 +80,11 @@ class ChartRenderingTest {
         }
 
         @Test
-        void probesAskTheActuatorLivenessAndReadinessGroupsOnTheMainPort() {
+        void probesAskTheActuatorLivenessAndReadinessGroups() {
             Map<String, Object> container = manifests.gatewayContainer();
 
-            assertThat(at(container, "livenessProbe.httpGet")).isEqualTo(Map.of("path", "/actuator/health/liveness", "port", "http"));
-            assertThat(at(container, "readinessProbe.httpGet")).isEqualTo(Map.of("path", "/actuator/health/readiness", "port", "http"));
+            assertThat(at(container, "livenessProbe.httpGet")).isEqualTo(Map.of("path", "/actuator/health/liveness", "port", "management"));
+            assertThat(at(container, "readinessProbe.httpGet")).isEqualTo(Map.of("path", "/actuator/health/readiness", "port", "management"));
             assertThat(at(container, "startupProbe.httpGet.path")).isEqualTo("/actuator/health/liveness");
             assertThat(map(container, "livenessProbe")).containsKeys("periodSeconds", "timeoutSeconds", "failureThreshold")
                     .doesNotContainKeys("enabled", "path");
@@ -146,7 +146,7 @@ class ChartRenderingTest {
         void oneReplicaAndNothingOptionalIsRendered() {
             assertThat(at(manifests.get("Deployment", GATEWAY), "spec.replicas")).isEqualTo(1);
             assertThat(manifests.names()).containsExactlyInAnyOrder("Deployment/" + GATEWAY, "Service/" + GATEWAY,
-                    "ConfigMap/" + GATEWAY, "Secret/" + GATEWAY, "ServiceAccount/" + GATEWAY,
+                    "Service/" + GATEWAY + "-management", "ConfigMap/" + GATEWAY, "Secret/" + GATEWAY, "ServiceAccount/" + GATEWAY,
                     "PodDisruptionBudget/" + GATEWAY);
         }
 
@@ -193,7 +193,10 @@ class ChartRenderingTest {
         void globalSettingsUseThePropertyNamesOfTheReadme() {
             Map<String, Object> queuegate = map(manifests.applicationConfig(), "queuegate");
 
-            assertThat(queuegate).contains(entry("enabled", true), entry("user-id-header", "X-Customer-Id"));
+            assertThat(queuegate).contains(entry("enabled", true))
+                    .doesNotContainKey("user-id-header");
+            assertThat(map(queuegate, "identity")).isEqualTo(Map.of("source", "header", "header", "X-Customer-Id"));
+            assertThat(list(queuegate, "trusted-proxies")).containsExactly("10.0.0.0/8", "192.168.1.7");
             assertThat(at(queuegate, "token.ttl")).isEqualTo("2h");
             assertThat(at(queuegate, "scheduler.interval")).isEqualTo("5s");
             assertThat(at(queuegate, "safety-net.interval")).isEqualTo("30s");
@@ -215,13 +218,13 @@ class ChartRenderingTest {
         }
 
         @Test
-        void serviceMonitorScrapesThePrometheusEndpointWhichIsThenExposed() {
+        void serviceMonitorScrapesThePrometheusEndpointOnTheManagementPort() {
             Map<String, Object> monitor = manifests.get("ServiceMonitor", GATEWAY);
 
             assertThat(list(monitor, "spec.endpoints")).containsExactly(
-                    Map.of("port", "http", "path", "/actuator/prometheus", "interval", "30s"));
-            assertThat(at(manifests.applicationConfig(), "management.endpoints.web.exposure.include"))
-                    .isEqualTo("health,info,gateway,prometheus");
+                    Map.of("port", "management", "path", "/actuator/prometheus", "interval", "30s"));
+            assertThat(at(manifests.applicationConfig(), "management.endpoints.web.exposure.include").toString().split(","))
+                    .contains("prometheus");
         }
     }
 
@@ -324,13 +327,16 @@ class ChartRenderingTest {
     @Test
     void demoValuesPointTheGatewayAtTheDemoShopChartsService() {
         Manifests gateway = helm.template("-f", helm.chart("queuegate").resolve("examples/demo-values.yaml").toString());
-        Manifests shop = Manifests.parse(helm.run("template", "demo-shop", helm.chart("demo-shop").toString()).out());
+        Manifests shop = helm.templateOf("demo-shop", "demo-shop");
         Map<String, Object> shopService = shop.get("Service", "demo-shop");
 
         Object route = list(gateway.applicationConfig(), "spring.cloud.gateway.server.webflux.routes").get(0);
         assertThat(at(route, "uri")).isEqualTo("http://demo-shop:" + at(list(shopService, "spec.ports").get(0), "port"));
         assertThat(map(gateway.applicationConfig(), "queuegate.products")).containsOnlyKeys("42", "7");
         assertThat(gateway.find("Deployment", "qg-queuegate-dev-redis")).isPresent();
+        // the demo's callers name themselves with X-User-Id through kubectl port-forward, i.e. from loopback
+        assertThat(map(gateway.applicationConfig(), "queuegate.identity")).isEqualTo(Map.of("source", "header", "header", "X-User-Id"));
+        assertThat(list(gateway.applicationConfig(), "queuegate.trusted-proxies")).contains("127.0.0.1/32");
         assertThat(at(Manifests.asMap(list(shop.get("Deployment", "demo-shop"), "spec.template.spec.containers").get(0)),
                 "securityContext.runAsNonRoot")).isEqualTo(true);
     }

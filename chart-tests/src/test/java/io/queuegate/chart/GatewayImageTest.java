@@ -50,6 +50,7 @@ class GatewayImageTest {
     private static Process gateway;
     private static Path gatewayLog;
     private static int port;
+    private static int managementPort;
     private static final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     @BeforeAll
@@ -80,6 +81,7 @@ class GatewayImageTest {
         redis.start();
 
         port = freePort();
+        managementPort = freePort();
         // kept in target/ rather than the temp dir, so a failed run can be read afterwards
         gatewayLog = Repository.root().resolve("chart-tests/target/gateway-image-test.log");
         List<String> command = new ArrayList<>(List.of(java(),
@@ -89,7 +91,7 @@ class GatewayImageTest {
                 "-cp", ".", LAUNCHER,
                 // a local Redis stands in for the cluster's; everything else is the chart's
                 "--spring.data.redis.host=127.0.0.1", "--spring.data.redis.port=" + redisPort,
-                "--server.port=" + port));
+                "--server.port=" + port, "--management.server.port=" + managementPort));
         ProcessBuilder builder = new ProcessBuilder(command)
                 .directory(app.toFile())
                 .redirectErrorStream(true)
@@ -109,7 +111,7 @@ class GatewayImageTest {
                         fail("the gateway exited with " + gateway.exitValue() + "; its log:\n" + Files.readString(gatewayLog));
                     }
                 })
-                .untilAsserted(() -> assertThat(get("/actuator/health").statusCode()).isEqualTo(200));
+                .untilAsserted(() -> assertThat(management("/actuator/health").statusCode()).isEqualTo(200));
     }
 
     @AfterAll
@@ -127,16 +129,22 @@ class GatewayImageTest {
     }
 
     @Test
-    void runnableJarSplitsIntoTheFourLayersTheDockerfileCopies() {
+    void runnableJarSplitsIntoTheFourLayersTheDockerfileCopies() throws IOException {
         assertThat(extracted.resolve("dependencies/BOOT-INF/lib")).isDirectory();
         assertThat(extracted.resolve("snapshot-dependencies")).isDirectory();
         assertThat(extracted.resolve("spring-boot-loader/org/springframework/boot/loader/launch/JarLauncher.class"))
                 .isRegularFile();
         assertThat(extracted.resolve("application/BOOT-INF/classes/io/queuegate/app/QueueGateApplication.class"))
                 .isRegularFile();
-        assertThat(extracted.resolve("application/META-INF/queuegate/lua/join.lua")).isRegularFile();
-        assertThat(extracted.resolve("application/BOOT-INF/lib")).as("QueueGate's own code is not in a dependency layer")
-                .doesNotExist();
+        // The library is a module of the same build: Spring Boot layers it with the application, the
+        // layer that changes with every release, not with the third-party dependencies.
+        Path library = extracted.resolve("application/BOOT-INF/lib/queuegate-gateway-0.1.0-SNAPSHOT.jar");
+        assertThat(library).isRegularFile();
+        try (java.util.zip.ZipFile jar = new java.util.zip.ZipFile(library.toFile())) {
+            assertThat(jar.getEntry("META-INF/queuegate/lua/join.lua")).as("the scripts ship in the library").isNotNull();
+            assertThat(jar.getEntry("application.yml")).as("the library ships no application configuration").isNull();
+        }
+        assertThat(extracted.resolve("application/BOOT-INF/classes/application.yml")).isRegularFile();
     }
 
     @Test
@@ -155,14 +163,16 @@ class GatewayImageTest {
     }
 
     @Test
-    void probeEndpointsTheChartUsesAnswerOnTheMainPort() throws Exception {
-        assertThat(get("/actuator/health/liveness").statusCode()).isEqualTo(200);
-        assertThat(get("/actuator/health/readiness").statusCode()).isEqualTo(200);
+    void probeEndpointsTheChartUsesAnswerOnTheManagementPortOnly() throws Exception {
+        assertThat(management("/actuator/health/liveness").statusCode()).isEqualTo(200);
+        assertThat(management("/actuator/health/readiness").statusCode()).isEqualTo(200);
+        assertThat(get("/actuator/health/readiness").statusCode()).as("nothing of the actuator on the shopper port")
+                .isEqualTo(404);
     }
 
     @Test
     void gatewayBindsTheRoutesTheChartRendered() throws Exception {
-        HttpResponse<String> routes = get("/actuator/gateway/routes");
+        HttpResponse<String> routes = management("/actuator/gateway/routes");
 
         assertThat(routes.statusCode()).isEqualTo(200);
         assertThat(routes.body()).contains("\"smoke-products\"").contains("\"max-active\":10")
@@ -180,6 +190,12 @@ class GatewayImageTest {
 
         assertThat(carol.statusCode()).as("%s; gateway log: %s", carol.body(), gatewayLog).isEqualTo(429);
         assertThat(carol.headers().firstValue("Queue-Rank")).hasValue("1");
+    }
+
+    private static HttpResponse<String> management(String path) throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + managementPort + path))
+                .timeout(Duration.ofSeconds(10)).header("Accept", "application/json").build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     private static HttpResponse<String> get(String path, String... user) throws IOException, InterruptedException {
