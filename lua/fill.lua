@@ -171,16 +171,27 @@ local function fill(prefix, settings, now, c)
     return #heads
 end
 
--- An admitted user's first request: their short arrival session becomes the full one.
-local function arrive(prefix, uid, now, c)
+-- An admitted user's first request: their short arrival session becomes the full one. Returns
+-- the session's expiry (epoch ms), given the expiry it had.
+local function arrive(prefix, uid, now, c, expiry)
     if redis.call('ZREM', prefix .. 'arriving', uid) == 0 then
-        return
+        return expiry
     end
     local ttl = tonumber(c.ttl)
     redis.call('ZADD', prefix .. 'active', now + ttl, uid)
     if c.strategy == 'keyspace' then
         redis.call('SET', prefix .. 'slot:' .. uid, '1', 'PX', ttl)
     end
+    return now + ttl
+end
+
+-- A request that would complete the session (complete-on) claims the completion first, so one
+-- admission buys once: while the claim stands, every other completing request of the session is
+-- refused. The claim ends with the session (leave.lua deletes it), is released by the gateway when
+-- the shop's answer is not a success, and expires with the session if the gateway never returns.
+-- Returns whether this request holds the claim.
+local function claim_completion(prefix, uid, now, expiry)
+    return redis.call('SET', prefix .. 'completing:' .. uid, '1', 'NX', 'PX', math.max(1, expiry - now)) ~= false
 end
 
 -- fill() with the settings the last join stored. Returns fill's result and the strategy, or nil

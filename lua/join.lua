@@ -15,10 +15,12 @@
 -- ARGV[7] opens-at (epoch ms, '' = always open)   ARGV[8] closes-at (epoch ms, '' = never)
 -- ARGV[9] max-admit-per-minute (0 = unpaced)   ARGV[10] abandon-after (ms, 0 = never)
 -- ARGV[11] arrival-ttl (ms, 0 = the session ttl)   ARGV[12] a random seed, used if this join
--- opens a pre-queue's draw ('' = take one from Redis's clock)
+-- opens a pre-queue's draw ('' = take one from Redis's clock)   ARGV[13] '1' when the request
+-- would complete the session (complete-on): an active user must claim the completion
 -- Returns {state, rank, promoted, enqueued, rate}: state 1 = active, 0 = waiting, 2 = in the
 -- pre-queue of a sale not yet open (rank = how many are in line), -2 = the queue is draining
--- and takes nobody new, -3 = the sale has closed, -4 = the room is closed; rank is 1-based (0
+-- and takes nobody new, -3 = the sale has closed, -4 = the room is closed, -5 = active, but
+-- another request of the session is completing it right now; rank is 1-based (0
 -- when active); promoted = fill's result; enqueued = 1 when this call took a new ticket; rate =
 -- admissions per second x 10^6.
 local settings, active = KEYS[1], KEYS[2]
@@ -29,6 +31,7 @@ local idle = tonumber(ARGV[6])
 local opens, closes = ARGV[7] or '', ARGV[8] or ''
 local abandon = tonumber(ARGV[10]) or 0
 local arrival = tonumber(ARGV[11]) or 0
+local completing = ARGV[13] == '1'
 if arrival <= 0 then
     arrival = ttl
 end
@@ -102,10 +105,18 @@ if c.mode == 'closed' then
     end
     return answer({-4, 0, 0, 0})
 end
-local expiry = redis.call('ZSCORE', active, uid)
-if expiry and tonumber(expiry) > now then
-    arrive(prefix, uid, now, c)
-    return answer({1, 0, 0, 0})
+-- Active: let through, unless this request would complete the session and another one already is.
+local function admitted(promoted, enqueued, expiry)
+    expiry = arrive(prefix, uid, now, c, expiry)
+    if completing and not claim_completion(prefix, uid, now, expiry) then
+        return answer({-5, 0, promoted, enqueued})
+    end
+    return answer({1, 0, promoted, enqueued})
+end
+
+local expiry = tonumber(redis.call('ZSCORE', active, uid))
+if expiry and expiry > now then
+    return admitted(0, 0, expiry)
 end
 local enqueued = 0
 local ticket = ticket_of(prefix, uid, c)
@@ -131,9 +142,11 @@ if not ticket then
 end
 present(ticket)
 local promoted = fill(prefix, settings, now, c)
-if promoted > 0 and redis.call('ZSCORE', active, uid) then
+if promoted > 0 then
     -- Admitted by this very request: they have arrived.
-    arrive(prefix, uid, now, c)
-    return answer({1, 0, promoted, enqueued})
+    expiry = tonumber(redis.call('ZSCORE', active, uid))
+    if expiry then
+        return admitted(promoted, enqueued, expiry)
+    end
 end
 return answer({0, rank_of(prefix, ticket, c), promoted, enqueued})

@@ -13,8 +13,9 @@ local uid, now = ARGV[1], tonumber(ARGV[2])
 local c = settings_of(settings)
 local removed = redis.call('ZREM', active, uid) + give_up(prefix, uid, c)
 redis.call('ZREM', prefix .. 'arriving', uid)
--- A deleted slot key raises no expiry event, so a leave never counts twice.
-redis.call('DEL', prefix .. 'slot:' .. uid)
+-- A deleted slot key raises no expiry event, so a leave never counts twice. A completion claim
+-- ends with the session it was for.
+redis.call('DEL', prefix .. 'slot:' .. uid, prefix .. 'completing:' .. uid)
 if removed > 0 then
     -- Gateways that remember active users for up to a second forget this one at once.
     redis.call('PUBLISH', 'qg:released:' .. string.sub(prefix, 5, -3), uid)

@@ -9,8 +9,18 @@ import io.queuegate.web.QueueError;
  */
 public sealed interface Admission {
 
-    /** The caller holds a place: forward. {@code issuedToken} is non-null when a new token was made. */
-    record Active(Caller caller, String issuedToken) implements Admission {
+    /**
+     * The caller holds a place: forward.
+     *
+     * @param issuedToken non-null when a new token was made
+     * @param claimedCompletion whether this request holds the session's completion claim (it
+     *                          matches {@code complete-on}): its success ends the session
+     */
+    record Active(Caller caller, String issuedToken, boolean claimedCompletion) implements Admission {
+
+        public Active(Caller caller, String issuedToken) {
+            this(caller, issuedToken, false);
+        }
     }
 
     /**

@@ -10,7 +10,8 @@ import io.queuegate.web.RetryAfter;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.function.Supplier;
+
+import io.queuegate.identity.ClientAddresses;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -28,65 +29,71 @@ public class AdmissionService {
     private final CallerResolver callers;
     private final QueueStore store;
     private final WaitTokenCodec tokens;
-    private final JoinLimiter joinLimiter;
+    private final JoinLimiter userLimiter;
+    private final JoinLimiter addressLimiter;
     private final ActiveCache activeCache;
 
-    public AdmissionService(CallerResolver callers, QueueStore store, WaitTokenCodec tokens, JoinLimiter joinLimiter,
-            ActiveCache activeCache) {
+    /**
+     * @param userLimiter counts joins per identified user
+     * @param addressLimiter counts joins per client address (IPv6 by /64), identified or not
+     */
+    public AdmissionService(CallerResolver callers, QueueStore store, WaitTokenCodec tokens, JoinLimiter userLimiter,
+            JoinLimiter addressLimiter, ActiveCache activeCache) {
         this.callers = callers;
         this.store = store;
         this.tokens = tokens;
-        this.joinLimiter = joinLimiter;
+        this.userLimiter = userLimiter;
+        this.addressLimiter = addressLimiter;
         this.activeCache = activeCache;
     }
 
-    /**
-     * @param productId the product id from the path
-     * @param headerUserId the caller's user-id header, or {@code null}
-     * @param presented the request's token, or {@code null}
-     * @param clientAddress where the request came from, for limiting anonymous joins; asked only
-     *                      for a join without a token
-     */
-    public Mono<Admission> admit(String productId, String headerUserId, PresentedToken presented, QueuePolicy policy,
-            Supplier<String> clientAddress) {
-        return admit(productId, headerUserId, presented, policy, clientAddress, "");
-    }
-
-    /**
-     * Like {@link #admit(String, String, PresentedToken, QueuePolicy, Supplier)}, naming the route
-     * for metrics and the audit log.
-     */
-    public Mono<Admission> admit(String productId, String headerUserId, PresentedToken presented, QueuePolicy policy,
-            Supplier<String> clientAddress, String routeId) {
+    /** Decides one request: join or find the caller's place in Redis (one script call), and answer. */
+    public Mono<Admission> admit(AdmissionRequest request) {
         Caller caller;
         try {
-            caller = callers.resolve(productId, headerUserId, presented);
+            caller = callers.resolve(request.productId(), request.identity(), request.presented());
         }
         catch (QueueRejection rejection) {
             return Mono.just(Admission.Rejected.of(rejection));
         }
         // A token holder found active in the last second passes without a round trip. Not a
-        // token that still says "waiting": its first active answer must come from Redis.
-        if (caller.hasToken() && caller.joinedAt() == null
+        // token that still says "waiting" (its first active answer must come from Redis), and
+        // not a completing request (its claim must be taken in Redis).
+        if (caller.hasToken() && caller.joinedAt() == null && caller.mayForward() && !request.completing()
                 && activeCache.isActive(caller.productId(), caller.userId())) {
             return Mono.just(new Admission.Active(caller, null));
         }
         // Only a join without a token can add a member or a queue; polls with a token pass free.
         if (!caller.hasToken()) {
-            long wait = joinLimiter.tryJoin(caller.anonymous() ? "ip:" + clientAddress.get() : caller.userId());
-            if (wait > 0) {
-                return Mono.just(tooManyJoins(wait));
+            Admission limited = limitJoin(caller, request);
+            if (limited != null) {
+                return Mono.just(limited);
             }
         }
-        return store.joinFor(caller.productId(), caller.userId(), policy.rules())
-                .map(joined -> decide(caller, joined, policy, routeId))
+        QueuePolicy policy = request.policy();
+        // A caller who may not be let through must not hold the completion either.
+        boolean claim = request.completing() && caller.mayForward();
+        return store.joinFor(caller.productId(), caller.userId(), policy.rules(), claim)
+                .map(joined -> decide(caller, joined, policy, request.routeId(), claim))
                 .onErrorResume(RedisFailures::isRedisFailure, error -> {
-                    store.events().redisFailure(productId, "admission", error);
-                    log.warn("Redis could not answer for product " + productId + "; route fails "
+                    store.events().redisFailure(request.productId(), "admission", error);
+                    log.warn("Redis could not answer for product " + request.productId() + "; route fails "
                             + policy.onRedisFailure().name().toLowerCase() + ": " + error);
                     return Mono.just(policy.onRedisFailure() == RedisFailureMode.OPEN
                             ? new Admission.Unchecked() : new Admission.Unavailable());
                 });
+    }
+
+    /**
+     * Counts a join against the client address's limit and, for an identified caller, the
+     * user's; returns the refusal, or {@code null} when the join may go ahead.
+     */
+    private Admission limitJoin(Caller caller, AdmissionRequest request) {
+        long wait = addressLimiter.tryJoin(ClientAddresses.network(request.clientAddress().get()));
+        if (wait == 0 && !caller.anonymous()) {
+            wait = userLimiter.tryJoin(caller.userId());
+        }
+        return wait > 0 ? tooManyJoins(wait) : null;
     }
 
     /**
@@ -103,10 +110,18 @@ public class AdmissionService {
                 Math.max(1, (windowLeftMillis + 999) / 1000));
     }
 
-    private Admission decide(Caller caller, QueueStore.Joined joined, QueuePolicy policy, String routeId) {
+    /** @param claimed whether the join claimed the session's completion (it answers active only if it did) */
+    private Admission decide(Caller caller, QueueStore.Joined joined, QueuePolicy policy, String routeId,
+            boolean claimed) {
         Placement placement = joined.placement();
         if (joined.enqueued()) {
             store.events().joined(caller.productId(), routeId, caller.userId(), placement.rank());
+        }
+        if (placement.state() == Placement.State.ACTIVE && !caller.mayForward()) {
+            // The place of a signed-in shopper is let through only with that shopper's identity;
+            // their token alone was enough to wait.
+            return new Admission.Rejected(QueueError.WRONG_USER,
+                    "this place belongs to a signed-in shopper: sign in as them to go through", false, 0);
         }
         if (placement.state() == Placement.State.ACTIVE) {
             activeCache.remember(caller.productId(), caller.userId());
@@ -119,9 +134,12 @@ public class AdmissionService {
                         nonNegative(Duration.between(caller.joinedAt(), tokens.now())));
             }
             boolean needsToken = !caller.hasToken() || caller.joinedAt() != null;
-            return new Admission.Active(caller, needsToken ? issue(caller, null) : null);
+            return new Admission.Active(caller, needsToken ? issue(caller, null) : null, claimed);
         }
         switch (placement.state()) {
+            case COMPLETING:
+                return new Admission.Rejected(QueueError.COMPLETION_IN_PROGRESS,
+                        "another request of this session is completing it; one admission completes once", false, 0);
             case DRAINING:
                 return new Admission.Rejected(QueueError.QUEUE_CLOSED,
                         "this product's queue is closed to new shoppers", false, 60);

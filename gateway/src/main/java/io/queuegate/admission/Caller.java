@@ -6,15 +6,27 @@ import java.time.Instant;
  * Who is asking, for which product, once identity and token are checked.
  *
  * @param productId the validated product id
- * @param userId the shop's user id, or the gateway-made id of an anonymous caller
+ * @param userId the shop's user id (as {@code UserIds} keeps it), or the gateway-made id of an
+ *               anonymous caller
  * @param anonymous whether the gateway made the id
  * @param hasToken whether a valid token for this product was presented (else one must be issued)
  * @param joinedAt when the caller's token says it joined the line it still waited in, else {@code null}
+ * @param mayForward whether the request may be let through to the shop when the caller is
+ *                   active: always for anonymous tokens and for the identity the request proves;
+ *                   not for a signed-in shopper's token presented without that shopper's identity
+ *                   (it still gets waiting answers, status and events: a browser's page and
+ *                   {@code EventSource} carry no bearer token)
  */
-public record Caller(String productId, String userId, boolean anonymous, boolean hasToken, Instant joinedAt) {
+public record Caller(String productId, String userId, boolean anonymous, boolean hasToken, Instant joinedAt,
+        boolean mayForward) {
 
-    /** A caller whose token (if any) says nothing about waiting. */
+    /** A caller whose token (if any) says nothing about waiting, and who may be forwarded. */
     public Caller(String productId, String userId, boolean anonymous, boolean hasToken) {
-        this(productId, userId, anonymous, hasToken, null);
+        this(productId, userId, anonymous, hasToken, null, true);
+    }
+
+    /** The identity the forwarded request tells the shop: the user id, or {@code null} for an anonymous caller. */
+    public String forwardedIdentity() {
+        return anonymous ? null : userId;
     }
 }

@@ -1,16 +1,19 @@
 package io.queuegate.admission;
 
+import io.queuegate.identity.UserIds;
 import io.queuegate.token.InvalidTokenException;
 import io.queuegate.token.WaitToken;
 import io.queuegate.token.WaitTokenCodec;
 import io.queuegate.web.QueueError;
 
 /**
- * Turns the request's product id, user-id header and token into a {@link Caller}, or rejects
- * it. A token from the {@code Queue-Token} header is explicit, so a token for another product is
- * an error (the seed's anti-cheat rule). The cookie is ambient, shared by every product a
- * browser visits, so a cookie for another product is set aside, not an error; an anonymous
- * caller keeps its id across products that way.
+ * Turns the request's product id, trusted identity and token into a {@link Caller}, or rejects
+ * it. The identity comes only from an {@code IdentityResolver} (a principal, or a header from a
+ * trusted proxy), never from what a client sends. A token from the {@code Queue-Token} header is
+ * explicit, so a token for another product or another user is an error. The cookie is ambient,
+ * shared by every product a browser visits, so a cookie for another product or another user is
+ * set aside, not an error: it grants nothing either way, and an anonymous caller keeps its id
+ * across products that way.
  */
 public final class CallerResolver {
 
@@ -22,26 +25,35 @@ public final class CallerResolver {
 
     /**
      * @param productId the product id from the route's path
-     * @param headerUserId the user-id header, or {@code null} for an anonymous caller
+     * @param identity the caller's identity from the identity resolver, or {@code null} for an
+     *                 anonymous caller; mapped through {@link UserIds#of(String)}
      * @param presented the token from the request, or {@code null}
      */
-    public Caller resolve(String productId, String headerUserId, PresentedToken presented) {
+    public Caller resolve(String productId, String identity, PresentedToken presented) {
         Identifiers.requireProductId(productId);
-        if (headerUserId != null) {
-            Identifiers.requireUserId(headerUserId);
-        }
+        String userId = identity == null ? null : UserIds.of(identity);
         if (presented == null) {
-            return newCaller(productId, headerUserId, null);
+            return newCaller(productId, userId, null);
         }
         WaitToken token = verify(presented);
         if (!token.productId().equals(productId)) {
             if (presented.fromCookie()) {
-                return newCaller(productId, headerUserId, token);
+                return newCaller(productId, userId, token);
             }
             throw new QueueRejection(QueueError.WRONG_PRODUCT, "the token was issued for another product");
         }
-        requireSameUser(token, headerUserId);
-        return new Caller(productId, token.userId(), token.anonymous(), true, token.joinedAt());
+        if (userId == null) {
+            // A token alone: enough to wait and ask; a signed-in shopper's place is only let
+            // through with that shopper's identity.
+            return new Caller(productId, token.userId(), token.anonymous(), true, token.joinedAt(), token.anonymous());
+        }
+        if (!token.anonymous() && token.userId().equals(userId)) {
+            return new Caller(productId, userId, false, true, token.joinedAt(), true);
+        }
+        if (presented.fromCookie()) {
+            return newCaller(productId, userId, null);
+        }
+        throw new QueueRejection(QueueError.WRONG_USER, "the token belongs to another user");
     }
 
     private WaitToken verify(PresentedToken presented) {
@@ -56,18 +68,12 @@ public final class CallerResolver {
         }
     }
 
-    private static void requireSameUser(WaitToken token, String headerUserId) {
-        if (headerUserId == null ? !token.anonymous() : token.anonymous() || !token.userId().equals(headerUserId)) {
-            throw new QueueRejection(QueueError.WRONG_USER, "the token belongs to another user");
-        }
-    }
-
-    private static Caller newCaller(String productId, String headerUserId, WaitToken otherProductToken) {
-        if (headerUserId != null) {
-            return new Caller(productId, headerUserId, false, false);
+    private static Caller newCaller(String productId, String userId, WaitToken otherProductToken) {
+        if (userId != null) {
+            return new Caller(productId, userId, false, false);
         }
         boolean keepAnonymousId = otherProductToken != null && otherProductToken.anonymous();
-        String userId = keepAnonymousId ? otherProductToken.userId() : Identifiers.newAnonymousUserId();
-        return new Caller(productId, userId, true, false);
+        String anonymousId = keepAnonymousId ? otherProductToken.userId() : Identifiers.newAnonymousUserId();
+        return new Caller(productId, anonymousId, true, false);
     }
 }

@@ -1,5 +1,9 @@
 package io.queuegate.admission;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Predicate;
+
 import io.queuegate.config.RouteQueuePolicies;
 
 import org.springframework.cloud.gateway.filter.headers.HttpHeadersFilter;
@@ -10,27 +14,124 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.web.server.ServerWebExchange;
 
 /**
- * Keeps the wait token between the shopper and the gateway: a request forwarded on a protected
- * route goes to the shop without its {@code Queue-Token} header. It runs last among Spring Cloud
- * Gateway's header filters, inside the copy of the request headers they make for the forwarded
- * request anyway, so a forwarded request costs no copy of its own.
+ * What the shop receives of a forwarded request. On every route, the waiting room's own
+ * credentials stay between the shopper and the gateway: the {@code Queue-Token},
+ * {@code Queue-Challenge} and {@code Queue-Invite} headers, the {@code queue_token} cookie, and a
+ * client's {@code Queue-Release} (an answer header of the shop's, never a request header). On a
+ * protected route the identity header carries the identity the admission decided, whatever the
+ * client sent, and is absent for an anonymous caller: the shop sees exactly who was admitted. On
+ * any other route the identity header reaches the shop only when a trusted proxy wrote it
+ * ({@code queuegate.identity.source: header}): a shop's backend can never be told an identity a
+ * client made up, on whatever route.
+ *
+ * <p>It runs last among Spring Cloud Gateway's header filters, inside the copy of the request
+ * headers they make for the forwarded request anyway, and copies nothing when there is nothing to
+ * change.
  */
-public class QueueTokenHeadersFilter implements HttpHeadersFilter, Ordered {
+public class ForwardedRequestHeaders implements HttpHeadersFilter, Ordered {
 
     /** After the gateway's own header filters (the hop-by-hop filter runs just before it). */
     public static final int ORDER = Ordered.LOWEST_PRECEDENCE;
 
+    /** Request headers that are QueueGate's and never the shop's. */
+    static final List<String> PRIVATE_HEADERS = List.of(PresentedToken.HEADER, ReleaseHeader.NAME, "Queue-Challenge",
+            "Queue-Invite");
+
+    /**
+     * The exchange attribute holding the identity to forward on a protected route: the user id,
+     * or {@link #ANONYMOUS} for none. Set by the admission filter before it forwards.
+     */
+    static final String IDENTITY = ForwardedRequestHeaders.class.getName() + ".identity";
+
+    static final String ANONYMOUS = "";
+
+    private static final String COOKIE_PREFIX = PresentedToken.COOKIE + "=";
+
+    private final String identityHeader;
+    private final Predicate<ServerWebExchange> identityHeaderBelieved;
+
+    /**
+     * @param identityHeaderBelieved whether a request's own identity header comes from a trusted
+     *                               source (on routes without a queue block, where nothing decided)
+     */
+    public ForwardedRequestHeaders(String identityHeader, Predicate<ServerWebExchange> identityHeaderBelieved) {
+        this.identityHeader = identityHeader;
+        this.identityHeaderBelieved = identityHeaderBelieved;
+    }
+
     @Override
     public HttpHeaders filter(HttpHeaders input, ServerWebExchange exchange) {
         Route route = exchange.getAttribute(ServerWebExchangeUtils.GATEWAY_ROUTE_ATTR);
-        if (!input.containsHeader(PresentedToken.HEADER) || !RouteQueuePolicies.isProtected(route)) {
+        String identity;
+        if (RouteQueuePolicies.isProtected(route)) {
+            String decided = exchange.getAttribute(IDENTITY);
+            identity = decided != null ? decided : ANONYMOUS;
+        }
+        else {
+            // Nothing decided here: the header goes on as a trusted proxy wrote it, or not at all.
+            identity = input.containsHeader(identityHeader) && !identityHeaderBelieved.test(exchange) ? ANONYMOUS : null;
+        }
+        if (!needsChange(input, identity)) {
             return input;
         }
         // The request's own headers are read-only; any other instance is a copy an earlier
         // filter made for this forwarded request, which may be changed in place.
         HttpHeaders forwarded = input == exchange.getRequest().getHeaders() ? HttpHeaders.copyOf(input) : input;
-        forwarded.remove(PresentedToken.HEADER);
+        PRIVATE_HEADERS.forEach(forwarded::remove);
+        withoutQueueCookie(forwarded);
+        if (identity != null) {
+            if (identity.isEmpty()) {
+                forwarded.remove(identityHeader);
+            }
+            else {
+                forwarded.set(identityHeader, identity);
+            }
+        }
         return forwarded;
+    }
+
+    private boolean needsChange(HttpHeaders input, String identity) {
+        for (String header : PRIVATE_HEADERS) {
+            if (input.containsHeader(header)) {
+                return true;
+            }
+        }
+        if (identity != null && (!identity.isEmpty() || input.containsHeader(identityHeader))) {
+            return true;
+        }
+        for (String cookies : input.getOrEmpty(HttpHeaders.COOKIE)) {
+            if (cookies.contains(COOKIE_PREFIX)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Drops the {@code queue_token} pair from every Cookie header, keeping the shop's own cookies. */
+    private static void withoutQueueCookie(HttpHeaders headers) {
+        List<String> values = headers.getOrEmpty(HttpHeaders.COOKIE);
+        if (values.isEmpty()) {
+            return;
+        }
+        List<String> kept = new ArrayList<>(values.size());
+        for (String value : values) {
+            List<String> pairs = new ArrayList<>();
+            for (String pair : value.split(";")) {
+                String trimmed = pair.trim();
+                if (!trimmed.isEmpty() && !trimmed.startsWith(COOKIE_PREFIX)) {
+                    pairs.add(trimmed);
+                }
+            }
+            if (!pairs.isEmpty()) {
+                kept.add(String.join("; ", pairs));
+            }
+        }
+        if (kept.isEmpty()) {
+            headers.remove(HttpHeaders.COOKIE);
+        }
+        else {
+            headers.put(HttpHeaders.COOKIE, kept);
+        }
     }
 
     @Override

@@ -4,9 +4,10 @@ import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.regex.Pattern;
 
+import io.queuegate.identity.UserIds;
 import io.queuegate.web.QueueError;
 
-/** Checks ids before they become part of a Redis key, and makes ids for anonymous callers. */
+/** Checks product ids before they become part of a Redis key, and makes ids for anonymous callers. */
 public final class Identifiers {
 
     /**
@@ -15,10 +16,6 @@ public final class Identifiers {
      */
     private static final Pattern PRODUCT_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}");
 
-    /** Wide enough for emails and UUIDs, narrow enough that no id can smuggle key syntax. */
-    private static final Pattern USER_ID = Pattern.compile("[A-Za-z0-9_.@:+-]{1,128}");
-
-    private static final String ANONYMOUS_PREFIX = "anon-";
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private Identifiers() {
@@ -33,18 +30,25 @@ public final class Identifiers {
         return productId;
     }
 
-    public static String requireUserId(String userId) {
-        if (!USER_ID.matcher(userId).matches()) {
-            throw new QueueRejection(QueueError.INVALID_USER,
-                    "the user id must be 1 to 128 characters of A-Z, a-z, 0-9, '_', '.', '@', ':', '+' or '-'");
+    /**
+     * Checks a product id against a route's {@code product-id-pattern} as well, so one product
+     * cannot be queued under several spellings ({@code 042} and {@code 42}).
+     *
+     * @param pattern the route's pattern, or {@code null} when it has none
+     */
+    public static String requireProductId(String productId, Pattern pattern) {
+        requireProductId(productId);
+        if (pattern != null && !pattern.matcher(productId).matches()) {
+            throw new QueueRejection(QueueError.INVALID_PRODUCT,
+                    "the product id does not match this route's product-id-pattern " + pattern.pattern());
         }
-        return userId;
+        return productId;
     }
 
     /** 128 random bits: unguessable, so nobody can take over an anonymous caller's place. */
     public static String newAnonymousUserId() {
         byte[] bytes = new byte[16];
         RANDOM.nextBytes(bytes);
-        return ANONYMOUS_PREFIX + Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+        return UserIds.ANONYMOUS_PREFIX + Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
     }
 }

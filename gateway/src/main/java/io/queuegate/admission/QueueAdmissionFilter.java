@@ -1,9 +1,14 @@
 package io.queuegate.admission;
 
 import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.queuegate.config.QueuePolicy;
 import io.queuegate.config.RouteQueuePolicies;
+import io.queuegate.identity.ClientAddresses;
+import io.queuegate.identity.IdentityResolver;
+import io.queuegate.identity.UserIds;
 import io.queuegate.store.QueueStore;
 import io.queuegate.web.QueueError;
 import io.queuegate.web.QueueResponses;
@@ -15,7 +20,6 @@ import org.springframework.cloud.gateway.filter.GlobalFilter;
 import org.springframework.cloud.gateway.route.Route;
 import org.springframework.cloud.gateway.support.ServerWebExchangeUtils;
 import org.springframework.core.Ordered;
-import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.web.server.ServerWebExchange;
@@ -36,7 +40,7 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
     public static final int ORDER = Ordered.HIGHEST_PRECEDENCE + 1000;
 
     /** A backend's way to end the caller's session with any response, for shops whose purchase is not one route. */
-    public static final String RELEASE_HEADER = "Queue-Release";
+    public static final String RELEASE_HEADER = ReleaseHeader.NAME;
 
     private static final Log log = LogFactory.getLog(QueueAdmissionFilter.class);
 
@@ -45,18 +49,19 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
     private final QueueStore store;
     private final QueueResponses responses;
     private final ClientAddresses clientAddresses;
-    private final String userIdHeader;
-    private final long maxBodyBytes;
+    private final IdentityResolver identities;
+    private final BodyLimit bodyLimit;
 
     public QueueAdmissionFilter(RouteQueuePolicies policies, AdmissionService admission, QueueStore store,
-            QueueResponses responses, ClientAddresses clientAddresses, String userIdHeader, long maxBodyBytes) {
+            QueueResponses responses, ClientAddresses clientAddresses, IdentityResolver identities,
+            long maxBodyBytes) {
         this.policies = policies;
         this.admission = admission;
         this.store = store;
         this.responses = responses;
         this.clientAddresses = clientAddresses;
-        this.userIdHeader = userIdHeader;
-        this.maxBodyBytes = maxBodyBytes;
+        this.identities = identities;
+        this.bodyLimit = new BodyLimit(maxBodyBytes);
     }
 
     @Override
@@ -73,27 +78,30 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
         String productId = ServerWebExchangeUtils.getUriTemplateVariables(exchange)
                 .get(policies.productIdVariable(route));
         try {
-            Identifiers.requireProductId(productId);
+            Identifiers.requireProductId(productId, policies.productIdPattern(route));
         }
         catch (QueueRejection rejection) {
             store.events().rejected(route.getId(), rejection.error().code());
             return responses.rejected(exchange, Admission.Rejected.of(rejection));
         }
         ServerHttpRequest request = exchange.getRequest();
-        if (request.getHeaders().getContentLength() > maxBodyBytes) {
-            store.events().rejected(route.getId(), QueueError.CONTENT_TOO_LARGE.code());
-            return responses.error(exchange, QueueError.CONTENT_TOO_LARGE,
-                    "the request body is larger than " + maxBodyBytes + " bytes", false);
+        if (bodyLimit.declaredTooLarge(request)) {
+            return tooLarge(exchange, route.getId());
         }
         QueuePolicy policy = policies.policy(route, productId);
-        String userId = request.getHeaders().getFirst(userIdHeader);
+        // Compared with the path as received, before any rewrite filter of the route runs.
+        boolean completing = policy.completeOn().matches(request);
         long started = System.nanoTime();
-        return admission.admit(productId, userId, PresentedToken.of(request), policy, () -> clientAddresses.of(request),
-                        route.getId())
-                .flatMap(decision -> {
-                    report(route.getId(), productId, decision, Duration.ofNanos(System.nanoTime() - started));
-                    return act(exchange, chain, decision, policy, route.getId());
-                });
+        return identities.resolve(exchange)
+                .map(Optional::of)
+                .defaultIfEmpty(Optional.empty())
+                .flatMap(identity -> admission.admit(new AdmissionRequest(productId, identity.orElse(null),
+                                PresentedToken.of(request), policy, () -> clientAddresses.of(request), route.getId(),
+                                completing))
+                        .flatMap(decision -> {
+                            report(route.getId(), productId, decision, Duration.ofNanos(System.nanoTime() - started));
+                            return act(exchange, chain, decision, identity.orElse(null), route.getId());
+                        }));
     }
 
     private void report(String routeId, String productId, Admission decision, Duration took) {
@@ -119,10 +127,10 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
         store.events().decided(routeId, outcome, took);
     }
 
-    private Mono<Void> act(ServerWebExchange exchange, GatewayFilterChain chain, Admission decision,
-            QueuePolicy policy, String routeId) {
+    private Mono<Void> act(ServerWebExchange exchange, GatewayFilterChain chain, Admission decision, String identity,
+            String routeId) {
         if (decision instanceof Admission.Active active) {
-            return forward(exchange, chain, active, policy, routeId);
+            return forward(exchange, chain, active, routeId);
         }
         if (decision instanceof Admission.Waiting waiting) {
             return responses.waiting(exchange, waiting);
@@ -133,54 +141,104 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
         if (decision instanceof Admission.Unavailable) {
             return responses.unavailable(exchange);
         }
-        // Forwarded unchecked while Redis is down: nothing to release, but the header stays private.
-        exchange.getResponse().beforeCommit(() -> {
-            exchange.getResponse().getHeaders().remove(RELEASE_HEADER);
-            return Mono.empty();
-        });
-        return chain.filter(exchange);
+        // Forwarded unchecked while Redis is down: the identity is still the one the request proves.
+        exchange.getAttributes().put(ForwardedRequestHeaders.IDENTITY,
+                identity == null ? ForwardedRequestHeaders.ANONYMOUS : UserIds.of(identity));
+        return bodyLimited(exchange, chain, routeId);
     }
 
     private Mono<Void> forward(ServerWebExchange exchange, GatewayFilterChain chain, Admission.Active active,
-            QueuePolicy policy, String routeId) {
+            String routeId) {
         responses.attachToken(exchange, active.issuedToken());
-        boolean completes = policy.completeOn().matches(exchange.getRequest());
+        Caller caller = active.caller();
+        String forwardedIdentity = caller.forwardedIdentity();
+        exchange.getAttributes().put(ForwardedRequestHeaders.IDENTITY,
+                forwardedIdentity == null ? ForwardedRequestHeaders.ANONYMOUS : forwardedIdentity);
+        Completion completion = new Completion(caller, routeId, active.claimedCompletion());
         // Before the answer leaves, so a client that sees its order succeed can no longer pass.
-        exchange.getResponse().beforeCommit(() -> endIfDone(exchange, active.caller(), routeId, completes));
-        // The token itself stays here: QueueTokenHeadersFilter leaves it out of the forwarded request.
-        return chain.filter(exchange);
+        exchange.getResponse().beforeCommit(() -> completion.end(exchange));
+        // The token itself stays here: ForwardedRequestHeaders leaves it out of the forwarded request.
+        return bodyLimited(exchange, chain, routeId)
+                // No answer was committed (the client went away, the shop failed): a claim must not outlive the request.
+                .doFinally(signal -> completion.abandon());
+    }
+
+    private Mono<Void> bodyLimited(ServerWebExchange exchange, GatewayFilterChain chain, String routeId) {
+        return chain.filter(bodyLimit.counted(exchange))
+                .onErrorResume(BodyLimit.TooLarge.class, tooLarge -> exchange.getResponse().isCommitted()
+                        ? Mono.error(tooLarge) : tooLarge(exchange, routeId));
+    }
+
+    private Mono<Void> tooLarge(ServerWebExchange exchange, String routeId) {
+        store.events().rejected(routeId, QueueError.CONTENT_TOO_LARGE.code());
+        return responses.error(exchange, QueueError.CONTENT_TOO_LARGE,
+                "the request body is larger than " + bodyLimit.maxBytes() + " bytes", false);
     }
 
     /**
-     * Ends the session when the backend says so ({@code Queue-Release: true}, on any status) or
-     * when this was the route's {@code complete-on} request and it succeeded. The header is
-     * removed either way: it is between the backend and the gateway.
+     * How one forwarded request ends the session: when the backend says so ({@code Queue-Release:
+     * true}, on any status) or when it held the session's completion claim and the shop answered
+     * with a success. A claim whose request did not succeed is given back, so the shopper can try
+     * again; a claim is settled once, whichever comes first of the answer and the end of the
+     * request.
      */
-    private Mono<Void> endIfDone(ServerWebExchange exchange, Caller caller, String routeId, boolean completes) {
-        HttpHeaders headers = exchange.getResponse().getHeaders();
-        boolean released = "true".equalsIgnoreCase(headers.getFirst(RELEASE_HEADER));
-        headers.remove(RELEASE_HEADER);
-        HttpStatusCode status = exchange.getResponse().getStatusCode();
-        boolean completed = completes && status != null && status.is2xxSuccessful();
-        if (!released && !completed) {
-            return Mono.empty();
+    private final class Completion {
+
+        private final Caller caller;
+        private final String routeId;
+        private final boolean claimed;
+        private final AtomicBoolean settled = new AtomicBoolean();
+
+        Completion(Caller caller, String routeId, boolean claimed) {
+            this.caller = caller;
+            this.routeId = routeId;
+            this.claimed = claimed;
         }
-        admission.released(caller.productId(), caller.userId());
-        return store.complete(caller.productId(), caller.userId())
-                .doOnNext(held -> {
-                    if (held) {
-                        store.events().completed(caller.productId(), routeId, caller.userId());
-                    }
-                })
-                .then()
-                .onErrorResume(error -> {
-                    if (RedisFailures.isRedisFailure(error)) {
-                        store.events().redisFailure(caller.productId(), "completion", error);
-                    }
-                    // The purchase went through; a failed release only costs the session's ttl.
-                    log.warn("Could not end the session of a completed request for product "
-                            + caller.productId() + "; the place frees when the session expires: " + error);
-                    return Mono.empty();
-                });
+
+        Mono<Void> end(ServerWebExchange exchange) {
+            HttpStatusCode status = exchange.getResponse().getStatusCode();
+            boolean succeeded = claimed && status != null && status.is2xxSuccessful();
+            if (succeeded || ReleaseHeader.released(exchange)) {
+                settled.set(true);
+                return complete();
+            }
+            return claimed && settled.compareAndSet(false, true) ? release() : Mono.empty();
+        }
+
+        void abandon() {
+            if (claimed && settled.compareAndSet(false, true)) {
+                release().subscribe();
+            }
+        }
+
+        private Mono<Void> complete() {
+            admission.released(caller.productId(), caller.userId());
+            return store.complete(caller.productId(), caller.userId())
+                    .doOnNext(held -> {
+                        if (held) {
+                            store.events().completed(caller.productId(), routeId, caller.userId());
+                        }
+                    })
+                    .then()
+                    .onErrorResume(error -> {
+                        if (RedisFailures.isRedisFailure(error)) {
+                            store.events().redisFailure(caller.productId(), "completion", error);
+                        }
+                        // The purchase went through; a failed release only costs the session's ttl.
+                        log.warn("Could not end the session of a completed request for product "
+                                + caller.productId() + "; the place frees when the session expires: " + error);
+                        return Mono.empty();
+                    });
+        }
+
+        private Mono<Void> release() {
+            return store.releaseCompletion(caller.productId(), caller.userId())
+                    .onErrorResume(error -> {
+                        // The claim then ends with the session: one admission still buys at most once.
+                        log.warn("Could not release the completion claim of a failed request for product "
+                                + caller.productId() + ": " + error);
+                        return Mono.empty();
+                    });
+        }
     }
 }

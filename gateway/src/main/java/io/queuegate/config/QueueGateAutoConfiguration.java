@@ -1,18 +1,30 @@
 package io.queuegate.config;
 
 import java.time.Clock;
+import java.util.function.Predicate;
 
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import io.queuegate.admission.ActiveCache;
 import io.queuegate.admission.AdmissionService;
 import io.queuegate.admission.CallerResolver;
-import io.queuegate.admission.ClientAddresses;
+import io.queuegate.admission.ForwardedRequestHeaders;
 import io.queuegate.admission.JoinLimiter;
-import io.github.resilience4j.circuitbreaker.CircuitBreaker;
-import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import io.queuegate.admission.QueueAdmissionFilter;
-import io.queuegate.admission.QueueTokenHeadersFilter;
+import io.queuegate.admission.ReleaseHeader;
+import io.queuegate.identity.ClientAddresses;
+import io.queuegate.identity.ForwardedHeadersCheck;
+import io.queuegate.identity.IdentityResolver;
+import io.queuegate.identity.IdentitySource;
+import io.queuegate.identity.IgnoredIdentityHeaders;
+import io.queuegate.identity.PrincipalIdentity;
+import io.queuegate.identity.TrustedHeaderIdentity;
+import io.queuegate.identity.TrustedProxies;
 import io.queuegate.live.AdmissionNotifier;
 import io.queuegate.live.LiveStatus;
+import io.queuegate.live.StreamLimits;
+import io.queuegate.paths.CanonicalPathFilter;
+import io.queuegate.server.HeaderReadTimeout;
 import io.queuegate.ops.QueueGateHealthIndicator;
 import io.queuegate.promotion.KeyspaceNotifications;
 import io.queuegate.promotion.PromotionListeners;
@@ -48,6 +60,7 @@ import org.springframework.data.redis.connection.ReactiveRedisConnectionFactory;
 import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
 import org.springframework.web.reactive.function.server.RouterFunction;
 import org.springframework.web.reactive.function.server.ServerResponse;
+import org.springframework.web.server.ServerWebExchange;
 
 import tools.jackson.databind.json.JsonMapper;
 
@@ -61,6 +74,9 @@ import tools.jackson.databind.json.JsonMapper;
 @ConditionalOnProperty(name = "queuegate.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(QueueGateProperties.class)
 public class QueueGateAutoConfiguration {
+
+    private static final org.apache.commons.logging.Log log =
+            org.apache.commons.logging.LogFactory.getLog(QueueGateAutoConfiguration.class);
 
     /** The name of QueueGate's circuit breaker instance. */
     public static final String BREAKER = "queuegate";
@@ -140,9 +156,57 @@ public class QueueGateAutoConfiguration {
     @ConditionalOnMissingBean
     AdmissionService admissionService(CallerResolver callers, QueueStore store, WaitTokenCodec tokens,
             ActiveCache activeCache, Clock queuegateClock, QueueGateProperties properties) {
+        QueueGateProperties.Joins joins = properties.joins();
         return new AdmissionService(callers, store, tokens,
-                new JoinLimiter(properties.joins().maxPerCaller(), properties.joins().window(), queuegateClock),
-                activeCache);
+                new JoinLimiter(joins.maxPerCaller(), joins.window(), queuegateClock),
+                new JoinLimiter(joins.maxPerAddress(), joins.window(), queuegateClock), activeCache);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    TrustedProxies queuegateTrustedProxies(QueueGateProperties properties) {
+        properties.deprecatedPropertiesInUse().forEach(property -> log.warn("Deprecated property in use: " + property));
+        return new TrustedProxies(properties.allTrustedProxies());
+    }
+
+    /**
+     * Who the caller is, from {@code queuegate.identity.source}; an application's own
+     * {@link IdentityResolver} bean replaces it.
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    IdentityResolver queuegateIdentityResolver(QueueGateProperties properties, TrustedProxies proxies,
+            Clock queuegateClock) {
+        IgnoredIdentityHeaders ignored = new IgnoredIdentityHeaders(properties.identityHeader(), queuegateClock);
+        if (properties.identity().source() == IdentitySource.HEADER) {
+            if (proxies.isEmpty()) {
+                log.warn("queuegate.identity.source is header, but queuegate.trusted-proxies is empty: the header is "
+                        + "believed from nobody, and every caller is anonymous");
+            }
+            return new TrustedHeaderIdentity(properties.identityHeader(), proxies, ignored);
+        }
+        return new PrincipalIdentity(ignored);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    ForwardedHeadersCheck queuegateForwardedHeadersCheck(Environment environment, QueueGateProperties properties) {
+        return new ForwardedHeadersCheck(environment, properties.identity().source() == IdentitySource.HEADER);
+    }
+
+    /** Only when {@code queuegate.server.header-read-timeout} is set: the server is the application's. */
+    @Bean
+    @ConditionalOnClass(name = "reactor.netty.http.server.HttpServer")
+    @ConditionalOnProperty("queuegate.server.header-read-timeout")
+    HeaderReadTimeout queuegateHeaderReadTimeout(QueueGateProperties properties) {
+        return new HeaderReadTimeout(properties.server().headerReadTimeout());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    CanonicalPathFilter queuegateCanonicalPathFilter(ObjectProvider<RouteLocator> routes, QueueResponses responses,
+            QueueStore store) {
+        return new CanonicalPathFilter(routes, responses, store.events());
     }
 
     @Bean
@@ -153,8 +217,8 @@ public class QueueGateAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    ClientAddresses clientAddresses(QueueGateProperties properties) {
-        return new ClientAddresses(properties.joins().trustedProxies());
+    ClientAddresses clientAddresses(TrustedProxies proxies) {
+        return new ClientAddresses(proxies);
     }
 
     @Bean
@@ -185,23 +249,36 @@ public class QueueGateAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     QueueAdmissionFilter queueAdmissionFilter(RouteQueuePolicies policies, AdmissionService admission,
-            QueueStore store, QueueResponses responses, ClientAddresses clientAddresses,
+            QueueStore store, QueueResponses responses, ClientAddresses clientAddresses, IdentityResolver identities,
             QueueGateProperties properties) {
-        return new QueueAdmissionFilter(policies, admission, store, responses, clientAddresses,
-                properties.userIdHeader(), properties.maxBodySize().toBytes());
+        return new QueueAdmissionFilter(policies, admission, store, responses, clientAddresses, identities,
+                properties.maxBodySize().toBytes());
     }
 
     @Bean
     @ConditionalOnMissingBean
-    QueueTokenHeadersFilter queueTokenHeadersFilter() {
-        return new QueueTokenHeadersFilter();
+    ForwardedRequestHeaders queuegateForwardedRequestHeaders(QueueGateProperties properties,
+            IdentityResolver identities) {
+        Predicate<ServerWebExchange> believed = exchange -> false;
+        if (identities instanceof TrustedHeaderIdentity trusted) {
+            believed = trusted::believes;
+        }
+        return new ForwardedRequestHeaders(properties.identityHeader(), believed);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    ReleaseHeader queuegateReleaseHeader() {
+        return new ReleaseHeader();
     }
 
     @Bean
     @ConditionalOnMissingBean
     QueueEndpoints queueEndpoints(CallerResolver callers, QueueStore store, QueueResponses responses,
-            LiveStatus liveStatus, AdmissionService admission, QueueGateProperties properties) {
-        return new QueueEndpoints(callers, store, responses, liveStatus, admission, properties.userIdHeader());
+            LiveStatus liveStatus, AdmissionService admission, IdentityResolver identities,
+            ClientAddresses clientAddresses, QueueGateProperties properties) {
+        return new QueueEndpoints(callers, store, responses, liveStatus, admission, identities, clientAddresses,
+                new StreamLimits(properties.events().maxPerShopper(), properties.events().maxPerAddress()));
     }
 
     @Bean

@@ -2,10 +2,14 @@ package io.queuegate.config;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import io.queuegate.identity.IdentitySource;
+
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.DeprecatedConfigurationProperty;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
 
@@ -14,41 +18,109 @@ import org.springframework.util.unit.DataSize;
  * metadata ({@link QueueSettings}).
  *
  * @param enabled whether the admission filter is installed; default {@code true}
- * @param userIdHeader header holding the caller's id, set by the shop's auth; default {@code X-User-Id}
+ * @param identity who the caller is: the authenticated principal, or a header from a trusted proxy
+ * @param trustedProxies the proxies in front of the gateway (addresses or CIDR blocks): only from
+ *                       these peers is the identity header believed, and only as far as they
+ *                       wrote it is {@code X-Forwarded-For}; default none
+ * @param userIdHeader deprecated alias of {@code queuegate.identity.header}
  * @param token wait token signing
  * @param scheduler the {@code promotion: scheduler} loop
  * @param safetyNet the promotion pass that backs up the event strategies
  * @param redis how QueueGate uses Redis
  * @param stream the slot-event stream of {@code promotion: stream}
- * @param joins the limit on joins per caller
+ * @param joins the limits on joins per caller and per client address
+ * @param events the limits on live event streams
+ * @param operations the operations surface (actuator endpoints) and its exposure
+ * @param server what QueueGate adds to the HTTP server's own protection
  * @param page the waiting page shown to browsers
  * @param activeCacheTtl how long an instance may trust that a token holder is active without
  *                       asking Redis again; at most 1 second, 0 to always ask; default 1 second
- * @param maxBodySize larger request bodies (by Content-Length) on protected routes are refused
- *                    with 413 before Redis or the backend sees them; default 1MB
+ * @param maxBodySize larger request bodies on protected routes are refused with 413: by
+ *                    Content-Length before Redis or the backend sees them, and counted as they
+ *                    stream when the length is not declared (chunked); default 1MB
  * @param products per-product overrides of any route {@code queue} field, by product id
  */
 @ConfigurationProperties("queuegate")
 public record QueueGateProperties(
         @DefaultValue("true") boolean enabled,
-        @DefaultValue("X-User-Id") String userIdHeader,
+        @DefaultValue Identity identity,
+        List<String> trustedProxies,
+        String userIdHeader,
         @DefaultValue Token token,
         @DefaultValue Scheduler scheduler,
         @DefaultValue SafetyNet safetyNet,
         @DefaultValue Redis redis,
         @DefaultValue Stream stream,
         @DefaultValue Joins joins,
+        @DefaultValue Events events,
+        @DefaultValue Operations operations,
+        @DefaultValue Server server,
         @DefaultValue Page page,
         @DefaultValue("1MB") DataSize maxBodySize,
         @DefaultValue("1s") Duration activeCacheTtl,
         Map<String, QueueSettings> products) {
 
+    /** The identity header when neither {@code queuegate.identity.header} nor its old alias is set. */
+    public static final String DEFAULT_IDENTITY_HEADER = "X-User-Id";
+
     public QueueGateProperties {
+        trustedProxies = trustedProxies == null ? List.of() : List.copyOf(trustedProxies);
         products = products == null ? Map.of() : Map.copyOf(products);
         products.values().forEach(override -> QueuePolicy.from(override));
         if (activeCacheTtl.isNegative() || activeCacheTtl.compareTo(Duration.ofSeconds(1)) > 0) {
             throw new IllegalArgumentException("queuegate.active-cache-ttl must be between 0 and 1s, was "
                     + activeCacheTtl);
+        }
+    }
+
+    /** @deprecated since 0.2: use {@code queuegate.identity.header} */
+    @Deprecated(since = "0.2")
+    @DeprecatedConfigurationProperty(replacement = "queuegate.identity.header", since = "0.2")
+    public String userIdHeader() {
+        return userIdHeader;
+    }
+
+    /** The header that names the caller: {@code identity.header}, else its deprecated alias, else {@code X-User-Id}. */
+    public String identityHeader() {
+        if (identity.header() != null) {
+            return identity.header();
+        }
+        return userIdHeader != null ? userIdHeader : DEFAULT_IDENTITY_HEADER;
+    }
+
+    /** Every trusted proxy: {@code trusted-proxies} and the deprecated {@code joins.trusted-proxies}. */
+    public List<String> allTrustedProxies() {
+        List<String> all = new ArrayList<>(trustedProxies);
+        joins.trustedProxies().stream().filter(proxy -> !all.contains(proxy)).forEach(all::add);
+        return List.copyOf(all);
+    }
+
+    /** Properties set under their deprecated names, for one warning each at startup. */
+    public List<String> deprecatedPropertiesInUse() {
+        List<String> used = new ArrayList<>();
+        if (userIdHeader != null) {
+            used.add("queuegate.user-id-header (use queuegate.identity.header)");
+        }
+        if (!joins.trustedProxies().isEmpty()) {
+            used.add("queuegate.joins.trusted-proxies (use queuegate.trusted-proxies)");
+        }
+        return used;
+    }
+
+    /**
+     * @param source where the caller's identity comes from: {@code principal} (Spring Security's
+     *               authenticated principal) or {@code header} (believed only from
+     *               {@code queuegate.trusted-proxies}); default {@code principal}. An
+     *               {@code IdentityResolver} bean of the application replaces both
+     * @param header the header that names the caller with {@code source: header}, and that the
+     *               forwarded request carries the decided identity in; default {@code X-User-Id}
+     */
+    public record Identity(@DefaultValue("principal") IdentitySource source, String header) {
+
+        public Identity {
+            if (header != null && header.isBlank()) {
+                throw new IllegalArgumentException("queuegate.identity.header must not be blank");
+            }
         }
     }
 
@@ -128,14 +200,16 @@ public record QueueGateProperties(
     }
 
     /**
-     * @param maxPerCaller joins without a token one caller (user id, else client address) may
-     *                     make per window; above it, 429 {@code too_many_joins}; default 30
+     * @param maxPerCaller joins without a token one identified caller (user id) may make per
+     *                     window; above it, 429 {@code too_many_joins}; default 30
+     * @param maxPerAddress joins without a token from one client address (an IPv6 /64 counts as
+     *                      one) per window, identified or anonymous; higher than the per-caller
+     *                      limit, since a carrier's NAT puts a crowd behind one address; default 600
      * @param window the counting window; default 1 minute
-     * @param trustedProxies proxies (addresses or CIDR blocks) whose {@code X-Forwarded-For}
-     *                       is believed when finding the client address; default none
+     * @param trustedProxies deprecated alias of {@code queuegate.trusted-proxies}
      */
-    public record Joins(@DefaultValue("30") int maxPerCaller, @DefaultValue("1m") Duration window,
-            List<String> trustedProxies) {
+    public record Joins(@DefaultValue("30") int maxPerCaller, @DefaultValue("600") int maxPerAddress,
+            @DefaultValue("1m") Duration window, List<String> trustedProxies) {
 
         public Joins {
             trustedProxies = trustedProxies == null ? List.of() : List.copyOf(trustedProxies);
@@ -143,8 +217,62 @@ public record QueueGateProperties(
                 throw new IllegalArgumentException("queuegate.joins.max-per-caller must be at least 1, was "
                         + maxPerCaller);
             }
+            if (maxPerAddress < 1) {
+                throw new IllegalArgumentException("queuegate.joins.max-per-address must be at least 1, was "
+                        + maxPerAddress);
+            }
             requirePositive("queuegate.joins.window", window);
         }
+
+        /** @deprecated since 0.2: use {@code queuegate.trusted-proxies} */
+        @Deprecated(since = "0.2")
+        @DeprecatedConfigurationProperty(replacement = "queuegate.trusted-proxies", since = "0.2")
+        public List<String> trustedProxies() {
+            return trustedProxies;
+        }
+    }
+
+    /**
+     * @param maxPerShopper live event streams ({@code /queue/{productId}/events}) one shopper may
+     *                      hold open on one instance at once; more get 429
+     *                      {@code too_many_streams}; default 4 (a few tabs)
+     * @param maxPerAddress live event streams one client address (an IPv6 /64 counts as one)
+     *                      may hold open on one instance at once; default 256
+     */
+    public record Events(@DefaultValue("4") int maxPerShopper, @DefaultValue("256") int maxPerAddress) {
+
+        public Events {
+            if (maxPerShopper < 1 || maxPerAddress < 1) {
+                throw new IllegalArgumentException("queuegate.events.max-per-shopper and max-per-address must be at "
+                        + "least 1, were " + maxPerShopper + " and " + maxPerAddress);
+            }
+        }
+    }
+
+    /**
+     * @param headerReadTimeout how long a client may take to send a request's line and headers,
+     *                          from its first byte (Reactor Netty's idle timeout is reset by every
+     *                          byte, so a client sending a byte at a time would hold the
+     *                          connection forever); default none in a shop's gateway, 10 seconds
+     *                          in the runnable gateway
+     */
+    public record Server(Duration headerReadTimeout) {
+
+        public Server {
+            if (headerReadTimeout != null && (headerReadTimeout.isNegative() || headerReadTimeout.isZero())) {
+                throw new IllegalArgumentException("queuegate.server.header-read-timeout must be positive, was "
+                        + headerReadTimeout);
+            }
+        }
+    }
+
+    /**
+     * @param allowPublicPort let the runnable gateway start although the {@code queues} endpoint
+     *                        or a writable {@code gateway} endpoint is exposed on the shopper
+     *                        port (anyone who reaches the port could then steer sales or
+     *                        rewrite routes); default {@code false}
+     */
+    public record Operations(@DefaultValue("false") boolean allowPublicPort) {
     }
 
     /**

@@ -2,6 +2,8 @@ package io.queuegate.config;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
 
 import io.queuegate.admission.CompletionRule;
 import io.queuegate.store.ProductRules;
@@ -15,6 +17,8 @@ import io.queuegate.store.ProductRules;
  * @param completeOn the request that ends a session on a 2xx answer; default none
  * @param onRedisFailure behaviour while Redis cannot answer; default {@link RedisFailureMode#CLOSED}
  * @param productIdVariable the path variable holding the product id; default {@code productId}
+ * @param productIdPattern what every product id must match whole, or {@code null} (the default:
+ *                         then {@code 042} and {@code 42} are two products)
  * @param opensAt when the sale opens, or {@code null} for a queue that is always open
  * @param closesAt when the sale ends, or {@code null} for never
  * @param maxAdmitPerMinute the most admissions per minute; 0 (default) for no limit
@@ -30,6 +34,7 @@ public record QueuePolicy(
         CompletionRule completeOn,
         RedisFailureMode onRedisFailure,
         String productIdVariable,
+        Pattern productIdPattern,
         Instant opensAt,
         Instant closesAt,
         int maxAdmitPerMinute,
@@ -88,11 +93,26 @@ public record QueuePolicy(
                 completeOn == null || completeOn.isBlank() ? CompletionRule.NONE : CompletionRule.parse(completeOn),
                 settings.onRedisFailure() != null ? settings.onRedisFailure() : DEFAULT_ON_REDIS_FAILURE,
                 settings.productIdVariable() != null ? settings.productIdVariable() : DEFAULT_PRODUCT_ID_VARIABLE,
+                compile(settings.productIdPattern()),
                 settings.opensAt(),
                 settings.closesAt(),
                 settings.maxAdmitPerMinute() != null ? settings.maxAdmitPerMinute() : 0,
                 settings.abandonAfter() != null ? settings.abandonAfter() : DEFAULT_ABANDON_AFTER,
                 settings.arrivalTtl() != null ? settings.arrivalTtl() : DEFAULT_ARRIVAL_TTL);
+    }
+
+    /** Compiles a route's product-id-pattern, failing with a message that names the field. */
+    static Pattern compile(String pattern) {
+        if (pattern == null || pattern.isEmpty()) {
+            return null;
+        }
+        try {
+            return Pattern.compile(pattern);
+        }
+        catch (PatternSyntaxException ex) {
+            throw new IllegalArgumentException("product-id-pattern is not a regular expression: " + ex.getDescription()
+                    + " in '" + pattern + "'");
+        }
     }
 
     /** What the Redis scripts need to know of this policy. */

@@ -14,6 +14,8 @@ import java.time.Instant;
  * @param completeOn the request ({@code "METHOD /path/{productId}/..."}) whose 2xx ends a session
  * @param onRedisFailure what the route does while Redis cannot answer
  * @param productIdVariable the route path variable that holds the product id
+ * @param productIdPattern a regular expression every product id of the route must match
+ *                         whole (else 400 {@code invalid_product}), so one product has one spelling
  * @param opensAt when a scheduled sale opens; before it, callers wait in a pre-queue that is
  *                shuffled at opening
  * @param closesAt when a sale ends; afterwards new callers are turned away (410)
@@ -29,6 +31,7 @@ public record QueueSettings(
         String completeOn,
         RedisFailureMode onRedisFailure,
         String productIdVariable,
+        String productIdPattern,
         Instant opensAt,
         Instant closesAt,
         Integer maxAdmitPerMinute,
@@ -38,7 +41,7 @@ public record QueueSettings(
     /** Settings with nothing set. */
     // One constructor only: Boot binds route metadata and product overrides through it.
     public static final QueueSettings EMPTY = new QueueSettings(null, null, null, null, null, null, null, null, null,
-            null, null);
+            null, null, null);
 
     /** These settings, with each field that {@code override} sets replaced by its value. */
     public QueueSettings overriddenBy(QueueSettings override) {
@@ -52,6 +55,7 @@ public record QueueSettings(
                 pick(override.completeOn, completeOn),
                 pick(override.onRedisFailure, onRedisFailure),
                 pick(override.productIdVariable, productIdVariable),
+                pick(override.productIdPattern, productIdPattern),
                 pick(override.opensAt, opensAt),
                 pick(override.closesAt, closesAt),
                 pick(override.maxAdmitPerMinute, maxAdmitPerMinute),

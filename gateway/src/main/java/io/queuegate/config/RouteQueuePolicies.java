@@ -2,7 +2,9 @@ package io.queuegate.config;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
 
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
@@ -47,6 +49,11 @@ public class RouteQueuePolicies {
         return variable != null ? variable : QueuePolicy.DEFAULT_PRODUCT_ID_VARIABLE;
     }
 
+    /** What every product id of this protected route must match, or {@code null}. Fails on an invalid pattern. */
+    public Pattern productIdPattern(Route route) {
+        return entry(route).pattern().get();
+    }
+
     /** The policy for one product on one route; the product id must be validated. */
     public QueuePolicy policy(Route route, String productId) {
         RouteEntry entry = entry(route);
@@ -64,7 +71,8 @@ public class RouteQueuePolicies {
                 byRoute.clear();
             }
             QueueSettings settings = bind(route);
-            entry = new RouteEntry(route, settings, new ConcurrentHashMap<>(), LazyPolicy.of(settings));
+            entry = new RouteEntry(route, settings, new ConcurrentHashMap<>(), LazyPolicy.of(settings),
+                    new LazyPattern(settings.productIdPattern()));
             byRoute.put(route.getId(), entry);
         }
         return entry;
@@ -93,10 +101,30 @@ public class RouteQueuePolicies {
     }
 
     private record RouteEntry(Route route, QueueSettings settings, Map<String, QueuePolicy> byProduct,
-            LazyPolicy lazy) {
+            LazyPolicy lazy, LazyPattern pattern) {
 
         QueuePolicy policy() {
             return lazy.get();
+        }
+    }
+
+    /** The route's product-id-pattern, compiled on first use (an invalid one fails where it is asked for). */
+    private static final class LazyPattern {
+
+        private final String source;
+        private volatile Optional<Pattern> compiled;
+
+        private LazyPattern(String source) {
+            this.source = source;
+        }
+
+        Pattern get() {
+            Optional<Pattern> current = compiled;
+            if (current == null) {
+                current = Optional.ofNullable(QueuePolicy.compile(source));
+                compiled = current;
+            }
+            return current.orElse(null);
         }
     }
 

@@ -1,94 +1,63 @@
-package io.queuegate.admission;
+package io.queuegate.identity;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.UnknownHostException;
+import java.util.Arrays;
 import java.util.List;
 
 import org.springframework.http.server.reactive.ServerHttpRequest;
 
 /**
- * The address of the client behind a request, for limiting anonymous joins. {@code
- * X-Forwarded-For} is believed only as far as it was written by configured trusted proxies:
- * walking it from the right, the first address that is not a trusted proxy is the client. A
- * client cannot choose its own address by sending the header, because the first untrusted hop
- * stops the walk.
+ * The address of the client behind a request, for per-address limits. {@code X-Forwarded-For}
+ * is believed only as far as trusted proxies wrote it: walking it from the right, the first
+ * address that is not a trusted proxy is the client. A client cannot choose its own address by
+ * sending the header, because the first untrusted hop stops the walk, and a request whose peer
+ * is not a trusted proxy is its peer, whatever it claims. The peer is the TCP connection's
+ * remote address: the gateway must not let the server rewrite it from forwarded headers
+ * ({@code server.forward-headers-strategy: none}).
  */
 public final class ClientAddresses {
 
-    private final List<Cidr> trustedProxies;
+    private final TrustedProxies trustedProxies;
 
-    /** @param trustedProxies addresses or CIDR blocks, such as {@code 10.0.0.0/8} or {@code ::1} */
-    public ClientAddresses(List<String> trustedProxies) {
-        this.trustedProxies = trustedProxies.stream().map(Cidr::parse).toList();
+    public ClientAddresses(TrustedProxies trustedProxies) {
+        this.trustedProxies = trustedProxies;
     }
 
     public String of(ServerHttpRequest request) {
         InetSocketAddress remote = request.getRemoteAddress();
-        String peer = remote == null || remote.getAddress() == null ? "unknown" : remote.getAddress().getHostAddress();
-        if (!isTrusted(peer)) {
-            return peer;
+        InetAddress peer = remote == null ? null : remote.getAddress();
+        String peerText = peer == null ? "unknown" : peer.getHostAddress();
+        if (peer == null || !trustedProxies.contains(peer)) {
+            return peerText;
         }
         List<String> forwarded = request.getHeaders().getOrEmpty("X-Forwarded-For").stream()
-                .flatMap(value -> java.util.Arrays.stream(value.split(",")))
+                .flatMap(value -> Arrays.stream(value.split(",")))
                 .map(String::trim)
                 .filter(hop -> !hop.isEmpty())
                 .toList();
         for (int i = forwarded.size() - 1; i >= 0; i--) {
-            if (!isTrusted(forwarded.get(i))) {
+            if (!trustedProxies.contains(forwarded.get(i))) {
                 return forwarded.get(i);
             }
         }
-        return forwarded.isEmpty() ? peer : forwarded.get(0);
+        return forwarded.isEmpty() ? peerText : forwarded.get(0);
     }
 
-    private boolean isTrusted(String address) {
-        return trustedProxies.stream().anyMatch(cidr -> cidr.contains(address));
-    }
-
-    /** An address block; only literal addresses are accepted, so nothing here does DNS. */
-    private record Cidr(byte[] network, int prefix) {
-
-        static Cidr parse(String text) {
-            String[] parts = text.trim().split("/", 2);
-            byte[] address = literal(parts[0]);
-            if (address == null) {
-                throw new IllegalArgumentException("queuegate.joins.trusted-proxies: '" + text
-                        + "' is not an IP address or CIDR block");
-            }
-            int prefix = parts.length == 2 ? Integer.parseInt(parts[1]) : address.length * 8;
-            if (prefix < 0 || prefix > address.length * 8) {
-                throw new IllegalArgumentException("queuegate.joins.trusted-proxies: bad prefix in '" + text + "'");
-            }
-            return new Cidr(address, prefix);
+    /**
+     * The network a client address counts in for per-address limits: an IPv4 address is its
+     * own, an IPv6 address counts by its /64 (one subscriber's prefix: a client changes the low
+     * 64 bits at will). Anything that is not a literal address counts as itself.
+     */
+    public static String network(String address) {
+        byte[] bytes = TrustedProxies.Addresses.literal(address);
+        if (bytes == null || bytes.length == 4) {
+            return address;
         }
-
-        boolean contains(String text) {
-            byte[] address = literal(text);
-            if (address == null || address.length != network.length) {
-                return false;
-            }
-            int full = prefix / 8;
-            for (int i = 0; i < full; i++) {
-                if (address[i] != network[i]) {
-                    return false;
-                }
-            }
-            int rest = prefix % 8;
-            return rest == 0 || ((address[full] ^ network[full]) & (0xFF << (8 - rest))) == 0;
+        StringBuilder prefix = new StringBuilder(24);
+        for (int i = 0; i < 8; i += 2) {
+            prefix.append(Integer.toHexString(((bytes[i] & 0xFF) << 8) | (bytes[i + 1] & 0xFF))).append(':');
         }
-
-        private static byte[] literal(String text) {
-            // Only digits, dots, colons and hex: InetAddress then parses without a lookup.
-            if (text.isEmpty() || !text.matches("[0-9A-Fa-f:.]+")) {
-                return null;
-            }
-            try {
-                return InetAddress.getByName(text).getAddress();
-            }
-            catch (UnknownHostException ex) {
-                return null;
-            }
-        }
+        return prefix.append(":/64").toString();
     }
 }

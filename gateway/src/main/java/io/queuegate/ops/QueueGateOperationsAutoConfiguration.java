@@ -111,5 +111,18 @@ public class QueueGateOperationsAutoConfiguration {
         QueuesEndpoint queuesEndpoint(QueueStore store, QueueDirectory directory) {
             return new QueuesEndpoint(store, directory);
         }
+
+        /** In a shop's own gateway a public operations surface is only a warning (Spring Security may guard it). */
+        @Bean
+        @ConditionalOnMissingBean
+        @ConditionalOnClass(name = "org.springframework.boot.actuate.autoconfigure.web.server.ManagementPortType")
+        OperationsExposureCheck queuegateOperationsExposureCheck(QueueGateProperties properties,
+                org.springframework.core.env.Environment environment,
+                ObjectProvider<org.springframework.boot.actuate.endpoint.web.WebEndpointsSupplier> webEndpoints,
+                ObjectProvider<org.springframework.boot.actuate.endpoint.web.annotation.ControllerEndpointsSupplier> controllers,
+                ObjectProvider<org.springframework.boot.actuate.endpoint.EndpointAccessResolver> access) {
+            return new OperationsExposureCheck(OperationsExposureCheck.Mode.WARN,
+                    properties.operations().allowPublicPort(), environment, webEndpoints, controllers, access);
+        }
     }
 }

@@ -25,7 +25,9 @@ public record Placement(State state, long rank, long promoted, double admissionR
         /** The sale has closed and takes nobody new. */
         SALE_ENDED,
         /** An operator closed the room. */
-        ROOM_CLOSED
+        ROOM_CLOSED,
+        /** Active, but another request of the session is completing it (complete-on) right now. */
+        COMPLETING
     }
 
     static Placement fromScript(long state, long rank, long promoted, long ratePerMillionSeconds) {
@@ -36,6 +38,7 @@ public record Placement(State state, long rank, long promoted, double admissionR
             case -2 -> State.DRAINING;
             case -3 -> State.SALE_ENDED;
             case -4 -> State.ROOM_CLOSED;
+            case -5 -> State.COMPLETING;
             default -> State.NOT_FOUND;
         };
         return new Placement(decoded, rank, promoted, ratePerMillionSeconds / 1_000_000.0, null, Duration.ZERO);

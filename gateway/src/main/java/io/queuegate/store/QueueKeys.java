@@ -127,6 +127,11 @@ public final class QueueKeys {
         return prefix + "slot:" + userId;
     }
 
+    /** String with the session's remaining TTL: a request completing the session holds it (join.lua). */
+    public String completing(String userId) {
+        return prefix + "completing:" + userId;
+    }
+
     public String slotAvailableChannel() {
         return SLOT_AVAILABLE_PREFIX + productId;
     }

@@ -92,6 +92,16 @@ public class QueueStore {
 
     /** Joins (or finds) the user under the product's rules, telling whether the call took a new ticket. */
     public Mono<Joined> joinFor(String productId, String userId, ProductRules rules) {
+        return joinFor(productId, userId, rules, false);
+    }
+
+    /**
+     * Like {@link #joinFor(String, String, ProductRules)}; with {@code completing}, an active
+     * user must also claim the session's completion (state {@link Placement.State#COMPLETING}
+     * when another request holds it). The claim ends with the session, or with
+     * {@link #releaseCompletion}.
+     */
+    public Mono<Joined> joinFor(String productId, String userId, ProductRules rules, boolean completing) {
         QueueKeys keys = QueueKeys.of(productId);
         // A queue outlives its last join by a token's lifetime plus a session: nobody can still
         // hold a valid claim on it after that.
@@ -99,7 +109,8 @@ public class QueueStore {
         String[] drop = rules.scriptArguments();
         return run(scripts.join(), keys.forScripts(), userId, now(), Integer.toString(rules.maxActive()),
                 Long.toString(rules.sessionTtl().toMillis()), rules.strategy(), Long.toString(idle.toMillis()),
-                drop[0], drop[1], drop[2], drop[3], drop[4], rules.opensAt() == null ? "" : drawSeed())
+                drop[0], drop[1], drop[2], drop[3], drop[4], rules.opensAt() == null ? "" : drawSeed(),
+                completing ? "1" : "0")
                 .map(r -> {
                     Placement placement = Placement.fromScript(r.get(0), r.get(1), r.get(2), r.get(4));
                     events.promoted(productId, "join", placement.promoted());
@@ -292,6 +303,14 @@ public class QueueStore {
                     }
                     return r.get(2) == 1 ? appendSlotEvent(productId).thenReturn(held) : Mono.just(held);
                 });
+    }
+
+    /**
+     * Gives up a completion claim whose request did not complete (the shop did not answer with a
+     * success, or the client went away), so the session may complete with another request.
+     */
+    public Mono<Void> releaseCompletion(String productId, String userId) {
+        return guard.guard(redis.delete(QueueKeys.of(productId).completing(userId))).then();
     }
 
     /**

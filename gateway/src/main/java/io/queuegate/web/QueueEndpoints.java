@@ -2,6 +2,7 @@ package io.queuegate.web;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 
 import io.queuegate.admission.AdmissionService;
 import io.queuegate.admission.Caller;
@@ -10,10 +11,12 @@ import io.queuegate.admission.PresentedToken;
 import io.queuegate.admission.QueueRejection;
 import io.queuegate.admission.RedisFailures;
 import io.queuegate.admission.WaitEstimate;
+import io.queuegate.identity.ClientAddresses;
+import io.queuegate.identity.IdentityResolver;
+import io.queuegate.live.LiveStatus;
+import io.queuegate.live.StreamLimits;
 import io.queuegate.store.Placement;
 import io.queuegate.store.QueueStore;
-
-import io.queuegate.live.LiveStatus;
 
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -43,16 +46,21 @@ public class QueueEndpoints {
     private final QueueResponses responses;
     private final LiveStatus live;
     private final AdmissionService admission;
-    private final String userIdHeader;
+    private final IdentityResolver identities;
+    private final ClientAddresses clientAddresses;
+    private final StreamLimits streams;
 
     public QueueEndpoints(CallerResolver callers, QueueStore store, QueueResponses responses, LiveStatus live,
-            AdmissionService admission, String userIdHeader) {
+            AdmissionService admission, IdentityResolver identities, ClientAddresses clientAddresses,
+            StreamLimits streams) {
         this.callers = callers;
         this.store = store;
         this.responses = responses;
         this.live = live;
         this.admission = admission;
-        this.userIdHeader = userIdHeader;
+        this.identities = identities;
+        this.clientAddresses = clientAddresses;
+        this.streams = streams;
     }
 
     public RouterFunction<ServerResponse> routes() {
@@ -71,12 +79,21 @@ public class QueueEndpoints {
 
     /** Server-sent events: the caller's place as it changes, then {@code active} once admitted. */
     private Mono<ServerResponse> events(ServerRequest request) {
-        return withCaller(request, (exchange, caller) -> ServerResponse.ok()
-                .contentType(MediaType.TEXT_EVENT_STREAM)
-                .header("Cache-Control", "no-store")
-                // Proxies such as nginx would otherwise hold the events back in a buffer.
-                .header("X-Accel-Buffering", "no")
-                .body(BodyInserters.fromServerSentEvents(live.events(caller))));
+        return withCaller(request, (exchange, caller) -> {
+            StreamLimits.Lease lease = streams.open(caller.productId(), caller.userId(),
+                    ClientAddresses.network(clientAddresses.of(exchange.getRequest())));
+            if (lease == null) {
+                return written(responses.error(exchange, QueueError.TOO_MANY_STREAMS,
+                        "too many live streams for this shopper or address; close another tab, or poll the status",
+                        false, RetryAfter.MAX_SECONDS));
+            }
+            return ServerResponse.ok()
+                    .contentType(MediaType.TEXT_EVENT_STREAM)
+                    .header("Cache-Control", "no-store")
+                    // Proxies such as nginx would otherwise hold the events back in a buffer.
+                    .header("X-Accel-Buffering", "no")
+                    .body(BodyInserters.fromServerSentEvents(live.events(caller).doFinally(signal -> lease.close())));
+        });
     }
 
     private Mono<ServerResponse> leave(ServerRequest request) {
@@ -106,22 +123,32 @@ public class QueueEndpoints {
                 RetryAfter.of(placement.rank(), estimate, placement.abandonAfter()), estimate);
     }
 
-    /** Checks product, user and token like the filter does, then runs {@code action} for that caller. */
+    /**
+     * Checks product, identity and token like the filter does, then runs {@code action} for that
+     * caller. A token alone is enough here: the waiting page's requests and its
+     * {@code EventSource} carry the cookie, not a signed-in shopper's bearer token.
+     */
     private Mono<ServerResponse> withCaller(ServerRequest request, CallerAction action) {
         ServerWebExchange exchange = request.exchange();
         PresentedToken presented = PresentedToken.of(exchange.getRequest());
-        Caller caller;
-        try {
-            caller = callers.resolve(request.pathVariable("productId"),
-                    exchange.getRequest().getHeaders().getFirst(userIdHeader), presented);
-            if (!caller.hasToken()) {
-                throw new QueueRejection(QueueError.INVALID_TOKEN, "no queue token for this product was presented");
-            }
-        }
-        catch (QueueRejection rejection) {
-            return written(responses.error(exchange, rejection.error(), rejection.getMessage(), rejection.clearCookie()));
-        }
-        return action.run(exchange, caller)
+        return identities.resolve(exchange)
+                .map(Optional::of)
+                .defaultIfEmpty(Optional.empty())
+                .flatMap(identity -> {
+                    Caller caller;
+                    try {
+                        caller = callers.resolve(request.pathVariable("productId"), identity.orElse(null), presented);
+                        if (!caller.hasToken()) {
+                            throw new QueueRejection(QueueError.INVALID_TOKEN,
+                                    "no queue token for this product was presented");
+                        }
+                    }
+                    catch (QueueRejection rejection) {
+                        return written(responses.error(exchange, rejection.error(), rejection.getMessage(),
+                                rejection.clearCookie()));
+                    }
+                    return action.run(exchange, caller);
+                })
                 .onErrorResume(RedisFailures::isRedisFailure, error -> written(responses.unavailable(exchange)));
     }
 

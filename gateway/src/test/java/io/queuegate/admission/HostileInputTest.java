@@ -61,7 +61,10 @@ class HostileInputTest {
     private static final int ANY_4XX = -1;
 
     @RegisterExtension
-    static final GatewayFixture fixture = GatewayFixture.withQueue(Map.of("max-active", "1"));
+    static final GatewayFixture fixture = GatewayFixture.withQueue(Map.of("max-active", "1",
+                    "complete-on", "POST /api/products/{productId}/orders", "product-id-pattern", "[1-9][0-9]*"))
+            // A catch-all route beside the protected one: what a spelling would fall through to.
+            .withOpenRoute("everything-else", "/**");
 
     @Test
     void aHandMadeTokenWithGoodClaimsIsAcceptedSoTheForgeriesBelowFailForTheirOwnFlaw() {
@@ -98,7 +101,13 @@ class HostileInputTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("illegalIds")
-    void illegalUserAndProductIdsAreRefused(Case hostile) {
+    void illegalProductIdsAreRefused(Case hostile) {
+        check(hostile);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("pathSpellings")
+    void pathsWrittenMoreThanOneWayAreRefusedBeforeRouting(Case hostile) {
         check(hostile);
     }
 
@@ -306,24 +315,52 @@ class HostileInputTest {
 
     static Stream<Arguments> illegalIds() {
         return Stream.of(
-                refused("the user id 'alice{x}' (a Redis hash tag)", user("alice{x}"), 400, "invalid_user"),
-                refused("the user id 'alice smith' with a space", user("alice smith"), 400, "invalid_user"),
-                refused("a user id with a tab", user("alice\tsmith"), 400, "invalid_user"),
-                refused("a user id of 129 characters", user("a".repeat(129)), 400, "invalid_user"),
-                refused("a user id of 200 characters", user("u".repeat(200)), 400, "invalid_user"),
-                refused("the non-ASCII user id 'alicé' in UTF-8", user("alic\u00e9").raw(), 400, "invalid_user"),
-                refused("the user id 'alice*' with a glob character", user("alice*"), 400, "invalid_user"),
-                refused("the product id %00 (a NUL byte)", productId("%00"), 400, "invalid_product"),
-                refused("the product id '.'", productId(".").raw(), 400, "invalid_product"),
-                refused("the product id '..'", productId("..").raw(), 400, "invalid_product"),
+                refused("the product id %00 (a NUL byte)", productId("%00"), 400, "invalid_path"),
+                refused("the product id '.'", productId(".").raw(), 400, "invalid_path"),
+                refused("the product id '..'", productId("..").raw(), 400, "invalid_path"),
                 refused("the product id '%2E%2E' ('..' percent-encoded)", productId("%2E%2E").raw(), 400,
-                        "invalid_product"),
+                        "invalid_path"),
                 refused("a product id of 65 characters", productId("p".repeat(65)), 400, "invalid_product"),
                 refused("the product id 'a b' with a space", productId("a%20b"), 400, "invalid_product"),
-                refused("the product id 'a/b' with an encoded slash", productId("a%2Fb"), 400, "invalid_product"),
+                refused("the product id 'a/b' with an encoded slash", productId("a%2Fb"), 400, "invalid_path"),
                 refused("the product id '{42}' (a Redis hash tag)", productId("%7B42%7D"), 400, "invalid_product"),
                 refused("the product id with an encoded CRLF", productId("42%0D%0AX-Evil:%201"), 400,
+                        "invalid_path"),
+                refused("the product id '042', outside the route's product-id-pattern", productId("042"), 400,
+                        "invalid_product"),
+                refused("the product id '42.', outside the route's product-id-pattern", productId("42."), 400,
                         "invalid_product"));
+    }
+
+    /**
+     * Spellings of a protected path that a normalising shop would read as another path: each is
+     * refused before routing, so it can neither dodge {@code complete-on} nor fall through to the
+     * catch-all route beside the protected one.
+     */
+    static Stream<Arguments> pathSpellings() {
+        String orders = "/api/products/42/orders";
+        return Stream.of(
+                refused("an empty segment ('dd//orders')", post("/api/products/42//orders"), 400, "invalid_path"),
+                refused("an empty segment at the start ('//api/...')", post("/" + orders), 400, "invalid_path"),
+                refused("a trailing slash on a protected path", post(orders + "/"), 400, "invalid_path"),
+                refused("a trailing slash on the product page", get(PRODUCT + "/").with("X-User-Id", "alice"), 400,
+                        "invalid_path"),
+                refused("a '.' segment ('/./orders')", post("/api/products/42/./orders").raw(), 400, "invalid_path"),
+                refused("a '..' segment ('/x/../orders')", post("/api/products/42/x/../orders").raw(), 400,
+                        "invalid_path"),
+                refused("a '..' segment that leaves the protected prefix", get("/api/products/../admin").raw(), 400,
+                        "invalid_path"),
+                refused("an encoded '/' ('%2F')", post("/api/products/42%2Forders"), 400, "invalid_path"),
+                refused("an encoded '/' in lower case ('%2f')", post("/api/products/42%2forders"), 400, "invalid_path"),
+                refused("an encoded '.' ('%2E')", post("/api/products/42/%2E/orders"), 400, "invalid_path"),
+                refused("an encoded '\\' ('%5C')", post("/api/products/42%5Corders"), 400, "invalid_path"),
+                // The HTTP server refuses it before any filter: a 400 of its own.
+                refused("a raw '\\'", post("/api/products/42\\orders").raw(), ANY_4XX, null),
+                refused("a ';' (matrix parameters)", post(orders + ";x=1"), 400, "invalid_path"),
+                refused("an encoded ';' ('%3B')", post(orders + "%3Bx=1"), 400, "invalid_path"),
+                refused("a double-encoded '/' ('%252F')", post("/api/products/42%252Forders"), 400, "invalid_path"),
+                refused("an encoded NUL in the path", post(orders + "%00"), 400, "invalid_path"),
+                refused("a raw tab in the path", get("/api/products/4\t2").raw(), ANY_4XX, null));
     }
 
     static Stream<Arguments> statusAndLeaveWithBadTokens() {
@@ -347,11 +384,11 @@ class HostileInputTest {
                 refusedClearingCookie("status with a garbage cookie token",
                         get(STATUS).with("X-User-Id", "alice").with("Cookie", "queue_token=garbage")),
                 refused("status of the product id %00", get("/queue/%00/status").with("X-User-Id", "alice")
-                        .with("Queue-Token", good), 400, "invalid_product"),
+                        .with("Queue-Token", good), 400, "invalid_path"),
                 refused("status of a 65-character product id", get("/queue/" + "p".repeat(65) + "/status")
                         .with("X-User-Id", "alice").with("Queue-Token", good), 400, "invalid_product"),
-                refused("status with the user id 'alice{x}'", get(STATUS).with("X-User-Id", "alice{x}")
-                        .with("Queue-Token", good), 400, "invalid_user"),
+                refused("status with alice's token for the user 'alice{x}' (another id, hashed)",
+                        get(STATUS).with("X-User-Id", "alice{x}").with("Queue-Token", good), 403, "wrong_user"),
                 refused("leave with a garbage token", new Probe("DELETE", "/queue/42", List.of())
                         .with("X-User-Id", "alice").with("Queue-Token", "garbage"), 401, "invalid_token"),
                 refused("leave with a correctly signed token whose uid is an array",
@@ -395,6 +432,11 @@ class HostileInputTest {
 
     private static Probe get(String path) {
         return new Probe("GET", path, List.of());
+    }
+
+    /** Alice orders with a valid token, at this spelling of a path. */
+    private static Probe post(String path) {
+        return new Probe("POST", path, List.of()).with("X-User-Id", "alice").with("Queue-Token", good());
     }
 
     /** Alice asks for product 42 with this Queue-Token header. */

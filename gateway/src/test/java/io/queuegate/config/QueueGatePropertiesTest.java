@@ -31,7 +31,7 @@ class QueueGatePropertiesTest {
             assertThat(context).hasNotFailed().hasSingleBean(QueueAdmissionFilter.class)
                     .hasSingleBean(PromotionScheduler.class);
             QueueGateProperties properties = context.getBean(QueueGateProperties.class);
-            assertThat(properties.userIdHeader()).isEqualTo("X-User-Id");
+            assertThat(properties.identityHeader()).isEqualTo("X-User-Id");
             assertThat(properties.token().ttl()).hasHours(2);
             assertThat(properties.scheduler().interval()).hasSeconds(5);
             assertThat(properties.safetyNet().interval()).hasSeconds(30);
@@ -78,8 +78,9 @@ class QueueGatePropertiesTest {
     @Test
     void productOverridesWinOverTheRouteBlock() {
         QueueSettings route = new QueueSettings(10, null, Promotion.SCHEDULER, null, null, null, null, null, null, null,
-                null);
-        QueueSettings product = new QueueSettings(3, null, null, null, RedisFailureMode.OPEN, null, null, null, null, null, null);
+                null, null);
+        QueueSettings product = new QueueSettings(3, null, null, null, RedisFailureMode.OPEN, null, null, null, null, null,
+                null, null);
         QueuePolicy policy = QueuePolicy.from(route.overriddenBy(product));
         assertThat(policy.maxActive()).isEqualTo(3);
         assertThat(policy.promotion()).isEqualTo(Promotion.SCHEDULER);

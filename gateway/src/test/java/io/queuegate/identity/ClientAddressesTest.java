@@ -1,4 +1,4 @@
-package io.queuegate.admission;
+package io.queuegate.identity;
 
 import java.net.InetSocketAddress;
 import java.util.List;
@@ -11,7 +11,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class ClientAddressesTest {
 
-    private final ClientAddresses behindProxies = new ClientAddresses(List.of("10.0.0.0/8", "2001:db8::/32"));
+    private final ClientAddresses behindProxies = new ClientAddresses(new TrustedProxies(List.of("10.0.0.0/8", "2001:db8::/32")));
 
     @Test
     void aDirectClientIsItsPeerWhateverItClaims() {
@@ -32,9 +32,9 @@ class ClientAddressesTest {
 
     @Test
     void refusesTrustedProxiesThatAreNotAddresses() {
-        assertThatThrownBy(() -> new ClientAddresses(List.of("proxy.example.com")))
+        assertThatThrownBy(() -> new TrustedProxies(List.of("proxy.example.com")))
                 .hasMessageContaining("not an IP address or CIDR block");
-        assertThatThrownBy(() -> new ClientAddresses(List.of("10.0.0.0/33"))).hasMessageContaining("bad prefix");
+        assertThatThrownBy(() -> new TrustedProxies(List.of("10.0.0.0/33"))).hasMessageContaining("bad prefix");
     }
 
     private static MockServerHttpRequest request(String peer, String forwardedFor) {
@@ -44,5 +44,15 @@ class ClientAddressesTest {
             builder.header("X-Forwarded-For", forwardedFor);
         }
         return builder.build();
+    }
+
+    @Test
+    void limitsCountAnIpv4AddressAsItselfAndAnIpv6AddressByItsSlash64() {
+        assertThat(ClientAddresses.network("203.0.113.7")).isEqualTo("203.0.113.7");
+        assertThat(ClientAddresses.network("2001:db8:1:2:aaaa::1"))
+                .isEqualTo(ClientAddresses.network("2001:db8:1:2:ffff:ffff:ffff:ffff"))
+                .isEqualTo("2001:db8:1:2::/64");
+        assertThat(ClientAddresses.network("2001:db8:1:3::1")).isNotEqualTo(ClientAddresses.network("2001:db8:1:2::1"));
+        assertThat(ClientAddresses.network("unknown")).isEqualTo("unknown");
     }
 }

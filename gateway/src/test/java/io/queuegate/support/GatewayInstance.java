@@ -27,6 +27,10 @@ public final class GatewayInstance implements AutoCloseable {
      */
     private static final Map<String, Object> SHOP_GATEWAY = Map.ofEntries(
             Map.entry("spring.data.redis.timeout", "2s"),
+            // The tests speak for shoppers with X-User-Id, as a shop's trusted proxy would on loopback.
+            Map.entry("queuegate.identity.source", "header"),
+            Map.entry("queuegate.trusted-proxies[0]", "127.0.0.1/32"),
+            Map.entry("queuegate.trusted-proxies[1]", "::1/128"),
             Map.entry("server.max-http-request-header-size", "16KB"),
             Map.entry("resilience4j.circuitbreaker.instances.queuegate.sliding-window-type", "COUNT_BASED"),
             Map.entry("resilience4j.circuitbreaker.instances.queuegate.sliding-window-size", "20"),

@@ -16,12 +16,14 @@ import org.springframework.core.ParameterizedTypeReference;
 import org.springframework.http.MediaType;
 import org.springframework.http.codec.ServerSentEvent;
 import org.springframework.web.reactive.function.client.WebClient;
+import org.springframework.web.reactive.function.client.WebClientResponseException;
 
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Live updates and wait estimates through two gateway instances: a shopper's event stream on
@@ -37,6 +39,7 @@ class LiveUpdatesTest {
                     "promotion", "pubsub",
                     "complete-on", "POST /api/products/{productId}/orders"))
             .with("queuegate.page.heartbeat", "30s")
+            .with("queuegate.events.max-per-shopper", "2")
             .instances(2);
 
     @Test
@@ -62,6 +65,35 @@ class LiveUpdatesTest {
         assertThat(daves.get(1).data()).contains("\"rank\":1");
         carolStream.dispose();
         daveStream.dispose();
+    }
+
+    @Test
+    void oneShopperHoldsNoMoreStreamsOnAnInstanceThanAllowed() {
+        join(0, "alice");
+        join(0, "bob");
+        String carol = join(0, "carol");
+        List<Disposable> open = new CopyOnWriteArrayList<>();
+        try {
+            List<ServerSentEvent<String>> seen = new CopyOnWriteArrayList<>();
+            open.add(events(1, "carol", carol).subscribe(seen::add));
+            open.add(events(1, "carol", carol).subscribe(seen::add));
+            Awaitility.await().untilAsserted(() -> assertThat(seen).hasSize(2));
+
+            assertThatThrownBy(() -> events(1, "carol", carol).blockFirst(Duration.ofSeconds(5)))
+                    .isInstanceOfSatisfying(WebClientResponseException.class, refused -> {
+                        assertThat(refused.getStatusCode().value()).isEqualTo(429);
+                        assertThat(refused.getResponseBodyAsString()).contains("too_many_streams");
+                    });
+            // The cap is per instance: the other one serves carol.
+            assertThat(events(0, "carol", carol).blockFirst(Duration.ofSeconds(5))).isNotNull();
+            // A stream that ends gives its place back.
+            open.get(0).dispose();
+            Awaitility.await().ignoreExceptions().untilAsserted(() ->
+                    assertThat(events(1, "carol", carol).blockFirst(Duration.ofSeconds(5))).isNotNull());
+        }
+        finally {
+            open.forEach(Disposable::dispose);
+        }
     }
 
     @Test

@@ -1,13 +1,40 @@
 package io.queuegate.app;
 
-import org.springframework.boot.SpringApplication;
-import org.springframework.boot.autoconfigure.SpringBootApplication;
+import io.queuegate.config.QueueGateProperties;
+import io.queuegate.ops.OperationsExposureCheck;
 
-/** The runnable QueueGate gateway: Spring Cloud Gateway with QueueGate's auto-configuration. */
-@SpringBootApplication
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.actuate.endpoint.EndpointAccessResolver;
+import org.springframework.boot.actuate.endpoint.web.WebEndpointsSupplier;
+import org.springframework.boot.actuate.endpoint.web.annotation.ControllerEndpointsSupplier;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.security.autoconfigure.ReactiveUserDetailsServiceAutoConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
+
+/**
+ * The runnable QueueGate gateway: Spring Cloud Gateway with QueueGate's auto-configuration,
+ * Spring Security for the shopper's identity, and configuration that keeps the operations
+ * surface off the shopper port. Nobody signs in to the gateway itself, so Spring Boot's
+ * generated user is left out.
+ */
+@SpringBootApplication(exclude = ReactiveUserDetailsServiceAutoConfiguration.class)
 public class QueueGateApplication {
 
     public static void main(String[] args) {
         SpringApplication.run(QueueGateApplication.class, args);
+    }
+
+    /**
+     * Here, unlike in a shop's own gateway, a public operations surface stops the start: this
+     * configuration is ours, and nothing in front of the shopper port guards it.
+     */
+    @Bean
+    OperationsExposureCheck queuegateOperationsExposureCheck(QueueGateProperties properties, Environment environment,
+            ObjectProvider<WebEndpointsSupplier> webEndpoints, ObjectProvider<ControllerEndpointsSupplier> controllers,
+            ObjectProvider<EndpointAccessResolver> access) {
+        return new OperationsExposureCheck(OperationsExposureCheck.Mode.FAIL, properties.operations().allowPublicPort(),
+                environment, webEndpoints, controllers, access);
     }
 }

@@ -1,0 +1,124 @@
+package io.queuegate.app;
+
+import java.net.http.HttpResponse;
+import java.util.Map;
+
+import com.github.tomakehurst.wiremock.WireMockServer;
+import io.queuegate.identity.UserIds;
+import io.queuegate.support.Backend;
+import io.queuegate.support.Lines;
+import io.queuegate.support.RedisProcess;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.anyRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The runnable gateway's default identity: Spring Security's principal. With the shop's JWT
+ * verification configured ({@code spring.security.oauth2.resourceserver.jwt.public-key-location}),
+ * shoppers queue as the subject of a JWT the shop signed, and nothing a client writes itself
+ * (a forged JWT, an {@code X-User-Id}) names anyone.
+ */
+class PrincipalIdentityTest {
+
+    private static RedisProcess redis;
+    private static WireMockServer shop;
+    private static ShopJwts jwts;
+    private static RunnableGateway gateway;
+
+    @BeforeAll
+    static void start() {
+        redis = RedisProcess.start();
+        shop = Backend.start();
+        jwts = new ShopJwts();
+        Map<String, Object> properties = RunnableGateway.properties(redis, shop.baseUrl());
+        properties.put("spring.security.oauth2.resourceserver.jwt.public-key-location", jwts.publicKeyLocation());
+        gateway = RunnableGateway.start(properties);
+    }
+
+    @AfterAll
+    static void stop() {
+        gateway.close();
+        shop.stop();
+        redis.close();
+    }
+
+    @BeforeEach
+    void empty() {
+        redis.flushAll();
+        shop.resetRequests();
+    }
+
+    @Test
+    void twoShoppersWithTheShopsJwtsQueueAsThemselves() {
+        assertThat(product(bearer("alice")).statusCode()).isEqualTo(200);
+        HttpResponse<String> bob = product(bearer("bob"));
+        assertThat(bob.statusCode()).isEqualTo(429);
+        assertThat(bob.body()).contains("\"userId\":\"bob\"").contains("\"rank\":1");
+        assertThat(Lines.of(redis.commands(), "42")).containsExactly("bob");
+        assertThat(shop.findAll(anyRequestedFor(anyUrl()))).singleElement()
+                .satisfies(request -> assertThat(request.getHeader("X-User-Id")).isEqualTo("alice"));
+    }
+
+    @Test
+    void aJwtTheShopDidNotSignNeverGetsAPlace() {
+        for (String forged : new String[] { jwts.signedByAnotherKey("alice"), jwts.unsigned("alice"),
+                jwts.expired("alice"), "not-a-jwt" }) {
+            HttpResponse<String> answer = gateway.shopper("GET", "/api/products/42", "Authorization", "Bearer " + forged);
+            assertThat(answer.statusCode()).as(forged).isEqualTo(401);
+            assertThat(answer.headers().firstValue("WWW-Authenticate")).as("Spring Security refused it")
+                    .hasValueSatisfying(value -> assertThat(value).startsWith("Bearer"));
+        }
+        assertThat(redis.commands().keys("qg:{42}:*")).isEmpty();
+        assertThat(shop.findAll(anyRequestedFor(anyUrl()))).isEmpty();
+    }
+
+    @Test
+    void anIdentityHeaderNamesNobodyWhenShoppersAreKnownByTheirPrincipal() {
+        product(bearer("bob"));
+        HttpResponse<String> forged = product("X-User-Id", "alice");
+        assertThat(forged.statusCode()).isEqualTo(429);
+        assertThat(forged.body()).contains("\"userId\":\"anon-");
+        HttpResponse<String> both = product("Authorization", "Bearer " + jwts.signed("carol"), "X-User-Id", "alice");
+        assertThat(both.body()).contains("\"userId\":\"carol\"");
+        assertThat(Lines.of(redis.commands(), "42")).doesNotContain("alice").contains("carol");
+    }
+
+    @Test
+    void aSubjectOutsideTheIdAlphabetQueuesUnderItsHashedId() {
+        assertThat(product(bearer("auth0|123")).statusCode()).isEqualTo(200);
+        assertThat(redis.commands().zrange("qg:{42}:active", 0, -1)).containsExactly(UserIds.of("auth0|123"));
+    }
+
+    @Test
+    void aWaitTokenAloneShowsThePlaceButOnlyTheShoppersJwtLetsThemThrough() {
+        HttpResponse<String> first = product(bearer("bob"));
+        String bobs = first.headers().firstValue("Queue-Token").orElseThrow();
+        String alices = product(bearer("alice")).headers().firstValue("Queue-Token").orElseThrow();
+
+        HttpResponse<String> status = gateway.shopper("GET", "/queue/42/status", "Queue-Token", alices);
+        assertThat(status.body()).contains("\"status\":\"WAITING\"");
+
+        gateway.shopper("DELETE", "/queue/42", "Queue-Token", bobs);
+        HttpResponse<String> tokenAlone = product("Queue-Token", alices);
+        assertThat(tokenAlone.statusCode()).as(tokenAlone.body()).isEqualTo(403);
+        assertThat(tokenAlone.body()).contains("wrong_user");
+        HttpResponse<String> withJwt = product("Queue-Token", alices, "Authorization", "Bearer " + jwts.signed("alice"));
+        assertThat(withJwt.statusCode()).isEqualTo(200);
+        assertThat(shop.findAll(anyRequestedFor(anyUrl())).stream().map(request -> request.getHeader("X-User-Id")))
+                .containsExactly("bob", "alice");
+    }
+
+    private static String[] bearer(String subject) {
+        return new String[] { "Authorization", "Bearer " + jwts.signed(subject) };
+    }
+
+    private static HttpResponse<String> product(String... headers) {
+        return gateway.shopper("GET", "/api/products/42", headers);
+    }
+}

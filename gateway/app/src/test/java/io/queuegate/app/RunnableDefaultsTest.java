@@ -1,0 +1,80 @@
+package io.queuegate.app;
+
+import java.net.http.HttpResponse;
+import java.util.Map;
+
+import com.github.tomakehurst.wiremock.WireMockServer;
+import io.queuegate.support.Backend;
+import io.queuegate.support.RedisProcess;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The runnable gateway's own defaults keep the operations surface away from shoppers: the
+ * actuator lives on the management port, the gateway endpoint there is read-only, and a
+ * configuration that would put the operator's levers on the shopper port does not start.
+ * Before, {@code POST /actuator/gateway/routes/{id}} plus a refresh on the shopper port added a
+ * route without a queue, and every shopper walked past the waiting room. What refuses to start is
+ * in {@link UnsafeStartupTest}.
+ */
+class RunnableDefaultsTest {
+
+    private static RedisProcess redis;
+    private static WireMockServer shop;
+    private static RunnableGateway gateway;
+
+    @BeforeAll
+    static void start() {
+        redis = RedisProcess.start();
+        shop = Backend.start();
+        gateway = RunnableGateway.start(RunnableGateway.properties(redis, shop.baseUrl()));
+    }
+
+    @AfterAll
+    static void stop() {
+        gateway.close();
+        shop.stop();
+        redis.close();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "/actuator", "/actuator/health", "/actuator/health/readiness", "/actuator/gateway/routes",
+            "/actuator/queues", "/actuator/prometheus", "/actuator/env" })
+    void theShopperPortServesNoActuator(String path) {
+        assertThat(gateway.shopper("GET", path).statusCode()).as(path).isEqualTo(404);
+    }
+
+    @Test
+    void routesCannotBeWrittenOnEitherPort() {
+        assertThat(gateway.shopper("POST", "/actuator/gateway/routes/injected").statusCode()).isEqualTo(404);
+        assertThat(gateway.shopper("POST", "/actuator/gateway/refresh").statusCode()).isEqualTo(404);
+        HttpResponse<String> write = gateway.management("POST", "/actuator/gateway/routes/injected");
+        assertThat(write.statusCode()).as(write.body()).isIn(404, 405);
+        assertThat(gateway.management("DELETE", "/actuator/gateway/routes/products").statusCode()).isIn(404, 405);
+        assertThat(gateway.management("POST", "/actuator/gateway/refresh").statusCode()).isIn(404, 405);
+
+        HttpResponse<String> routes = gateway.management("GET", "/actuator/gateway/routes");
+        assertThat(routes.statusCode()).isEqualTo(200);
+        assertThat(routes.body()).contains("\"products\"").doesNotContain("injected");
+        // The product route still queues: the first shopper passes, the second waits.
+        assertThat(gateway.shopper("GET", "/api/products/42").statusCode()).isEqualTo(200);
+        assertThat(gateway.shopper("GET", "/api/products/42").statusCode()).isEqualTo(429);
+    }
+
+    @Test
+    void theManagementPortServesHealthMetricsAndTheQueues() {
+        HttpResponse<String> health = gateway.management("GET", "/actuator/health");
+        assertThat(health.statusCode()).isEqualTo(200);
+        assertThat(health.body()).contains("\"queuegate\"");
+        assertThat(gateway.management("GET", "/actuator/health/readiness").statusCode()).isEqualTo(200);
+        assertThat(gateway.management("GET", "/actuator/health/liveness").statusCode()).isEqualTo(200);
+        assertThat(gateway.management("GET", "/actuator/prometheus", "Accept", "text/plain").statusCode()).isEqualTo(200);
+        assertThat(gateway.management("GET", "/actuator/queues").statusCode()).isEqualTo(200);
+    }
+}

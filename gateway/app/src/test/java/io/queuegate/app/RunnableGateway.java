@@ -1,0 +1,102 @@
+package io.queuegate.app;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.queuegate.support.GatewayInstance;
+import io.queuegate.support.RedisProcess;
+
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * The runnable gateway as it ships: its own application.yml, with only what a test cannot leave
+ * as is (ports, the Redis, a token secret, a product route) given on the command line.
+ */
+final class RunnableGateway implements AutoCloseable {
+
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    private final ConfigurableApplicationContext context;
+    private final int managementPort;
+
+    private RunnableGateway(ConfigurableApplicationContext context, int managementPort) {
+        this.context = context;
+        this.managementPort = managementPort;
+    }
+
+    /** Properties that put the shipped configuration on test ports, a test Redis and a product route. */
+    static Map<String, Object> properties(RedisProcess redis, String shopUrl) {
+        Map<String, Object> properties = new LinkedHashMap<>();
+        properties.put("server.port", "0");
+        properties.put("management.server.port", Integer.toString(RedisProcess.freePort()));
+        properties.put("spring.data.redis.host", "127.0.0.1");
+        properties.put("spring.data.redis.port", Integer.toString(redis.port()));
+        properties.put("queuegate.token.secret", GatewayInstance.SECRET);
+        properties.put("spring.main.banner-mode", "off");
+        properties.put("logging.level.root", "WARN");
+        String route = "spring.cloud.gateway.server.webflux.routes[0].";
+        properties.put(route + "id", "products");
+        properties.put(route + "uri", shopUrl);
+        properties.put(route + "predicates[0]", "Path=/api/products/{productId}/**,/api/products/{productId}");
+        properties.put(route + "metadata.queue.max-active", "1");
+        properties.put(route + "metadata.queue.complete-on", "POST /api/products/{productId}/orders");
+        return properties;
+    }
+
+    static RunnableGateway start(Map<String, Object> properties) {
+        List<String> args = new ArrayList<>();
+        properties.forEach((key, value) -> args.add("--" + key + "=" + value));
+        ConfigurableApplicationContext context = new SpringApplicationBuilder(QueueGateApplication.class)
+                .run(args.toArray(String[]::new));
+        return new RunnableGateway(context, Integer.parseInt(String.valueOf(properties.get("management.server.port"))));
+    }
+
+    int port() {
+        return ((WebServerApplicationContext) context).getWebServer().getPort();
+    }
+
+    int managementPort() {
+        return managementPort;
+    }
+
+    HttpResponse<String> shopper(String method, String path, String... headers) {
+        return send(port(), method, path, headers);
+    }
+
+    HttpResponse<String> management(String method, String path, String... headers) {
+        return send(managementPort, method, path, headers);
+    }
+
+    static HttpResponse<String> send(int port, String method, String path, String... headers) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                .timeout(Duration.ofSeconds(10))
+                .method(method, method.equals("POST")
+                        ? HttpRequest.BodyPublishers.ofString("{\"id\":\"injected\",\"uri\":\"http://127.0.0.1:6379\","
+                                + "\"predicates\":[{\"name\":\"Path\",\"args\":{\"_genkey_0\":\"/**\"}}]}")
+                        : HttpRequest.BodyPublishers.noBody());
+        request.header("Content-Type", "application/json").header("Accept", "application/json");
+        for (int i = 0; i + 1 < headers.length; i += 2) {
+            request.setHeader(headers[i], headers[i + 1]);
+        }
+        try {
+            return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        }
+        catch (Exception ex) {
+            throw new IllegalStateException(method + " " + path + " on port " + port + " failed", ex);
+        }
+    }
+
+    @Override
+    public void close() {
+        context.close();
+    }
+}

@@ -1,0 +1,124 @@
+package io.queuegate.app;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.SocketException;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+
+import com.github.tomakehurst.wiremock.WireMockServer;
+import io.queuegate.support.Backend;
+import io.queuegate.support.RedisProcess;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A client that sends its headers a byte at a time (slowloris) is cut off once the header-read
+ * deadline has passed, while a keep-alive connection may rest between requests for as long as the
+ * idle timeout allows. Before, such a connection was held open for as long as the client liked.
+ */
+class SlowClientsTest {
+
+    private static RedisProcess redis;
+    private static WireMockServer shop;
+    private static RunnableGateway gateway;
+
+    @BeforeAll
+    static void start() {
+        redis = RedisProcess.start();
+        shop = Backend.start();
+        Map<String, Object> properties = RunnableGateway.properties(redis, shop.baseUrl());
+        properties.put("queuegate.server.header-read-timeout", "1s");
+        gateway = RunnableGateway.start(properties);
+    }
+
+    @AfterAll
+    static void stop() {
+        gateway.close();
+        shop.stop();
+        redis.close();
+    }
+
+    @Test
+    void aClientTricklingItsHeadersIsCutOffAtTheDeadline() throws Exception {
+        try (Socket socket = new Socket("127.0.0.1", gateway.port())) {
+            socket.setSoTimeout(10_000);
+            OutputStream out = socket.getOutputStream();
+            out.write("GET /api/products/42 HTTP/1.1\r\nHost: localhost\r\n".getBytes(StandardCharsets.US_ASCII));
+            long started = System.nanoTime();
+            boolean closed = false;
+            // Well within any idle timeout between bytes, for up to 8 s: only a deadline stops it.
+            for (int i = 0; i < 40 && !closed; i++) {
+                Thread.sleep(200);
+                try {
+                    out.write(("X-Slow-" + i + ": y\r\n").getBytes(StandardCharsets.US_ASCII));
+                    out.flush();
+                }
+                catch (SocketException reset) {
+                    closed = true;
+                }
+                closed = closed || closedByServer(socket);
+            }
+            long tookMillis = (System.nanoTime() - started) / 1_000_000;
+            assertThat(closed).as("closed by the gateway").isTrue();
+            assertThat(tookMillis).as("closed soon after the 1 s deadline").isLessThan(5_000);
+        }
+    }
+
+    @Test
+    void aKeepAliveConnectionMayRestBetweenRequestsLongerThanTheHeaderDeadline() throws Exception {
+        try (Socket socket = new Socket("127.0.0.1", gateway.port())) {
+            socket.setSoTimeout(10_000);
+            assertThat(request(socket)).startsWith("HTTP/1.1 404");
+            Thread.sleep(1_500);
+            assertThat(request(socket)).startsWith("HTTP/1.1 404");
+        }
+    }
+
+    /** A request for a path no route serves, answered 404 with a small body, on a kept-alive connection. */
+    private static String request(Socket socket) throws IOException {
+        socket.getOutputStream().write("GET /nowhere HTTP/1.1\r\nHost: localhost\r\n\r\n"
+                .getBytes(StandardCharsets.US_ASCII));
+        socket.getOutputStream().flush();
+        InputStream in = socket.getInputStream();
+        StringBuilder head = new StringBuilder();
+        while (!head.toString().endsWith("\r\n\r\n")) {
+            int next = in.read();
+            if (next < 0) {
+                break;
+            }
+            head.append((char) next);
+        }
+        String text = head.toString();
+        int length = 0;
+        for (String line : text.split("\r\n")) {
+            if (line.toLowerCase().startsWith("content-length:")) {
+                length = Integer.parseInt(line.substring(15).trim());
+            }
+        }
+        in.readNBytes(length);
+        return text;
+    }
+
+    private static boolean closedByServer(Socket socket) throws IOException {
+        socket.setSoTimeout(1);
+        try {
+            return socket.getInputStream().read() == -1;
+        }
+        catch (java.net.SocketTimeoutException stillOpen) {
+            return false;
+        }
+        catch (SocketException reset) {
+            return true;
+        }
+        finally {
+            socket.setSoTimeout(10_000);
+        }
+    }
+}

@@ -1,0 +1,21 @@
+package io.queuegate.admission;
+
+import java.util.function.Supplier;
+
+import io.queuegate.config.QueuePolicy;
+
+/**
+ * One request on a protected route, as the admission decision needs it.
+ *
+ * @param productId the product id from the path (validated by the caller resolver)
+ * @param identity the caller's identity from the identity resolver, or {@code null} when anonymous
+ * @param presented the request's token, or {@code null}
+ * @param policy the product's rules on this route
+ * @param clientAddress where the request came from, asked only for a join without a token
+ * @param routeId the route, for metrics and the audit log
+ * @param completing whether the request matches the route's {@code complete-on} rule: an active
+ *                   caller must then claim the completion before being let through
+ */
+public record AdmissionRequest(String productId, String identity, PresentedToken presented, QueuePolicy policy,
+        Supplier<String> clientAddress, String routeId, boolean completing) {
+}

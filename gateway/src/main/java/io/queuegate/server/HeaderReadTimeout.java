@@ -1,0 +1,122 @@
+package io.queuegate.server;
+
+import java.time.Duration;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelPipeline;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.LastHttpContent;
+
+import org.springframework.boot.reactor.netty.NettyServerCustomizer;
+
+import reactor.netty.NettyPipeline;
+import reactor.netty.http.server.HttpServer;
+
+/**
+ * Closes a connection whose request line and headers take longer than a deadline to arrive, from
+ * the first byte of the request. Reactor Netty's idle timeout is reset by every byte, so a client
+ * that sends a header a byte at a time (slowloris) would hold the connection forever; its read and
+ * request timeouts only start once the headers are in. The idle time between keep-alive requests
+ * stays with {@code server.netty.idle-timeout}.
+ *
+ * <p>Two handlers share one deadline per connection: one before the HTTP codec sees the first
+ * bytes of a request and starts the clock, one after it sees the decoded request head and stops
+ * it. HTTP/2 connections are left as they are.
+ */
+public final class HeaderReadTimeout implements NettyServerCustomizer {
+
+    private static final String START = "queuegate.headerReadTimeout.start";
+    private static final String STOP = "queuegate.headerReadTimeout.stop";
+
+    private final long timeoutMillis;
+
+    public HeaderReadTimeout(Duration timeout) {
+        this.timeoutMillis = timeout.toMillis();
+    }
+
+    @Override
+    public HttpServer apply(HttpServer server) {
+        return server.doOnChannelInit((observer, channel, remote) -> install(channel));
+    }
+
+    void install(Channel channel) {
+        ChannelPipeline pipeline = channel.pipeline();
+        if (pipeline.get(NettyPipeline.HttpCodec) == null) {
+            return;
+        }
+        Deadline deadline = new Deadline(timeoutMillis);
+        pipeline.addBefore(NettyPipeline.HttpCodec, START, deadline.start);
+        pipeline.addAfter(NettyPipeline.HttpCodec, STOP, deadline.stop);
+    }
+
+    /** Where a connection is in reading its current request. */
+    private enum State {
+        /** Between requests: the next byte starts a request head. */
+        IDLE,
+        /** The request line and headers are arriving, against the deadline. */
+        HEAD,
+        /** The head is in; the body (if any) is arriving. */
+        BODY
+    }
+
+    /** One connection's deadline; touched only on its event loop. */
+    private static final class Deadline {
+
+        private final long timeoutMillis;
+        private State state = State.IDLE;
+        private ScheduledFuture<?> timer;
+
+        final ChannelInboundHandlerAdapter start = new ChannelInboundHandlerAdapter() {
+
+            @Override
+            public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+                if (state == State.IDLE && msg instanceof ByteBuf bytes && bytes.isReadable()) {
+                    state = State.HEAD;
+                    timer = ctx.executor().schedule(() -> {
+                        if (state == State.HEAD) {
+                            ctx.channel().close();
+                        }
+                    }, timeoutMillis, TimeUnit.MILLISECONDS);
+                }
+                super.channelRead(ctx, msg);
+            }
+
+            @Override
+            public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+                cancel();
+                super.channelInactive(ctx);
+            }
+        };
+
+        final ChannelInboundHandlerAdapter stop = new ChannelInboundHandlerAdapter() {
+
+            @Override
+            public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+                if (msg instanceof HttpRequest) {
+                    cancel();
+                    state = msg instanceof LastHttpContent ? State.IDLE : State.BODY;
+                }
+                else if (msg instanceof LastHttpContent) {
+                    state = State.IDLE;
+                }
+                super.channelRead(ctx, msg);
+            }
+        };
+
+        Deadline(long timeoutMillis) {
+            this.timeoutMillis = timeoutMillis;
+        }
+
+        private void cancel() {
+            if (timer != null) {
+                timer.cancel(false);
+                timer = null;
+            }
+        }
+    }
+}

@@ -1,0 +1,92 @@
+package io.queuegate.admission;
+
+import java.util.Map;
+
+import io.queuegate.support.GatewayFixture;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DefaultDataBufferFactory;
+import org.springframework.http.HttpStatus;
+
+import reactor.core.publisher.Flux;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.absent;
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.anyRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
+import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
+import static com.github.tomakehurst.wiremock.client.WireMock.get;
+import static com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * What crosses the gateway, on protected and open routes alike: the waiting room's credentials
+ * and its private headers never reach the shop, the shop's {@code Queue-Release} never reaches
+ * the client, and a body of undeclared length cannot slip past the size limit.
+ */
+class ForwardedRequestTest {
+
+    @RegisterExtension
+    static final GatewayFixture fixture = GatewayFixture.withQueue(Map.of("max-active", "5"))
+            .withOpenRoute("open", "/open/**")
+            .with("queuegate.max-body-size", "1KB");
+
+    @Test
+    void theQueueCookieAndPrivateHeadersNeverReachTheShopOnAnyRoute() {
+        String token = fixture.client().get().uri("/api/products/42").header("X-User-Id", "alice").exchange()
+                .expectStatus().isOk().expectBody().returnResult().getResponseHeaders().getFirst("Queue-Token");
+        fixture.backend().resetRequests();
+        for (String path : new String[] { "/api/products/42", "/open/page" }) {
+            fixture.client().get().uri(path).header("X-User-Id", "alice").header("Queue-Token", token)
+                    .header("Cookie", "shop_cart=c1; queue_token=" + token + "; theme=dark")
+                    .header("Queue-Release", "true").header("Queue-Challenge", "e30=").header("Queue-Invite", "x.y.z")
+                    .exchange().expectStatus().isOk().expectBody().returnResult();
+            fixture.backend().verify(1, getRequestedFor(urlPathEqualTo(path))
+                    .withHeader("Cookie", equalTo("shop_cart=c1; theme=dark"))
+                    .withHeader("Queue-Token", absent()).withHeader("Queue-Release", absent())
+                    .withHeader("Queue-Challenge", absent()).withHeader("Queue-Invite", absent()));
+        }
+        // A client's Queue-Release is not the shop's: alice still holds her place.
+        assertThat(fixture.redis().commands().zrange("qg:{42}:active", 0, -1)).containsExactly("alice");
+    }
+
+    @Test
+    void aCookieHeaderHoldingOnlyTheQueueCookieIsDroppedWhole() {
+        fixture.client().get().uri("/open/page").header("Cookie", "queue_token=abc").exchange().expectStatus().isOk()
+                .expectBody().returnResult();
+        fixture.backend().verify(1, getRequestedFor(urlPathEqualTo("/open/page")).withHeader("Cookie", absent()));
+    }
+
+    @Test
+    void theShopsQueueReleaseIsTakenOffItsAnswerOnEveryRoute() {
+        fixture.backend().stubFor(get(urlPathEqualTo("/open/released")).willReturn(aResponse().withStatus(200)
+                .withHeader("Queue-Release", "true").withBody("done")));
+        fixture.client().get().uri("/open/released").exchange().expectStatus().isOk()
+                .expectHeader().doesNotExist("Queue-Release");
+    }
+
+    @Test
+    void aChunkedBodyOverTheLimitIsCutOffWithContentTooLarge() {
+        fixture.client().get().uri("/api/products/42").header("X-User-Id", "alice").exchange().expectStatus().isOk();
+        byte[] kilobyte = "x".repeat(1024).getBytes();
+        // Four chunks of 1 KB and no Content-Length: only counting as it streams can see the size.
+        Flux<DataBuffer> body = Flux.range(0, 4).map(i -> DefaultDataBufferFactory.sharedInstance.wrap(kilobyte));
+        fixture.client().post().uri("/api/products/42/orders").header("X-User-Id", "alice")
+                .body(body, DataBuffer.class).exchange()
+                .expectStatus().isEqualTo(HttpStatus.CONTENT_TOO_LARGE)
+                .expectBody().jsonPath("$.error").isEqualTo("content_too_large");
+        assertThat(fixture.backend().findAll(anyRequestedFor(anyUrl())))
+                .noneMatch(request -> request.getUrl().endsWith("/orders") && request.getBody().length > 1024);
+    }
+
+    @Test
+    void aChunkedBodyWithinTheLimitGoesThrough() {
+        fixture.client().get().uri("/api/products/42").header("X-User-Id", "alice").exchange().expectStatus().isOk();
+        Flux<DataBuffer> body = Flux.range(0, 3).map(i -> DefaultDataBufferFactory.sharedInstance.wrap("abc".getBytes()));
+        fixture.client().post().uri("/api/products/42/orders").header("X-User-Id", "alice")
+                .body(body, DataBuffer.class).exchange().expectStatus().isCreated();
+    }
+}

@@ -1,0 +1,135 @@
+package io.queuegate.admission;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import com.github.tomakehurst.wiremock.stubbing.Scenario;
+import io.queuegate.support.GatewayFixture;
+import io.queuegate.support.GatewayInstance;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.http.HttpStatus;
+import org.springframework.test.web.reactive.server.WebTestClient;
+
+import reactor.core.publisher.Flux;
+import reactor.core.scheduler.Schedulers;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.post;
+import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathMatching;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * One admission buys once. The completion of a session ({@code complete-on}) is claimed in Redis
+ * before the purchase is forwarded, so concurrent purchases of one session, on any instance, are
+ * refused while one is in flight; a purchase the shop does not accept gives the claim back.
+ */
+class PurchaseDoorTest {
+
+    private static final String ORDERS = "/api/products/42/orders";
+
+    @RegisterExtension
+    static final GatewayFixture fixture = GatewayFixture.withQueue(Map.of("max-active", "1",
+                    "complete-on", "POST /api/products/{productId}/orders"))
+            .instances(2);
+
+    @Test
+    void twentyConcurrentOrdersOnOneAdmittedTokenReachTheShopOnce() {
+        // The shop takes its time, so every order arrives while the first is in flight.
+        fixture.backend().stubFor(post(urlPathEqualTo(ORDERS)).willReturn(aResponse().withStatus(201)
+                .withFixedDelay(1_500).withBody("{\"order\":\"placed\"}")));
+        String token = admitted("alice");
+        // Someone waits: after the purchase, alice's token is no place anywhere near the front.
+        join(fixture.gateway(1), "bob").expectStatus().isEqualTo(HttpStatus.TOO_MANY_REQUESTS);
+
+        List<Integer> statuses = Flux.range(0, 20)
+                .parallel(20).runOn(Schedulers.boundedElastic())
+                .map(i -> order(fixture.gateway(i % 2), "alice", token).expectBody().returnResult().getStatus().value())
+                .sequential().collectList().block(Duration.ofSeconds(60));
+
+        assertThat(statuses).filteredOn(status -> status == 201).hasSize(1);
+        assertThat(statuses).filteredOn(status -> status != 201).allMatch(status -> status == 409 || status == 429);
+        fixture.backend().verify(1, postRequestedFor(urlPathEqualTo(ORDERS)));
+        assertThat(fixture.redis().commands().zrange("qg:{42}:active", 0, -1)).containsExactly("bob");
+    }
+
+    @Test
+    void aConcurrentOrderIsToldACompletionIsInProgress() {
+        fixture.backend().stubFor(post(urlPathEqualTo(ORDERS)).willReturn(aResponse().withStatus(201)
+                .withFixedDelay(1_500)));
+        String token = admitted("alice");
+        Flux.just(0).subscribeOn(Schedulers.boundedElastic())
+                .map(i -> order(fixture.gateway(0), "alice", token).expectBody().returnResult()).subscribe();
+        assertThat(fixture.redis().commands()).satisfies(redis -> org.awaitility.Awaitility.await()
+                .atMost(Duration.ofSeconds(5)).until(() -> redis.exists("qg:{42}:completing:alice") == 1));
+
+        order(fixture.gateway(1), "alice", token).expectStatus().isEqualTo(HttpStatus.CONFLICT)
+                .expectBody().jsonPath("$.error").isEqualTo("completion_in_progress");
+    }
+
+    @Test
+    void anOrderTheShopRefusesGivesTheClaimBackSoTheShopperCanTryAgain() {
+        fixture.backend().stubFor(post(urlPathEqualTo(ORDERS)).inScenario("payment").whenScenarioStateIs(Scenario.STARTED)
+                .willReturn(aResponse().withStatus(502)).willSetStateTo("recovered"));
+        fixture.backend().stubFor(post(urlPathEqualTo(ORDERS)).inScenario("payment").whenScenarioStateIs("recovered")
+                .willReturn(aResponse().withStatus(201)));
+        String token = admitted("alice");
+
+        order(fixture.gateway(0), "alice", token).expectStatus().isEqualTo(HttpStatus.BAD_GATEWAY);
+        assertThat(fixture.redis().commands().exists("qg:{42}:completing:alice")).isZero();
+        assertThat(fixture.redis().commands().zrange("qg:{42}:active", 0, -1)).containsExactly("alice");
+
+        order(fixture.gateway(1), "alice", token).expectStatus().isCreated();
+        assertThat(fixture.redis().commands().zrange("qg:{42}:active", 0, -1)).isEmpty();
+        assertThat(fixture.redis().commands().exists("qg:{42}:completing:alice")).isZero();
+    }
+
+    @Test
+    void theClaimExpiresWithTheSession() {
+        fixture.backend().stubFor(post(urlPathEqualTo(ORDERS)).willReturn(aResponse().withStatus(201)
+                .withFixedDelay(1_000)));
+        String token = admitted("alice");
+        Flux.just(0).subscribeOn(Schedulers.boundedElastic())
+                .map(i -> order(fixture.gateway(0), "alice", token).expectBody().returnResult()).subscribe();
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5))
+                .until(() -> fixture.redis().commands().exists("qg:{42}:completing:alice") == 1);
+        double sessionEnd = fixture.redis().commands().zscore("qg:{42}:active", "alice");
+        long claimTtl = fixture.redis().commands().pttl("qg:{42}:completing:alice");
+        assertThat(System.currentTimeMillis() + claimTtl).isCloseTo((long) sessionEnd, org.assertj.core.data.Offset.offset(2_000L));
+    }
+
+    @Test
+    void completeOnComparesThePathAsReceivedAndCaseCounts() {
+        // A shop that reads paths case-insensitively would sell at /ORDERS: complete-on does not
+        // match it, so the session goes on (docs/security.md says to match the shop's own rules).
+        fixture.backend().stubFor(post(urlPathMatching("(?i)/api/products/42/orders")).willReturn(aResponse()
+                .withStatus(201)));
+        String token = admitted("alice");
+        order(fixture.gateway(0), "/api/products/42/ORDERS", "alice", token).expectStatus().isCreated();
+        assertThat(fixture.redis().commands().zrange("qg:{42}:active", 0, -1)).containsExactly("alice");
+        order(fixture.gateway(0), "alice", token).expectStatus().isCreated();
+        assertThat(fixture.redis().commands().zrange("qg:{42}:active", 0, -1)).isEmpty();
+    }
+
+    private static String admitted(String user) {
+        return join(fixture.gateway(0), user).expectStatus().isOk().expectBody().returnResult().getResponseHeaders()
+                .getFirst("Queue-Token");
+    }
+
+    private static WebTestClient.ResponseSpec join(GatewayInstance gateway, String user) {
+        return gateway.client().get().uri("/api/products/42").header("X-User-Id", user).exchange();
+    }
+
+    private static WebTestClient.ResponseSpec order(GatewayInstance gateway, String user, String token) {
+        return order(gateway, ORDERS, user, token);
+    }
+
+    private static WebTestClient.ResponseSpec order(GatewayInstance gateway, String path, String user, String token) {
+        return gateway.client().post().uri(path).header("X-User-Id", user).header("Queue-Token", token)
+                .bodyValue("{\"quantity\":1}").exchange();
+    }
+}
