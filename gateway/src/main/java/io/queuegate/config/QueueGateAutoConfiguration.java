@@ -37,6 +37,7 @@ import io.queuegate.store.QueueStore;
 import io.queuegate.store.RedisGuard;
 import io.queuegate.token.SigningKeys;
 import io.queuegate.token.WaitTokenCodec;
+import io.queuegate.web.CorsExposedHeaders;
 import io.queuegate.web.QueueEndpoints;
 import io.queuegate.web.QueueResponses;
 import io.queuegate.web.WaitingPage;
@@ -264,6 +265,12 @@ public class QueueGateAutoConfiguration {
             believed = trusted::believes;
         }
         return new ForwardedRequestHeaders(properties.identityHeader(), believed);
+    }
+
+    /** Static: a bean post-processor must not pull the configuration's other beans in early. */
+    @Bean
+    static CorsExposedHeaders queuegateCorsExposedHeaders() {
+        return new CorsExposedHeaders();
     }
 
     @Bean

@@ -32,7 +32,11 @@ class ForwardedRequestTest {
     @RegisterExtension
     static final GatewayFixture fixture = GatewayFixture.withQueue(Map.of("max-active", "5"))
             .withOpenRoute("open", "/open/**")
-            .with("queuegate.max-body-size", "1KB");
+            .with("queuegate.max-body-size", "1KB")
+            .with("spring.cloud.gateway.server.webflux.globalcors.cors-configurations.[/**].allowed-origins",
+                    "https://shop.example")
+            .with("spring.cloud.gateway.server.webflux.globalcors.cors-configurations.[/**].exposed-headers",
+                    "X-Shop-Trace");
 
     @Test
     void theQueueCookieAndPrivateHeadersNeverReachTheShopOnAnyRoute() {
@@ -51,6 +55,18 @@ class ForwardedRequestTest {
         }
         // A client's Queue-Release is not the shop's: alice still holds her place.
         assertThat(fixture.redis().commands().zrange("qg:{42}:active", 0, -1)).containsExactly("alice");
+    }
+
+    @Test
+    void aShopPageOnAnotherOriginCanReadTheWaitingAnswersHeaders() {
+        fixture.client().get().uri("/api/products/42").header("X-User-Id", "alice").exchange().expectStatus().isOk();
+        fixture.client().get().uri("/api/products/42").header("X-User-Id", "bob").exchange().expectStatus().isOk();
+        String exposed = fixture.client().get().uri("/api/products/7").header("X-User-Id", "carol")
+                .header("Origin", "https://shop.example").exchange()
+                .expectHeader().valueEquals("Access-Control-Allow-Origin", "https://shop.example")
+                .expectBody().returnResult().getResponseHeaders().getFirst("Access-Control-Expose-Headers");
+        assertThat(exposed).contains("X-Shop-Trace").contains("Queue-Token").contains("Queue-Rank")
+                .contains("Retry-After");
     }
 
     @Test

@@ -29,8 +29,36 @@ class QueuesEndpointTest {
     private static ShopClient a;
     private static ShopClient b;
 
+    /** What the gateways logged while they started. */
+    private static String startupLog;
+
     @BeforeAll
     static void start() {
+        java.io.PrintStream original = System.out;
+        java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
+        System.setOut(new java.io.PrintStream(new java.io.OutputStream() {
+            @Override
+            public void write(int b) {
+                original.write(b);
+                captured.write(b);
+            }
+
+            @Override
+            public void write(byte[] bytes, int offset, int length) {
+                original.write(bytes, offset, length);
+                captured.write(bytes, offset, length);
+            }
+        }, true));
+        try {
+            startGateways();
+        }
+        finally {
+            System.setOut(original);
+            startupLog = captured.toString();
+        }
+    }
+
+    private static void startGateways() {
         redis = RedisProcess.start();
         backend = Backend.start();
         for (int i = 0; i < 2; i++) {
@@ -56,6 +84,14 @@ class QueuesEndpointTest {
     @BeforeEach
     void emptyQueues() {
         redis.flushAll();
+    }
+
+    @Test
+    void aShopsOwnGatewayIsWarnedNotStoppedWhenTheQueuesEndpointIsOnItsMainPort() {
+        // The library cannot know whether Spring Security guards the port; the runnable gateway refuses.
+        assertThat(startupLog).contains("The shopper port (server.port) serves the queues endpoint")
+                .contains("Ignore this if Spring Security guards these endpoints");
+        gateways.get(0).client().get().uri("/actuator/queues").exchange().expectStatus().isOk();
     }
 
     @Test
