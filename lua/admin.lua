@@ -1,42 +1,50 @@
+--!include fill.lua
 -- An operator's change to one product, applied in Redis so every instance follows at once.
 --
--- KEYS[1] settings HASH   KEYS[2] active ZSET   KEYS[3] ticket counter
--- ARGV[1] action: 'max' (ARGV[2] = new max-active, '' = back to the route's), 'mode' (ARGV[2] =
---         queue, passthrough, queue-all or closed), 'pause' (= mode queue-all), 'resume' (= mode
---         queue, and no longer draining), 'drain' (admit nobody new, let the active finish),
---         'undrain'
--- ARGV[3] now (epoch ms)
--- Returns users promoted by the change (a raised max-active or a resume fills at once).
-local settings = KEYS[1]
-local action, value, now = ARGV[1], ARGV[2], tonumber(ARGV[3])
-local MODES = { ['queue'] = true, ['passthrough'] = true, ['queue-all'] = true, ['closed'] = true }
-if action == 'max' then
+-- KEYS  settings, active, seq (keys.lua)
+-- ARGV  1 product id   2 action (ACTION): 'max' (3 = new max-active, '' = back to the route's),
+--       'mode' (3 = a MODE), 'pause' (= mode queue-all), 'resume' (= mode queue, and no longer
+--       draining), 'drain' (admit nobody new, let the active finish), 'undrain'
+--       4 now (epoch ms)
+-- Reply promoted (users admitted by the change: a raised max-active or a resume fills at once)
+local k = script_keys()
+local action, value, now = ARGV[2], ARGV[3], tonumber(ARGV[4])
+local modes = {}
+for _, mode in pairs(MODE) do
+    modes[mode] = true
+end
+if action == ACTION.MAX then
     if value == '' then
-        redis.call('HDEL', settings, 'max_override')
+        redis.call('HDEL', k.settings, 'max_override')
     else
-        redis.call('HSET', settings, 'max_override', value)
+        redis.call('HSET', k.settings, 'max_override', value)
     end
-elseif action == 'mode' then
-    if not MODES[value] then
+elseif action == ACTION.MODE then
+    if not modes[value] then
         return redis.error_reply('unknown mode ' .. tostring(value))
     end
-    if value == 'queue' then
-        redis.call('HDEL', settings, 'mode')
+    if value == MODE.QUEUE then
+        redis.call('HDEL', k.settings, 'mode')
     else
-        redis.call('HSET', settings, 'mode', value)
+        redis.call('HSET', k.settings, 'mode', value)
     end
-elseif action == 'pause' then
-    redis.call('HSET', settings, 'mode', 'queue-all')
-elseif action == 'resume' then
-    redis.call('HDEL', settings, 'mode', 'draining')
-elseif action == 'drain' then
-    redis.call('HSET', settings, 'mode', 'queue-all', 'draining', '1')
-elseif action == 'undrain' then
-    redis.call('HDEL', settings, 'draining')
+elseif action == ACTION.PAUSE then
+    redis.call('HSET', k.settings, 'mode', MODE.QUEUE_ALL)
+elseif action == ACTION.RESUME then
+    redis.call('HDEL', k.settings, 'mode', 'draining')
+elseif action == ACTION.DRAIN then
+    redis.call('HSET', k.settings, 'mode', MODE.QUEUE_ALL, 'draining', '1')
+elseif action == ACTION.UNDRAIN then
+    redis.call('HDEL', k.settings, 'draining')
 else
     return redis.error_reply('unknown action ' .. tostring(action))
 end
 -- Gateways that remember active users for up to a second forget the whole product ('*') at
 -- once: a room that closes must not let anyone through on a remembered pass.
-redis.call('PUBLISH', 'qg:released:' .. string.sub(prefix_of(settings), 5, -3), '*')
-return math.max(refill(settings, now) or 0, 0)
+redis.call('PUBLISH', k.released, '*')
+local c = settings_of(k)
+local promoted = 0
+if c.max then
+    promoted = fill(k, now, c)
+end
+return { 'promoted', promoted }

@@ -1,10 +1,11 @@
 -- Takes over stream events that another gateway instance read but never acknowledged (it died
 -- between reading and promoting), and forgets consumers that are long gone and hold nothing.
 --
--- KEYS[1] the slot-event stream
--- ARGV[1] consumer group   ARGV[2] this consumer   ARGV[3] min idle (ms) before an event is taken
--- ARGV[4] batch size   ARGV[5] idle (ms) after which an empty consumer is removed
--- Returns {id1, pid1, id2, pid2, ...} of the events now owned by this consumer.
+-- KEYS  1 the slot-event stream
+-- ARGV  1 consumer group   2 this consumer   3 min idle (ms) before an event is taken
+--       4 batch size   5 idle (ms) after which an empty consumer is removed
+-- Reply a plain list {event id, product id, event id, product id, ...} of the events now owned
+--       by this consumer
 local stream, group, me = KEYS[1], ARGV[1], ARGV[2]
 local claimed = redis.call('XAUTOCLAIM', stream, group, me, ARGV[3], '0-0', 'COUNT', ARGV[4])
 local out = {}

@@ -1,19 +1,24 @@
--- Handles Redis's expiry event of one slot key ({promotion: keyspace}). Every gateway instance
+--!include fill.lua
+-- Handles Redis's expiry event of one slot key (promotion: keyspace). Every gateway instance
 -- receives every event and runs this; only the first finds the user still in the active set, so
--- the place is counted free exactly once and exactly that many users are promoted. This is the
--- seed article's open multi-instance bug (N instances, N decrements), closed by making the active
--- set's own membership the once-only marker.
+-- the place is counted free exactly once and exactly that many users are promoted. A counter
+-- decremented per event would free N places for one expiry with N instances; the active set's own
+-- membership is the once-only marker instead.
 --
--- KEYS[1] settings HASH   KEYS[2] active ZSET   KEYS[3] ticket counter
--- ARGV[1] user id of the expired slot   ARGV[2] now (epoch ms)
--- Returns users promoted; -3 when the user holds a newer session (a fresh slot key exists);
--- -4 when the expiry was already handled (or the user left).
-local settings, active = KEYS[1], KEYS[2]
-local uid, now = ARGV[1], tonumber(ARGV[2])
-if redis.call('EXISTS', prefix_of(settings) .. 'slot:' .. uid) == 1 then
-    return -3
+-- KEYS  settings, active, seq (keys.lua)
+-- ARGV  1 product id   2 user id of the expired slot   3 now (epoch ms)
+-- Reply outcome (EXPIRY), promoted (users admitted into the freed place)
+local k = script_keys()
+local uid, now = ARGV[2], tonumber(ARGV[3])
+if redis.call('EXISTS', k.slot(uid)) == 1 then
+    return { 'outcome', EXPIRY.NEWER_SESSION, 'promoted', 0 }
 end
-if redis.call('ZREM', active, uid) == 0 then
-    return -4
+if redis.call('ZREM', k.active, uid) == 0 then
+    return { 'outcome', EXPIRY.HANDLED, 'promoted', 0 }
 end
-return math.max(refill(settings, now) or 0, 0)
+local c = settings_of(k)
+local promoted = 0
+if c.max then
+    promoted = fill(k, now, c)
+end
+return { 'outcome', EXPIRY.EXPIRED, 'promoted', promoted }

@@ -1,3 +1,4 @@
+--!include fill.lua
 -- Enters a user into a product's line, or reports where they already are.
 -- Idempotent: a waiting user keeps their ticket, an active user keeps their session (a join
 -- never extends it, except an admitted user's first arrival: see fill.lua). A new user takes the
@@ -8,30 +9,27 @@
 -- when they differ from what is stored, the product's key expiry every KEEP_EVERY at most, the
 -- poller's line entries once per seen span.
 --
--- KEYS[1] settings HASH   KEYS[2] active ZSET   KEYS[3] ticket counter
--- ARGV[1] user id   ARGV[2] now (epoch ms)   ARGV[3] max-active   ARGV[4] session ttl (ms)
--- ARGV[5] promotion strategy   ARGV[6] idle ttl (ms): how long the product's keys outlive its
--- last visitor, so queues nobody visits any more (or that a hostile client invented) vanish
--- ARGV[7] opens-at (epoch ms, '' = always open)   ARGV[8] closes-at (epoch ms, '' = never)
--- ARGV[9] max-admit-per-minute (0 = unpaced)   ARGV[10] abandon-after (ms, 0 = never)
--- ARGV[11] arrival-ttl (ms, 0 = the session ttl)   ARGV[12] a random seed, used if this join
--- opens a pre-queue's draw ('' = take one from Redis's clock)   ARGV[13] '1' when the request
--- would complete the session (complete-on): an active user must claim the completion
--- Returns {state, rank, promoted, enqueued, rate}: state 1 = active, 0 = waiting, 2 = in the
--- pre-queue of a sale not yet open (rank = how many are in line), -2 = the queue is draining
--- and takes nobody new, -3 = the sale has closed, -4 = the room is closed, -5 = active, but
--- another request of the session is completing it right now; rank is 1-based (0
--- when active); promoted = fill's result; enqueued = 1 when this call took a new ticket; rate =
--- admissions per second x 10^6.
-local settings, active = KEYS[1], KEYS[2]
-local prefix = prefix_of(settings)
-local uid = ARGV[1]
-local now, ttl = tonumber(ARGV[2]), tonumber(ARGV[4])
-local idle = tonumber(ARGV[6])
-local opens, closes = ARGV[7] or '', ARGV[8] or ''
-local abandon = tonumber(ARGV[10]) or 0
-local arrival = tonumber(ARGV[11]) or 0
-local completing = ARGV[13] == '1'
+-- KEYS  settings, active, seq (keys.lua)
+-- ARGV  1 product id   2 user id   3 now (epoch ms)   4 max-active   5 session ttl (ms)
+--       6 promotion strategy   7 idle ttl (ms): how long the product's keys outlive its last
+--       visitor, so queues nobody visits any more (or that a hostile client invented) vanish
+--       8 opens-at (epoch ms, '' = always open)   9 closes-at (epoch ms, '' = never)
+--       10 max-admit-per-minute (0 = unpaced)   11 abandon-after (ms, 0 = never)
+--       12 arrival-ttl (ms, 0 = the session ttl)   13 a seed from a secure random generator,
+--       used if this join opens a pre-queue's draw ('' when the product has no opens-at)
+--       14 '1' when the request would complete the session (complete-on): an active user must
+--       then claim the completion
+-- Reply state (STATE), rank (1-based while waiting; in a pre-queue how many are in it; else 0),
+--       promoted (users this call admitted), enqueued (1 when this call took a new ticket),
+--       rate (admissions per second x 10^6)
+local k = script_keys()
+local uid = ARGV[2]
+local now, ttl = tonumber(ARGV[3]), tonumber(ARGV[5])
+local idle = tonumber(ARGV[7])
+local opens, closes = ARGV[8], ARGV[9]
+local abandon = tonumber(ARGV[11]) or 0
+local arrival = tonumber(ARGV[12]) or 0
+local completing = ARGV[14] == '1'
 if arrival <= 0 then
     arrival = ttl
 end
@@ -40,12 +38,12 @@ local KEEP_EVERY = math.min(60000, idle / 10)
 -- The scheduler and the leave path have no request to read the route from; they use the rules
 -- the last join stored. Whoever is in line when abandon-after changes gets the whole new period
 -- to be seen.
-local c = settings_of(settings)
+local c = settings_of(k)
 local changes = {}
 -- All of this call's rules in one string: most calls only compare it with the stored one.
-local given = table.concat({ ARGV[3], ARGV[4], ARGV[5], opens, ARGV[9], ARGV[10], ARGV[11] }, '|')
+local given = table.concat({ ARGV[4], ARGV[5], ARGV[6], opens, ARGV[10], ARGV[11], ARGV[12] }, '|')
 if c.rules ~= given then
-    local rules = { max = ARGV[3], ttl = tostring(ttl), strategy = ARGV[5], apm = tostring(tonumber(ARGV[9]) or 0),
+    local rules = { max = ARGV[4], ttl = tostring(ttl), strategy = ARGV[6], apm = tostring(tonumber(ARGV[10]) or 0),
         abandon = tostring(abandon), arrival = tostring(arrival), opens = opens ~= '' and opens or false,
         rules = given }
     for field, value in pairs(rules) do
@@ -59,7 +57,7 @@ if c.rules ~= given then
                 changes[#changes + 1] = field
                 changes[#changes + 1] = value
             else
-                redis.call('HDEL', settings, field)
+                redis.call('HDEL', k.settings, field)
             end
             c[field] = value
         end
@@ -73,80 +71,77 @@ if renew then
     changes[#changes + 1] = c.kept_at
 end
 if #changes > 0 then
-    redis.call('HSET', settings, unpack(changes))
+    redis.call('HSET', k.settings, unpack(changes))
 end
 
 -- Every KEEP_EVERY, a visit renews all the product's keys together (once they exist, so just
 -- before answering): the ticket counter can never reset while anyone waits.
-local function answer(result)
+local function answer(state, rank, promoted, enqueued)
     if renew then
-        for _, key in ipairs(KEYS) do
+        for _, key in ipairs({ k.settings, k.active, k.seq, k.arriving, k.left }) do
             redis.call('PEXPIRE', key, idle)
         end
-        redis.call('PEXPIRE', prefix .. 'arriving', idle)
-        redis.call('PEXPIRE', prefix .. 'left', idle)
     end
-    result[5] = math.floor(admission_rate(c, now) * 1000000)
-    return result
+    return { 'state', state, 'rank', rank, 'promoted', promoted, 'enqueued', enqueued, 'rate', rate_reply(c, now) }
 end
 
 -- The user is still there: seen, and their line entries kept.
 local function present(ticket)
-    if stamp_seen(prefix, ticket, now, c) then
-        keep(prefix, uid, ticket, idle)
+    if stamp_seen(k, ticket, now, c) then
+        keep(k, uid, ticket, idle)
     end
 end
 
-if c.mode == 'closed' then
+-- Active: let through, unless this request would complete the session and another one already is.
+local function admitted(promoted, enqueued, expiry)
+    expiry = arrive(k, uid, now, c, expiry)
+    if completing and not claim_completion(k, uid, now, expiry) then
+        return answer(STATE.COMPLETING, 0, promoted, enqueued)
+    end
+    return answer(STATE.ACTIVE, 0, promoted, enqueued)
+end
+
+if c.mode == MODE.CLOSED then
     -- Turned away for now, but still there: whoever has a place keeps it.
-    local ticket = ticket_of(prefix, uid, c)
+    local ticket = ticket_of(k, uid, c)
     if ticket then
         present(ticket)
     end
-    return answer({-4, 0, 0, 0})
+    return answer(STATE.ROOM_CLOSED, 0, 0, 0)
 end
--- Active: let through, unless this request would complete the session and another one already is.
-local function admitted(promoted, enqueued, expiry)
-    expiry = arrive(prefix, uid, now, c, expiry)
-    if completing and not claim_completion(prefix, uid, now, expiry) then
-        return answer({-5, 0, promoted, enqueued})
-    end
-    return answer({1, 0, promoted, enqueued})
-end
-
-local expiry = tonumber(redis.call('ZSCORE', active, uid))
+local expiry = tonumber(redis.call('ZSCORE', k.active, uid))
 if expiry and expiry > now then
     return admitted(0, 0, expiry)
 end
 local enqueued = 0
-local ticket = ticket_of(prefix, uid, c)
+local ticket = ticket_of(k, uid, c)
 if not ticket then
     if c.draining == '1' then
-        return answer({-2, 0, 0, 0})
+        return answer(STATE.DRAINING, 0, 0, 0)
     end
     if closes ~= '' and now >= tonumber(closes) then
-        return answer({-3, 0, 0, 0})
+        return answer(STATE.SALE_ENDED, 0, 0, 0)
     end
 end
-if c.mode ~= 'passthrough' and not opened(prefix, settings, now, c) then
+if c.mode ~= MODE.PASSTHROUGH and not opened(k, now, c, true) then
     if not ticket then
-        ticket = pre_queue(prefix, settings, uid, c, ARGV[12])
+        ticket = pre_queue(k, uid, c, ARGV[13])
         enqueued = 1
     end
     present(ticket)
-    return answer({2, line_length(prefix, c), 0, enqueued})
+    return answer(STATE.PRE_QUEUE, line_length(k, c), 0, enqueued)
 end
 if not ticket then
-    ticket = enqueue(prefix, uid)
+    ticket = enqueue(k, uid)
     enqueued = 1
 end
 present(ticket)
-local promoted = fill(prefix, settings, now, c)
+local promoted = fill(k, now, c)
 if promoted > 0 then
     -- Admitted by this very request: they have arrived.
-    expiry = tonumber(redis.call('ZSCORE', active, uid))
+    expiry = tonumber(redis.call('ZSCORE', k.active, uid))
     if expiry then
         return admitted(promoted, enqueued, expiry)
     end
 end
-return answer({0, rank_of(prefix, ticket, c), promoted, enqueued})
+return answer(STATE.WAITING, rank_of(k, ticket, c), promoted, enqueued)

@@ -1,17 +1,18 @@
--- One promotion pass for one product, as run by the scheduler, the safety net and the
+--!include fill.lua
+-- One promotion pass for one product, as run by the scheduler's timed passes and the
 -- slot-available listeners. Reads the product's settings as the last join stored them.
 --
--- KEYS[1] settings HASH   KEYS[2] active ZSET   KEYS[3] ticket counter
--- ARGV[1] now (epoch ms)   ARGV[2] only for this strategy ('' = any)
--- Returns users moved; 0 = no free place; -1 = nobody waits (the caller may forget the
--- product); -2 = the product uses another strategy (skipped).
-local settings = KEYS[1]
-local now = tonumber(ARGV[1])
-local c = settings_of(settings)
+-- KEYS  settings, active, seq (keys.lua)
+-- ARGV  1 product id   2 now (epoch ms)   3 only for this strategy ('' = any)
+-- Reply outcome (PROMOTION), moved (users admitted)
+local k = script_keys()
+local now = tonumber(ARGV[2])
+local c = settings_of(k)
 if not c.max then
-    return -1
+    return { 'outcome', PROMOTION.EMPTY, 'moved', 0 }
 end
-if ARGV[2] ~= '' and c.strategy ~= ARGV[2] then
-    return -2
+if ARGV[3] ~= '' and c.strategy ~= ARGV[3] then
+    return { 'outcome', PROMOTION.SKIPPED, 'moved', 0 }
 end
-return fill(prefix_of(settings), settings, now, c)
+local moved, outcome = fill(k, now, c)
+return { 'outcome', outcome, 'moved', moved }

@@ -2,9 +2,9 @@
 -- marked the product due since the pass read it: a join or promotion in between set a newer
 -- score, and that mark must not be lost.
 --
--- KEYS[1] 'qg:due' ZSET (member product id, score = when its promotion may be due, epoch ms)
--- ARGV triples: product id, the score the pass read, the next due time ('-1' = remove)
--- Returns how many were written.
+-- KEYS  1 'qg:due' ZSET (member product id, score = when its promotion may be due, epoch ms)
+-- ARGV  triples: product id, the score the pass read, the next due time ('-1' = remove)
+-- Reply written (how many were written)
 local written = 0
 for i = 1, #ARGV, 3 do
     local current = redis.call('ZSCORE', KEYS[1], ARGV[i])
@@ -17,4 +17,4 @@ for i = 1, #ARGV, 3 do
         written = written + 1
     end
 end
-return written
+return { 'written', written }

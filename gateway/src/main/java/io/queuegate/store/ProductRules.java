@@ -25,11 +25,4 @@ public record ProductRules(int maxActive, Duration sessionTtl, String strategy, 
     public boolean isTimed() {
         return opensAt != null || maxAdmitPerMinute > 0;
     }
-
-    /** The join script's ARGV[7..11]. */
-    String[] scriptArguments() {
-        return new String[] { opensAt == null ? "" : Long.toString(opensAt.toEpochMilli()),
-                closesAt == null ? "" : Long.toString(closesAt.toEpochMilli()), Integer.toString(maxAdmitPerMinute),
-                Long.toString(abandonAfter.toMillis()), Long.toString(arrivalTtl.toMillis()) };
-    }
 }

@@ -4,8 +4,10 @@ import java.util.List;
 
 /**
  * Every Redis key and channel QueueGate uses. The keys of one product share the hash tag
- * {@code {<pid>}}, so each script touches a single Redis Cluster slot; the product registry is
- * the one key outside any tag, and no multi-key script touches it.
+ * {@code {<pid>}}, so each script touches a single Redis Cluster slot; the registry, the due index
+ * and the slot-event stream are keys outside any tag, and no product script touches them. The
+ * product's names mirror {@code lua/keys.lua}, which makes the same names for the scripts;
+ * {@code QueueKeysTest} checks that both agree.
  */
 public final class QueueKeys {
 
@@ -132,8 +134,34 @@ public final class QueueKeys {
         return prefix + "completing:" + userId;
     }
 
+    /** HASH ticket -> user id for the tickets {@code n*128} to {@code n*128+127} (line.lua). */
+    public String page(long n) {
+        return prefix + "line:" + n;
+    }
+
+    /** HASH user id -> ticket, one of the line's buckets (line.lua). */
+    public String bucket(int b) {
+        return prefix + "tickets:" + b;
+    }
+
+    /** BITMAP of the tickets whose holders were seen in span {@code n} of {@code span} ms (line.lua). */
+    public String seen(long span, long n) {
+        return prefix + "seen:" + span + ":" + n;
+    }
+
+    /** Freed places are announced here ({@code promotion: pubsub}). */
     public String slotAvailableChannel() {
         return SLOT_AVAILABLE_PREFIX + productId;
+    }
+
+    /** Admissions are announced here (space-separated user ids). */
+    public String admittedChannel() {
+        return ADMITTED_PREFIX + productId;
+    }
+
+    /** Completions and leaves are announced here (a user id, {@code *} for everyone). */
+    public String releasedChannel() {
+        return RELEASED_PREFIX + productId;
     }
 
     /**

@@ -1,16 +1,22 @@
 package io.queuegate.store;
 
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
-import io.lettuce.core.RedisException;
-import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.sync.RedisCommands;
+import io.queuegate.store.Placement.State;
+import io.queuegate.store.script.JoinScript;
+import io.queuegate.store.script.LeaveScript;
+import io.queuegate.store.script.PromoteScript;
+import io.queuegate.store.script.StatusScript;
 import io.queuegate.support.Draw;
 import io.queuegate.support.Lines;
 import io.queuegate.support.RedisProcess;
+import io.queuegate.support.Scripts;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -31,10 +37,9 @@ class DropScriptsTest {
     private static final long TTL = 600_000L;
     private static final long IDLE = 3_600_000L;
     private static final QueueKeys KEYS = QueueKeys.of(PID);
-    private static final QueueScripts scripts = new QueueScripts();
-
     private static RedisProcess redis;
     private static RedisCommands<String, String> commands;
+    private static Scripts scripts;
 
     /** The rules each join passes; tests change what they need. */
     private long opensAt = -1;
@@ -47,10 +52,12 @@ class DropScriptsTest {
     static void startRedis() {
         redis = RedisProcess.start();
         commands = redis.commands();
+        scripts = Scripts.on(redis);
     }
 
     @AfterAll
     static void stopRedis() {
+        scripts.close();
         redis.close();
     }
 
@@ -64,18 +71,18 @@ class DropScriptsTest {
         opensAt = NOW + 10_000;
         List<String> early = IntStream.range(0, 500).mapToObj(i -> "early-" + i).toList();
         for (int i = 0; i < early.size(); i++) {
-            List<Long> joined = join(early.get(i), NOW + i, 1);
-            assertThat(joined.get(0)).as("before opening everyone is pre-queued").isEqualTo(2L);
-            assertThat(joined.get(1)).as("the pre-queue's size").isEqualTo(i + 1L);
+            JoinScript.Result joined = join(early.get(i), NOW + i, 1);
+            assertThat(joined.placement().state()).as("before opening everyone is pre-queued").isEqualTo(State.PRE_QUEUE);
+            assertThat(joined.placement().rank()).as("the pre-queue's size").isEqualTo(i + 1L);
         }
-        assertThat(promote(opensAt - 1)).as("nobody is admitted before opening").isZero();
+        assertThat(promote(opensAt - 1).moved()).as("nobody is admitted before opening").isZero();
         assertThat(commands.zcard(KEYS.active())).isZero();
-        assertThat(status(early.get(7), opensAt - 1).get(0)).isEqualTo(2L);
-        assertThat(snapshot(opensAt - 1).get(11)).as("the seed stays secret until opening").isEqualTo(-1L);
+        assertThat(status(early.get(7), opensAt - 1).placement().state()).isEqualTo(State.PRE_QUEUE);
+        assertThat(snapshot(opensAt - 1).opening()).as("the seed stays secret until opening").isNull();
 
         List<String> late = IntStream.range(0, 20).mapToObj(i -> "late-" + i).toList();
         for (int i = 0; i < late.size(); i++) {
-            assertThat(join(late.get(i), opensAt + i, 1).get(0)).isZero();
+            assertThat(join(late.get(i), opensAt + i, 1).placement().state()).isEqualTo(State.WAITING);
         }
         List<String> drawn = Lines.of(commands, PID);
         promote(opensAt + 100);
@@ -93,12 +100,12 @@ class DropScriptsTest {
         assertThat(Math.abs(rho)).as("rank correlation with join order").isLessThan(0.2);
 
         // Audit: what the endpoint shows (seed, how many, first ticket) recomputes the very order
-        // with the permutation as the README describes it, written again here in Java.
-        List<Long> opening = snapshot(opensAt + 2_000);
-        String seed = Long.toString(opening.get(11));
+        // with the permutation as docs/drops.md describes it, written again here in Java.
+        QueueSnapshot.Opening opening = snapshot(opensAt + 2_000).opening();
+        String seed = opening.seed();
         assertThat(seed).as("shown once open").isEqualTo(commands.hget(KEYS.settings(), "seed"));
-        assertThat(opening.get(12)).as("tickets drawn").isEqualTo(500L);
-        long firstTicket = opening.get(13);
+        assertThat(opening.preQueued()).as("tickets drawn").isEqualTo(500L);
+        long firstTicket = opening.firstTicket();
         assertThat(firstTicket).isEqualTo(1L);
         // early-i took ticket firstTicket + i, so the draw's order is recomputed from the join order.
         assertThat(firstAdmitted).isEqualTo(Draw.order(seed, early));
@@ -109,9 +116,9 @@ class DropScriptsTest {
         closesAt = NOW + 5_000;
         join("holder", NOW, 1);
         join("waiter", NOW + 1, 1);
-        assertThat(join("newcomer", closesAt, 1).get(0)).as("sale ended").isEqualTo(-3L);
-        assertThat(join("waiter", closesAt + 10, 1)).startsWith(0L, 1L);
-        assertThat(join("holder", closesAt + 10, 1).get(0)).isEqualTo(1L);
+        assertThat(join("newcomer", closesAt, 1).placement().state()).as("sale ended").isEqualTo(State.SALE_ENDED);
+        assertThat(placed(join("waiter", closesAt + 10, 1))).isEqualTo(new Placed(State.WAITING, 1L));
+        assertThat(join("holder", closesAt + 10, 1).placement().state()).isEqualTo(State.ACTIVE);
         assertThat(Lines.of(commands, PID)).containsExactly("waiter");
     }
 
@@ -119,36 +126,36 @@ class DropScriptsTest {
     void passthroughAdmitsEveryoneAndKeepsCounting() {
         join("a", NOW, 1);
         join("b", NOW, 1);
-        assertThat(admin("mode", "passthrough", NOW + 1)).as("the waiting are let in at once").isEqualTo(1L);
-        assertThat(join("c", NOW + 2, 1).get(0)).isEqualTo(1L);
-        assertThat(join("d", NOW + 3, 1).get(0)).isEqualTo(1L);
+        assertThat(admin(AdminAction.MODE, "passthrough", NOW + 1)).as("the waiting are let in at once").isEqualTo(1L);
+        assertThat(join("c", NOW + 2, 1).placement().state()).isEqualTo(State.ACTIVE);
+        assertThat(join("d", NOW + 3, 1).placement().state()).isEqualTo(State.ACTIVE);
         assertThat(commands.zcard(KEYS.active())).as("counted, beyond max-active").isEqualTo(4L);
 
-        admin("mode", "queue", NOW + 4);
-        assertThat(join("e", NOW + 5, 1)).as("back to queueing: over capacity, so e waits").startsWith(0L, 1L);
+        admin(AdminAction.MODE, "queue", NOW + 4);
+        assertThat(placed(join("e", NOW + 5, 1))).as("back to queueing: over capacity, so e waits").isEqualTo(new Placed(State.WAITING, 1L));
     }
 
     @Test
     void queueAllAdmitsNobodyNewEvenWithFreePlaces() {
         join("a", NOW, 3);
-        admin("mode", "queue-all", NOW + 1);
-        assertThat(join("b", NOW + 2, 3)).startsWith(0L, 1L);
-        assertThat(join("a", NOW + 3, 3).get(0)).as("the admitted keep their session").isEqualTo(1L);
-        assertThat(admin("mode", "queue", NOW + 4)).as("switching back fills the free places").isEqualTo(1L);
+        admin(AdminAction.MODE, "queue-all", NOW + 1);
+        assertThat(placed(join("b", NOW + 2, 3))).isEqualTo(new Placed(State.WAITING, 1L));
+        assertThat(join("a", NOW + 3, 3).placement().state()).as("the admitted keep their session").isEqualTo(State.ACTIVE);
+        assertThat(admin(AdminAction.MODE, "queue", NOW + 4)).as("switching back fills the free places").isEqualTo(1L);
     }
 
     @Test
     void aClosedRoomTurnsEveryoneAwayAndKeepsTheirPlaces() {
         join("a", NOW, 1);
         join("b", NOW, 1);
-        admin("mode", "closed", NOW + 1);
-        assertThat(join("a", NOW + 2, 1).get(0)).isEqualTo(-4L);
-        assertThat(join("b", NOW + 2, 1).get(0)).isEqualTo(-4L);
-        assertThat(join("c", NOW + 2, 1).get(0)).isEqualTo(-4L);
-        admin("mode", "queue", NOW + 3);
-        assertThat(join("a", NOW + 4, 1).get(0)).isEqualTo(1L);
-        assertThat(join("b", NOW + 4, 1)).startsWith(0L, 1L);
-        assertThat(snapshot(NOW + 5).get(8)).as("mode queue").isZero();
+        admin(AdminAction.MODE, "closed", NOW + 1);
+        assertThat(join("a", NOW + 2, 1).placement().state()).isEqualTo(State.ROOM_CLOSED);
+        assertThat(join("b", NOW + 2, 1).placement().state()).isEqualTo(State.ROOM_CLOSED);
+        assertThat(join("c", NOW + 2, 1).placement().state()).isEqualTo(State.ROOM_CLOSED);
+        admin(AdminAction.MODE, "queue", NOW + 3);
+        assertThat(join("a", NOW + 4, 1).placement().state()).isEqualTo(State.ACTIVE);
+        assertThat(placed(join("b", NOW + 4, 1))).isEqualTo(new Placed(State.WAITING, 1L));
+        assertThat(snapshot(NOW + 5).mode()).isEqualTo(RoomMode.QUEUE);
     }
 
     @Test
@@ -157,11 +164,11 @@ class DropScriptsTest {
         join("a", NOW, 1);
         join("asking", NOW, 1);
         join("gone", NOW, 1);
-        admin("mode", "closed", NOW + 1);
+        admin(AdminAction.MODE, "closed", NOW + 1);
         for (long t = NOW + 15_000; t <= NOW + 300_000; t += 15_000) {
-            assertThat(join("asking", t, 1).get(0)).as("turned away while closed").isEqualTo(-4L);
+            assertThat(join("asking", t, 1).placement().state()).as("turned away while closed").isEqualTo(State.ROOM_CLOSED);
         }
-        admin("mode", "queue", NOW + 300_001);
+        admin(AdminAction.MODE, "queue", NOW + 300_001);
         leave("a", NOW + 300_002);
         assertThat(commands.zrange(KEYS.active(), 0, -1)).containsExactly("asking");
         leave("asking", NOW + 300_003);
@@ -178,7 +185,7 @@ class DropScriptsTest {
         // Five minutes without a single request: Redis or every gateway was down. The first request
         // after it must not cost b and c their places, whose last polls are five minutes old.
         long back = NOW + 300_000;
-        assertThat(join("d", back, 1)).startsWith(0L, 3L);
+        assertThat(placed(join("d", back, 1))).isEqualTo(new Placed(State.WAITING, 3L));
         leave("a", back + 1);
         assertThat(commands.zrange(KEYS.active(), 0, -1)).containsExactly("b");
         // Who then stays away a whole abandon-after does lose the place.
@@ -194,9 +201,9 @@ class DropScriptsTest {
         maxAdmitPerMinute = 60;
         opensAt = NOW + 60_000;
         join("early", NOW, 1);
-        assertThat(admin("mode", "passthrough", NOW + 1)).as("the pre-queue is let in").isEqualTo(1L);
+        assertThat(admin(AdminAction.MODE, "passthrough", NOW + 1)).as("the pre-queue is let in").isEqualTo(1L);
         for (int i = 0; i < 5; i++) {
-            assertThat(join("u" + i, NOW + 2, 1).get(0)).as("u%d let in at once", i).isEqualTo(1L);
+            assertThat(join("u" + i, NOW + 2, 1).placement().state()).as("u%d let in at once", i).isEqualTo(State.ACTIVE);
         }
         assertThat(commands.zcard(KEYS.active())).isEqualTo(6L);
     }
@@ -210,14 +217,14 @@ class DropScriptsTest {
         String seed = commands.hget(KEYS.settings(), "seed");
         opensAt = NOW + 20_000;
         for (int i = 0; i < 30; i++) {
-            assertThat(join("second-" + i, NOW + 15_000 + i, 1).get(0)).as("still before the opening").isEqualTo(2L);
+            assertThat(join("second-" + i, NOW + 15_000 + i, 1).placement().state()).as("still before the opening").isEqualTo(State.PRE_QUEUE);
         }
         assertThat(commands.hget(KEYS.settings(), "seed")).as("one draw, one seed").isEqualTo(seed);
         promote(opensAt);
-        List<Long> opening = snapshot(opensAt);
-        assertThat(opening.get(11)).isEqualTo(Long.parseLong(seed));
-        assertThat(opening.get(12)).as("everyone who joined before the opening is drawn").isEqualTo(60L);
-        assertThat(opening.get(13)).isEqualTo(1L);
+        QueueSnapshot.Opening opening = snapshot(opensAt).opening();
+        assertThat(opening.seed()).isEqualTo(seed);
+        assertThat(opening.preQueued()).as("everyone who joined before the opening is drawn").isEqualTo(60L);
+        assertThat(opening.firstTicket()).isEqualTo(1L);
     }
 
     @Test
@@ -229,14 +236,14 @@ class DropScriptsTest {
         leave("u2", NOW + 1);
         leave("u5", NOW + 1);
         leave("u7", NOW + 1);
-        assertThat(join("u0", NOW + 2, 1)).as("the pre-queue's size").startsWith(2L, 7L);
+        assertThat(placed(join("u0", NOW + 2, 1))).as("the pre-queue's size").isEqualTo(new Placed(State.PRE_QUEUE, 7L));
         promote(opensAt);
         List<String> line = Lines.of(commands, PID);
         assertThat(line).hasSize(6).doesNotContain("u2", "u5", "u7");
         for (int i = 0; i < line.size(); i++) {
-            assertThat(status(line.get(i), opensAt + 1)).as(line.get(i)).startsWith(0L, i + 1L);
+            assertThat(placed(status(line.get(i), opensAt + 1))).as(line.get(i)).isEqualTo(new Placed(State.WAITING, i + 1L));
         }
-        assertThat(snapshot(opensAt + 1).get(0)).as("waiting").isEqualTo(6L);
+        assertThat(snapshot(opensAt + 1).waiting()).as("waiting").isEqualTo(6L);
     }
 
     @Test
@@ -251,7 +258,7 @@ class DropScriptsTest {
         // The operator moves opens-at later while 19 of the first crowd still wait.
         opensAt = NOW + 60_000;
         for (int i = 0; i < 5; i++) {
-            assertThat(join("next-" + i, NOW + 20_000 + i, 1).get(0)).isEqualTo(2L);
+            assertThat(join("next-" + i, NOW + 20_000 + i, 1).placement().state()).isEqualTo(State.PRE_QUEUE);
         }
         List<String> admitted = admissionOrder(opensAt);
         assertThat(admitted.get(0)).isEqualTo(firstIn);
@@ -263,7 +270,7 @@ class DropScriptsTest {
     @Test
     void anUnknownModeIsRefused() {
         join("a", NOW, 1);
-        assertThatThrownBy(() -> admin("mode", "open-sesame", NOW)).isInstanceOf(RedisException.class)
+        assertThatThrownBy(() -> admin(AdminAction.MODE, "open-sesame", NOW)).isInstanceOf(org.springframework.data.redis.RedisSystemException.class)
                 .hasMessageContaining("unknown mode");
     }
 
@@ -330,13 +337,13 @@ class DropScriptsTest {
         }
         assertThat(admitted).containsExactlyElementsOf(polling);
         assertThat(Lines.of(commands, PID)).as("the closed tabs lost their places").isEmpty();
-        assertThat(snapshot(t).get(0)).as("nobody counted as waiting").isZero();
+        assertThat(snapshot(t).waiting()).as("nobody counted as waiting").isZero();
     }
 
     @Test
     void anAdmittedUserMustArriveInTimeAndArrivingExtendsToTheSession() {
         arrivalTtl = 60_000;
-        assertThat(join("a", NOW, 1).get(0)).isEqualTo(1L);
+        assertThat(join("a", NOW, 1).placement().state()).isEqualTo(State.ACTIVE);
         assertThat(commands.zscore(KEYS.active(), "a")).as("joined and admitted at once: arrived")
                 .isEqualTo((double) (NOW + TTL));
         join("b", NOW + 1, 1);
@@ -347,7 +354,7 @@ class DropScriptsTest {
         promote(NOW + 61_001);
         assertThat(commands.zscore(KEYS.active(), "b")).as("b never came: the place moved on").isNull();
         assertThat(commands.zscore(KEYS.active(), "c")).isNotNull();
-        assertThat(join("c", NOW + 70_000, 1).get(0)).isEqualTo(1L);
+        assertThat(join("c", NOW + 70_000, 1).placement().state()).isEqualTo(State.ACTIVE);
         assertThat(commands.zscore(KEYS.active(), "c")).as("arrived: the full session from now")
                 .isEqualTo((double) (NOW + 70_000 + TTL));
         join("c", NOW + 80_000, 1);
@@ -380,36 +387,42 @@ class DropScriptsTest {
         return 1 - 6 * sumSquares / ((double) n * ((double) n * n - 1));
     }
 
-    private List<Long> join(String uid, long now, int max) {
-        return commands.eval(scripts.join().getScriptAsString(), ScriptOutputType.MULTI,
-                KEYS.forScripts().toArray(String[]::new), uid, Long.toString(now), Integer.toString(max),
-                Long.toString(TTL), "scheduler", Long.toString(IDLE), opensAt < 0 ? "" : Long.toString(opensAt),
-                closesAt < 0 ? "" : Long.toString(closesAt), Integer.toString(maxAdmitPerMinute),
-                Long.toString(abandonAfter), Long.toString(arrivalTtl));
+    private JoinScript.Result join(String uid, long now, int max) {
+        ProductRules rules = new ProductRules(max, Duration.ofMillis(TTL), "scheduler",
+                opensAt < 0 ? null : Instant.ofEpochMilli(opensAt), closesAt < 0 ? null : Instant.ofEpochMilli(closesAt),
+                maxAdmitPerMinute, Duration.ofMillis(abandonAfter), Duration.ofMillis(arrivalTtl == 0 ? TTL : arrivalTtl));
+        return scripts.join(PID, uid, now, rules, Duration.ofMillis(IDLE));
     }
 
-    private long promote(long now) {
-        return commands.eval(scripts.promote().getScriptAsString(), ScriptOutputType.INTEGER,
-                KEYS.forScripts().toArray(String[]::new), Long.toString(now), "");
+    private PromoteScript.Result promote(long now) {
+        return scripts.promote(PID, now, "");
     }
 
-    private List<Long> leave(String uid, long now) {
-        return commands.eval(scripts.leave().getScriptAsString(), ScriptOutputType.MULTI,
-                KEYS.forScripts().toArray(String[]::new), uid, Long.toString(now), KEYS.slotAvailableChannel());
+    private LeaveScript.Result leave(String uid, long now) {
+        return scripts.leave(PID, uid, now);
     }
 
-    private List<Long> status(String uid, long now) {
-        return commands.eval(scripts.status().getScriptAsString(), ScriptOutputType.MULTI,
-                KEYS.forScripts().toArray(String[]::new), uid, Long.toString(now));
+    private StatusScript.Result status(String uid, long now) {
+        return scripts.status(PID, uid, now);
     }
 
-    private long admin(String action, String value, long now) {
-        return commands.eval(scripts.admin().getScriptAsString(), ScriptOutputType.INTEGER,
-                KEYS.forScripts().toArray(String[]::new), action, value, Long.toString(now));
+    private long admin(AdminAction action, String value, long now) {
+        return scripts.admin(PID, action, value, now);
     }
 
-    private List<Long> snapshot(long now) {
-        return commands.eval(scripts.snapshot().getScriptAsString(), ScriptOutputType.MULTI,
-                KEYS.forScripts().toArray(String[]::new), Long.toString(now));
+    private QueueSnapshot snapshot(long now) {
+        return scripts.snapshot(PID, now);
+    }
+
+    /** Where a user stands, as a join or a status read found them. */
+    record Placed(State state, long rank) {
+    }
+
+    static Placed placed(JoinScript.Result result) {
+        return new Placed(result.placement().state(), result.placement().rank());
+    }
+
+    static Placed placed(StatusScript.Result result) {
+        return new Placed(result.placement().state(), result.placement().rank());
     }
 }

@@ -1,11 +1,19 @@
 package io.queuegate.store;
 
+import java.time.Duration;
 import java.util.List;
 
-import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.sync.RedisCommands;
+import io.queuegate.store.Placement.State;
+import io.queuegate.store.script.ClaimScript;
+import io.queuegate.store.script.ExpireScript;
+import io.queuegate.store.script.JoinScript;
+import io.queuegate.store.script.LeaveScript;
+import io.queuegate.store.script.PromoteScript;
+import io.queuegate.store.script.StatusScript;
 import io.queuegate.support.Lines;
 import io.queuegate.support.RedisProcess;
+import io.queuegate.support.Scripts;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -15,7 +23,8 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The Lua scripts on a real Redis, with {@code now} passed in: deterministic, no sleeps.
+ * The Lua scripts on a real Redis, through their typed adapters, with {@code now} passed in:
+ * deterministic, no sleeps.
  */
 class QueueScriptsTest {
 
@@ -27,16 +36,18 @@ class QueueScriptsTest {
 
     private static RedisProcess redis;
     private static RedisCommands<String, String> commands;
-    private static final QueueScripts scripts = new QueueScripts();
+    private static Scripts scripts;
 
     @BeforeAll
     static void startRedis() {
         redis = RedisProcess.start();
         commands = redis.commands();
+        scripts = Scripts.on(redis);
     }
 
     @AfterAll
     static void stopRedis() {
+        scripts.close();
         redis.close();
     }
 
@@ -47,7 +58,7 @@ class QueueScriptsTest {
 
     @Test
     void admitsAtOnceWhileAPlaceIsFreeAndNobodyWaits() {
-        assertThat(join("alice", NOW, 2)).startsWith(1L, 0L, 1L, 1L);
+        assertThat(joined(join("alice", NOW, 2))).isEqualTo(new Joined(State.ACTIVE, 0L, 1L, true));
         assertThat(commands.zscore(KEYS.active(), "alice")).isEqualTo((double) (NOW + TTL));
         assertThat(Lines.of(commands, PID).size()).isZero();
     }
@@ -55,9 +66,9 @@ class QueueScriptsTest {
     @Test
     void queuesInArrivalOrderOnceFull() {
         join("a", NOW, 1);
-        assertThat(join("b", NOW, 1)).startsWith(0L, 1L, 0L, 1L);
-        assertThat(join("c", NOW, 1)).startsWith(0L, 2L, 0L, 1L);
-        assertThat(join("d", NOW, 1)).startsWith(0L, 3L, 0L, 1L);
+        assertThat(joined(join("b", NOW, 1))).isEqualTo(new Joined(State.WAITING, 1L, 0L, true));
+        assertThat(joined(join("c", NOW, 1))).isEqualTo(new Joined(State.WAITING, 2L, 0L, true));
+        assertThat(joined(join("d", NOW, 1))).isEqualTo(new Joined(State.WAITING, 3L, 0L, true));
         assertThat(Lines.of(commands, PID)).containsExactly("b", "c", "d");
     }
 
@@ -79,14 +90,14 @@ class QueueScriptsTest {
         join("a", NOW, 1);
         join("b", NOW, 1);
         join("c", NOW, 1);
-        assertThat(join("b", NOW + 5, 1)).startsWith(0L, 1L, 0L, 0L);
+        assertThat(joined(join("b", NOW + 5, 1))).isEqualTo(new Joined(State.WAITING, 1L, 0L, false));
         assertThat(Lines.of(commands, PID)).containsExactly("b", "c");
     }
 
     @Test
     void joiningAgainWhileActiveNeitherQueuesNorExtendsTheSession() {
         join("a", NOW, 1);
-        assertThat(join("a", NOW + 10_000, 1)).startsWith(1L, 0L, 0L, 0L);
+        assertThat(joined(join("a", NOW + 10_000, 1))).isEqualTo(new Joined(State.ACTIVE, 0L, 0L, false));
         assertThat(commands.zscore(KEYS.active(), "a")).isEqualTo((double) (NOW + TTL));
         assertThat(Lines.of(commands, PID).size()).isZero();
     }
@@ -96,7 +107,7 @@ class QueueScriptsTest {
         join("a", NOW, 1);
         join("b", NOW, 1);
         // a's session expires; the next join promotes b first, then c waits
-        assertThat(join("c", NOW + TTL, 1)).startsWith(0L, 1L, 1L, 1L);
+        assertThat(joined(join("c", NOW + TTL, 1))).isEqualTo(new Joined(State.WAITING, 1L, 1L, true));
         assertThat(commands.zrange(KEYS.active(), 0, -1)).containsExactly("b");
     }
 
@@ -106,8 +117,8 @@ class QueueScriptsTest {
             join("u" + i, NOW, 3);
         }
         assertThat(commands.zcard(KEYS.active())).isEqualTo(3);
-        assertThat(promote(NOW, "")).isZero();
-        assertThat(promote(NOW + 1, "")).isZero();
+        assertThat(promote(NOW, "")).isEqualTo(new PromoteScript.Result(PromotionOutcome.FULL, 0));
+        assertThat(promote(NOW + 1, "")).isEqualTo(new PromoteScript.Result(PromotionOutcome.FULL, 0));
         assertThat(commands.zcard(KEYS.active())).isEqualTo(3);
         assertThat(commands.zrange(KEYS.active(), 0, -1)).containsExactlyInAnyOrder("u0", "u1", "u2");
     }
@@ -117,7 +128,7 @@ class QueueScriptsTest {
         for (int i = 0; i < 6; i++) {
             join("u" + i, NOW, 2);
         }
-        assertThat(promote(NOW + TTL, "")).isEqualTo(2);
+        assertThat(promote(NOW + TTL, "")).isEqualTo(new PromoteScript.Result(PromotionOutcome.MOVED, 2));
         assertThat(commands.zrange(KEYS.active(), 0, -1)).containsExactly("u2", "u3");
         assertThat(Lines.of(commands, PID)).containsExactly("u4", "u5");
     }
@@ -125,13 +136,13 @@ class QueueScriptsTest {
     @Test
     void promoteSaysWhenNobodyWaitsSoTheProductCanBeForgotten() {
         join("a", NOW, 2);
-        assertThat(promote(NOW, "")).isEqualTo(-1);
-        assertThat(promote(NOW, "pubsub")).isEqualTo(-2);
+        assertThat(promote(NOW, "")).isEqualTo(new PromoteScript.Result(PromotionOutcome.EMPTY, 0));
+        assertThat(promote(NOW, "pubsub")).isEqualTo(new PromoteScript.Result(PromotionOutcome.SKIPPED, 0));
     }
 
     @Test
     void promoteOfAnUnknownProductReportsNothingWaiting() {
-        assertThat(promote(NOW, "")).isEqualTo(-1);
+        assertThat(promote(NOW, "")).isEqualTo(new PromoteScript.Result(PromotionOutcome.EMPTY, 0));
     }
 
     @Test
@@ -139,8 +150,8 @@ class QueueScriptsTest {
         join("a", NOW, 1);
         join("b", NOW, 1);
         commands.zadd(KEYS.active(), NOW - 1, "a");
-        assertThat(promote(NOW, "pubsub")).isEqualTo(-2);
-        assertThat(promote(NOW, "scheduler")).isEqualTo(1);
+        assertThat(promote(NOW, "pubsub")).isEqualTo(new PromoteScript.Result(PromotionOutcome.SKIPPED, 0));
+        assertThat(promote(NOW, "scheduler")).isEqualTo(new PromoteScript.Result(PromotionOutcome.MOVED, 1));
     }
 
     @Test
@@ -148,9 +159,9 @@ class QueueScriptsTest {
         join("a", NOW, 1);
         join("b", NOW, 1);
         join("c", NOW, 1);
-        assertThat(leave("a", NOW + 1)).containsExactly(1L, 1L, 0L);
+        assertThat(leave("a", NOW + 1)).isEqualTo(new LeaveScript.Result(true, 1, false));
         assertThat(commands.zrange(KEYS.active(), 0, -1)).containsExactly("b");
-        assertThat(status("c", NOW + 1)).startsWith(0L, 1L);
+        assertThat(placed(status("c", NOW + 1))).isEqualTo(new Placed(State.WAITING, 1L));
     }
 
     @Test
@@ -158,19 +169,19 @@ class QueueScriptsTest {
         join("a", NOW, 1);
         join("b", NOW, 1);
         join("c", NOW, 1);
-        assertThat(leave("b", NOW)).containsExactly(1L, 0L, 0L);
-        assertThat(status("c", NOW)).startsWith(0L, 1L);
-        assertThat(leave("b", NOW)).containsExactly(0L, 0L, 0L);
+        assertThat(leave("b", NOW)).isEqualTo(new LeaveScript.Result(true, 0, false));
+        assertThat(placed(status("c", NOW))).isEqualTo(new Placed(State.WAITING, 1L));
+        assertThat(leave("b", NOW)).isEqualTo(new LeaveScript.Result(false, 0, false));
     }
 
     @Test
     void statusReadsWithoutJoining() {
         join("a", NOW, 1);
         join("b", NOW, 1);
-        assertThat(status("a", NOW)).startsWith(1L, 0L);
-        assertThat(status("b", NOW)).startsWith(0L, 1L);
-        assertThat(status("z", NOW)).startsWith(-1L, 0L);
-        assertThat(status("a", NOW + TTL)).startsWith(-1L, 0L);
+        assertThat(placed(status("a", NOW))).isEqualTo(new Placed(State.ACTIVE, 0L));
+        assertThat(placed(status("b", NOW))).isEqualTo(new Placed(State.WAITING, 1L));
+        assertThat(placed(status("z", NOW))).isEqualTo(new Placed(State.NOT_FOUND, 0L));
+        assertThat(placed(status("a", NOW + TTL))).isEqualTo(new Placed(State.NOT_FOUND, 0L));
         assertThat(Lines.of(commands, PID)).containsExactly("b");
     }
 
@@ -212,16 +223,16 @@ class QueueScriptsTest {
         }
         leave("c", NOW);
         leave("d", NOW);
-        assertThat(status("e", NOW)).startsWith(0L, 2L);
-        assertThat(status("f", NOW)).startsWith(0L, 3L);
-        assertThat(snapshot(NOW).get(0)).as("waiting").isEqualTo(3L);
+        assertThat(placed(status("e", NOW))).isEqualTo(new Placed(State.WAITING, 2L));
+        assertThat(placed(status("f", NOW))).isEqualTo(new Placed(State.WAITING, 3L));
+        assertThat(snapshot(NOW).waiting()).as("waiting").isEqualTo(3L);
         leave("a", NOW);
         assertThat(commands.zrange(KEYS.active(), 0, -1)).containsExactly("b");
-        assertThat(status("e", NOW)).startsWith(0L, 1L);
+        assertThat(placed(status("e", NOW))).isEqualTo(new Placed(State.WAITING, 1L));
         leave("b", NOW);
         assertThat(commands.zrange(KEYS.active(), 0, -1)).as("c and d are passed over").containsExactly("e");
         assertThat(commands.zcard(KEYS.left())).as("places passed by the head are forgotten").isZero();
-        assertThat(status("f", NOW)).startsWith(0L, 1L);
+        assertThat(placed(status("f", NOW))).isEqualTo(new Placed(State.WAITING, 1L));
     }
 
     @Test
@@ -230,7 +241,7 @@ class QueueScriptsTest {
         join("b", NOW, 1);
         join("c", NOW, 1);
         leave("b", NOW);
-        assertThat(join("b", NOW, 1)).startsWith(0L, 2L, 0L, 1L);
+        assertThat(joined(join("b", NOW, 1))).isEqualTo(new Joined(State.WAITING, 2L, 0L, true));
         assertThat(Lines.of(commands, PID)).containsExactly("c", "b");
     }
 
@@ -244,12 +255,12 @@ class QueueScriptsTest {
         for (int i = 0; i < 1_200; i++) {
             leave("gone" + i, NOW);
         }
-        assertThat(status("next", NOW)).startsWith(0L, 1L);
+        assertThat(placed(status("next", NOW))).isEqualTo(new Placed(State.WAITING, 1L));
         commands.zadd(KEYS.active(), NOW, "holder");
         // One call passes over at most 501 places; the calls that follow go on from there.
-        assertThat(promote(NOW + 1, "")).isZero();
-        assertThat(promote(NOW + 1, "")).isZero();
-        assertThat(promote(NOW + 1, "")).isEqualTo(1);
+        assertThat(promote(NOW + 1, "")).isEqualTo(new PromoteScript.Result(PromotionOutcome.FULL, 0));
+        assertThat(promote(NOW + 1, "")).isEqualTo(new PromoteScript.Result(PromotionOutcome.FULL, 0));
+        assertThat(promote(NOW + 1, "")).isEqualTo(new PromoteScript.Result(PromotionOutcome.MOVED, 1));
         assertThat(commands.zrange(KEYS.active(), 0, -1)).containsExactly("next");
     }
 
@@ -262,12 +273,12 @@ class QueueScriptsTest {
         }
         // b holds ticket 2, on page 0, which expired on its own; the bucket still names it.
         commands.del("qg:{42}:line:0");
-        assertThat(status("b", NOW)).as("until the head comes by, the bucket is all there is").startsWith(0L, 1L);
+        assertThat(placed(status("b", NOW))).as("until the head comes by, the bucket is all there is").isEqualTo(new Placed(State.WAITING, 1L));
         leave("a", NOW);
         assertThat(commands.zrange(KEYS.active(), 0, -1)).as("page 0 held tickets 0 to 127: u125 holds ticket 128")
                 .containsExactly("u125");
-        assertThat(status("b", NOW)).as("passed: the place is gone").startsWith(-1L, 0L);
-        assertThat(join("b", NOW, 1).get(0)).isZero();
+        assertThat(placed(status("b", NOW))).as("passed: the place is gone").isEqualTo(new Placed(State.NOT_FOUND, 0L));
+        assertThat(join("b", NOW, 1).placement().state()).isEqualTo(State.WAITING);
         assertThat(Lines.of(commands, PID)).last().isEqualTo("b");
     }
 
@@ -279,10 +290,10 @@ class QueueScriptsTest {
             join("u" + i, now, 1_000_000);
             now += 500;
         }
-        double rate = status("nobody", now).get(2) / 1_000_000.0;
+        double rate = status("nobody", now).placement().admissionRate();
         assertThat(rate).isBetween(1.9, 2.1);
         // A minute with no admissions: the rate decays by about e.
-        double later = status("nobody", now + 60_000).get(2) / 1_000_000.0;
+        double later = status("nobody", now + 60_000).placement().admissionRate();
         assertThat(later).isBetween(rate / Math.E - 0.1, rate / Math.E + 0.1);
     }
 
@@ -293,9 +304,9 @@ class QueueScriptsTest {
             join("u" + i, now, 1_000_000);
             now += 1_000;
         }
-        assertThat(status("nobody", NOW + 4_000).get(2)).as("under 5 s of history").isZero();
+        assertThat(status("nobody", NOW + 4_000).placement().admissionRate()).as("under 5 s of history").isZero();
         // One admission a second for 8 s: corrected for the warm-up, not 8/60.
-        assertThat(status("nobody", now).get(2) / 1_000_000.0).isBetween(0.85, 1.15);
+        assertThat(status("nobody", now).placement().admissionRate()).isBetween(0.85, 1.15);
     }
 
     @Test
@@ -323,21 +334,46 @@ class QueueScriptsTest {
         join("a", NOW, 1);
         join("b", NOW, 1);
         join("c", NOW, 1);
-        assertThat(admin("pause", "")).isZero();
+        assertThat(admin(AdminAction.PAUSE, "")).isZero();
         leave("a", NOW);
         assertThat(commands.zcard(KEYS.active())).as("paused: nobody promoted").isZero();
-        assertThat(admin("resume", "")).isEqualTo(1);
-        assertThat(admin("max", "3")).isEqualTo(1);
+        assertThat(admin(AdminAction.RESUME, "")).isEqualTo(1);
+        assertThat(admin(AdminAction.MAX, "3")).isEqualTo(1);
         assertThat(commands.zrange(KEYS.active(), 0, -1)).containsExactlyInAnyOrder("b", "c");
-        assertThat(admin("drain", "")).isZero();
-        assertThat(join("d", NOW, 1)).as("draining: nobody new").startsWith(-2L);
-        assertThat(join("b", NOW, 1)).as("the active finish").startsWith(1L);
-        assertThat(admin("max", "")).isZero();
+        assertThat(admin(AdminAction.DRAIN, "")).isZero();
+        assertThat(join("d", NOW, 1).placement().state()).as("draining: nobody new").isEqualTo(State.DRAINING);
+        assertThat(join("b", NOW, 1).placement().state()).as("the active finish").isEqualTo(State.ACTIVE);
+        assertThat(admin(AdminAction.MAX, "")).isZero();
     }
 
-    private long admin(String action, String value) {
-        return commands.eval(scripts.admin().getScriptAsString(), ScriptOutputType.INTEGER,
-                KEYS.forScripts().toArray(String[]::new), action, value, Long.toString(NOW));
+    private long admin(AdminAction action, String value) {
+        return scripts.admin(PID, action, value, NOW);
+    }
+
+    @Test
+    void aCompletingRequestClaimsTheCompletionForTheRestOfTheSessionOnce() {
+        join("a", NOW, 1);
+        JoinScript.Args completing = new JoinScript.Args(PID, "a", NOW + 1_000,
+                ProductRules.plain(1, Duration.ofMillis(TTL), "scheduler"), Duration.ofMillis(IDLE), "", true);
+        assertThat(scripts.join(completing).placement().state()).isEqualTo(State.ACTIVE);
+        assertThat(commands.pttl(KEYS.completing("a"))).as("it ends with the session")
+                .isBetween(TTL - 1_000 - 1_000, TTL - 1_000);
+        assertThat(scripts.join(completing).placement().state()).as("a second completing request")
+                .isEqualTo(State.COMPLETING);
+        assertThat(join("a", NOW + 2_000, 1).placement().state()).as("any other request goes on")
+                .isEqualTo(State.ACTIVE);
+        leave("a", NOW + 3_000);
+        assertThat(commands.exists(KEYS.completing("a"))).as("the session's end takes the claim").isZero();
+    }
+
+    @Test
+    void aWaitingUsersCompletingRequestClaimsNothing() {
+        join("a", NOW, 1);
+        join("b", NOW, 1);
+        JoinScript.Args completing = new JoinScript.Args(PID, "b", NOW + 1,
+                ProductRules.plain(1, Duration.ofMillis(TTL), "scheduler"), Duration.ofMillis(IDLE), "", true);
+        assertThat(scripts.join(completing).placement().state()).isEqualTo(State.WAITING);
+        assertThat(commands.exists(KEYS.completing("b"))).isZero();
     }
 
     @Test
@@ -384,8 +420,9 @@ class QueueScriptsTest {
         }
         // Redis expired a's slot; all three gateway instances receive the event and run the script.
         commands.del(KEYS.slot("a"));
-        List<Long> results = List.of(expire("a", NOW + 1), expire("a", NOW + 1), expire("a", NOW + 1));
-        assertThat(results).containsExactly(1L, -4L, -4L);
+        List<ExpireScript.Result> results = List.of(expire("a", NOW + 1), expire("a", NOW + 1), expire("a", NOW + 1));
+        assertThat(results).containsExactly(new ExpireScript.Result(ExpiryOutcome.EXPIRED, 1),
+                new ExpireScript.Result(ExpiryOutcome.HANDLED, 0), new ExpireScript.Result(ExpiryOutcome.HANDLED, 0));
         assertThat(commands.zrange(KEYS.active(), 0, -1)).containsExactlyInAnyOrder("b", "c");
         assertThat(Lines.of(commands, PID)).containsExactly("d", "e");
     }
@@ -394,7 +431,7 @@ class QueueScriptsTest {
     void aStaleExpiryNeverEndsTheUsersNewerSession() {
         join("a", NOW, 1, "keyspace");
         // a's old slot expired, a came back and holds a fresh slot before the old event is handled
-        assertThat(expire("a", NOW + 1)).isEqualTo(-3);
+        assertThat(expire("a", NOW + 1)).isEqualTo(new ExpireScript.Result(ExpiryOutcome.NEWER_SESSION, 0));
         assertThat(commands.zrange(KEYS.active(), 0, -1)).containsExactly("a");
     }
 
@@ -404,17 +441,17 @@ class QueueScriptsTest {
         join("b", NOW, 1, "keyspace");
         commands.del(KEYS.slot("a"));
         // nobody heard the event; the safety net's pass drops a by its expiry score
-        assertThat(promote(NOW + TTL, "")).isEqualTo(1);
+        assertThat(promote(NOW + TTL, "")).isEqualTo(new PromoteScript.Result(PromotionOutcome.MOVED, 1));
         assertThat(commands.zrange(KEYS.active(), 0, -1)).containsExactly("b");
-        assertThat(expire("a", NOW + TTL)).isEqualTo(-4);
+        assertThat(expire("a", NOW + TTL)).isEqualTo(new ExpireScript.Result(ExpiryOutcome.HANDLED, 0));
         assertThat(commands.zcard(KEYS.active())).isOne();
     }
 
     @Test
     void leaveOnAStreamProductAsksForAStreamEvent() {
         join("a", NOW, 1, "stream");
-        assertThat(leave("a", NOW)).containsExactly(1L, -1L, 1L);
-        assertThat(leave("a", NOW)).containsExactly(0L, -1L, 0L);
+        assertThat(leave("a", NOW)).isEqualTo(new LeaveScript.Result(true, 0, true));
+        assertThat(leave("a", NOW)).isEqualTo(new LeaveScript.Result(false, 0, false));
     }
 
     @Test
@@ -425,48 +462,56 @@ class QueueScriptsTest {
         String id = commands.xadd(stream, java.util.Map.of("pid", "42"));
         commands.xreadgroup(io.lettuce.core.Consumer.from("g", "dead"),
                 io.lettuce.core.XReadArgs.StreamOffset.lastConsumed(stream));
-        List<String> claimed = commands.eval(scripts.claim().getScriptAsString(), ScriptOutputType.MULTI,
-                new String[] { stream }, "g", "alive", "0", "10", "3600000");
-        assertThat(claimed).containsExactly(id, "42");
+        List<ClaimScript.Claimed> claimed = scripts.claim("g", "alive", Duration.ZERO, 10, Duration.ofHours(1));
+        assertThat(claimed).containsExactly(new ClaimScript.Claimed(id, "42"));
         assertThat(commands.xpending(stream, "g").getConsumerMessageCount()).containsOnlyKeys("alive");
         // The dead consumer now holds nothing; once idle past the limit it is forgotten.
-        commands.eval(scripts.claim().getScriptAsString(), ScriptOutputType.MULTI,
-                new String[] { stream }, "g", "alive", "0", "10", "0");
+        scripts.claim("g", "alive", Duration.ZERO, 10, Duration.ZERO);
         assertThat(commands.xinfoConsumers(stream, "g")).hasSize(1);
     }
 
-    private List<Long> join(String uid, long now, int max) {
+    private JoinScript.Result join(String uid, long now, int max) {
         return join(uid, now, max, "scheduler");
     }
 
-    private List<Long> join(String uid, long now, int max, String strategy) {
-        return commands.eval(scripts.join().getScriptAsString(), ScriptOutputType.MULTI,
-                KEYS.forScripts().toArray(String[]::new), uid, Long.toString(now), Integer.toString(max),
-                Long.toString(TTL), strategy, Long.toString(IDLE));
+    private JoinScript.Result join(String uid, long now, int max, String strategy) {
+        return scripts.join(PID, uid, now, ProductRules.plain(max, Duration.ofMillis(TTL), strategy),
+                Duration.ofMillis(IDLE));
     }
 
-    private long expire(String uid, long now) {
-        return commands.eval(scripts.expire().getScriptAsString(), ScriptOutputType.INTEGER,
-                KEYS.forScripts().toArray(String[]::new), uid, Long.toString(now));
+    private ExpireScript.Result expire(String uid, long now) {
+        return scripts.expire(PID, uid, now);
     }
 
-    private long promote(long now, String strategy) {
-        return commands.eval(scripts.promote().getScriptAsString(), ScriptOutputType.INTEGER,
-                KEYS.forScripts().toArray(String[]::new), Long.toString(now), strategy);
+    private PromoteScript.Result promote(long now, String strategy) {
+        return scripts.promote(PID, now, strategy);
     }
 
-    private List<Long> leave(String uid, long now) {
-        return commands.eval(scripts.leave().getScriptAsString(), ScriptOutputType.MULTI,
-                KEYS.forScripts().toArray(String[]::new), uid, Long.toString(now), KEYS.slotAvailableChannel());
+    private LeaveScript.Result leave(String uid, long now) {
+        return scripts.leave(PID, uid, now);
     }
 
-    private List<Long> snapshot(long now) {
-        return commands.eval(scripts.snapshot().getScriptAsString(), ScriptOutputType.MULTI,
-                KEYS.forScripts().toArray(String[]::new), Long.toString(now));
+    private QueueSnapshot snapshot(long now) {
+        return scripts.snapshot(PID, now);
     }
 
-    private List<Long> status(String uid, long now) {
-        return commands.eval(scripts.status().getScriptAsString(), ScriptOutputType.MULTI,
-                KEYS.forScripts().toArray(String[]::new), uid, Long.toString(now));
+    private StatusScript.Result status(String uid, long now) {
+        return scripts.status(PID, uid, now);
+    }
+
+    /** What a join answered, without the rate (which the tests check on their own). */
+    record Joined(State state, long rank, long promoted, boolean enqueued) {
+    }
+
+    static Joined joined(JoinScript.Result result) {
+        return new Joined(result.placement().state(), result.placement().rank(), result.promoted(), result.enqueued());
+    }
+
+    /** Where a status read found the user. */
+    record Placed(State state, long rank) {
+    }
+
+    static Placed placed(StatusScript.Result result) {
+        return new Placed(result.placement().state(), result.placement().rank());
     }
 }

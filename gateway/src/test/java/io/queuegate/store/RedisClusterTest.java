@@ -11,16 +11,17 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import com.github.tomakehurst.wiremock.WireMockServer;
 import io.lettuce.core.Range;
 import io.lettuce.core.StreamMessage;
-import io.queuegate.ops.QueueEvents;
+import io.queuegate.events.QueueEventHub;
+import io.queuegate.events.QueueEvents;
 import io.queuegate.promotion.PromotionScheduler;
 import io.queuegate.promotion.SlotEventConsumer;
 import io.queuegate.support.Backend;
 import io.queuegate.support.GatewayInstance;
 import io.queuegate.support.RedisCluster;
 
+import com.github.tomakehurst.wiremock.WireMockServer;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -80,7 +81,7 @@ class RedisClusterTest {
             properties.put("queuegate.products." + pid + ".max-active", "1");
         });
         gateway = GatewayInstance.start(properties);
-        gateway.bean(QueueStore.class).events().register(new QueueEvents() {
+        gateway.bean(QueueEventHub.class).register(new QueueEvents() {
             @Override
             public void promoted(String productId, String trigger, long promoted) {
                 promotions.computeIfAbsent(productId, id -> new CopyOnWriteArrayList<>()).add(trigger);

@@ -4,25 +4,34 @@ import java.util.List;
 
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.sync.RedisCommands;
+import io.queuegate.store.LuaScript;
 import io.queuegate.store.QueueKeys;
-import io.queuegate.store.QueueScripts;
 
 /** Reads a product's line the way the scripts keep it ({@code peek.lua}), for assertions. */
 public final class Lines {
 
-    private static final QueueScripts SCRIPTS = new QueueScripts();
+    private static final LuaScript PEEK = LuaScript.load("peek.lua");
 
     private Lines() {
     }
 
     /** The users in line, in order from the head (a pre-queue in ticket order until its sale opens). */
     public static List<String> of(RedisCommands<String, String> commands, String productId) {
-        return commands.eval(script(), ScriptOutputType.MULTI, keys(productId), "100000");
+        return head(commands, productId, 100_000);
     }
 
-    /** {@code peek.lua} with what it is built on, to run inside a transaction: ARGV[1] = how many. */
+    /**
+     * The first {@code limit} users in line. Through Lettuce's plain commands, so it can run
+     * inside a MULTI that samples other keys in the same instant.
+     */
+    public static List<String> head(RedisCommands<String, String> commands, String productId, int limit) {
+        return commands.eval(PEEK.source(), ScriptOutputType.MULTI, keys(productId), productId,
+                Integer.toString(limit));
+    }
+
+    /** {@code peek.lua} as Redis runs it; its arguments are the product id and how many. */
     public static String script() {
-        return SCRIPTS.peek().getScriptAsString();
+        return PEEK.source();
     }
 
     public static String[] keys(String productId) {

@@ -1,11 +1,11 @@
-package io.queuegate.admission;
+package io.queuegate.store;
 
 import java.util.concurrent.TimeoutException;
 
-import org.springframework.dao.DataAccessException;
-
 import io.github.resilience4j.circuitbreaker.CallNotPermittedException;
 import io.lettuce.core.RedisException;
+
+import org.springframework.dao.DataAccessException;
 
 /**
  * Which errors mean "Redis could not answer" (including "the circuit breaker is open"), as

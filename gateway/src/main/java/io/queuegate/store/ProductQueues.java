@@ -1,0 +1,226 @@
+package io.queuegate.store;
+
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+
+import io.queuegate.events.QueueEvents;
+import io.queuegate.store.script.DueScript;
+import io.queuegate.store.script.JoinScript;
+import io.queuegate.store.script.PromoteScript;
+import io.queuegate.store.script.StatusScript;
+
+import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
+
+import reactor.core.publisher.Mono;
+
+/**
+ * Each product's queue in Redis: every read-decide-write is one script, so any number of gateway
+ * instances share a product's queue without locks. Reports what its scripts did to the
+ * {@link QueueEvents} (admissions, leaves, expiries), and notes products for the due index, the
+ * registry and the timed set, whose writes go to keys of other slots in batches.
+ */
+public final class ProductQueues {
+
+    private static final SecureRandom SEEDS = new SecureRandom();
+
+    private final ReactiveStringRedisTemplate redis;
+    private final RedisGuard guard;
+    private final QueueScripts scripts;
+    private final Clock clock;
+    private final QueueEvents events;
+    private final DueIndex due;
+    private final ProductRegistry registry;
+    private final TimedProducts timed;
+    private final SlotEventStream slotEvents;
+    private final Duration idleTtl;
+
+    /**
+     * @param idleTtl how long a product's queue outlives its last join, beyond a session (the
+     *                token lifetime: nobody can still hold a valid claim on it after that)
+     */
+    public ProductQueues(ReactiveStringRedisTemplate redis, RedisGuard guard, QueueScripts scripts, Clock clock,
+            QueueEvents events, DueIndex due, ProductRegistry registry, TimedProducts timed,
+            SlotEventStream slotEvents, Duration idleTtl) {
+        this.redis = redis;
+        this.guard = guard;
+        this.scripts = scripts;
+        this.clock = clock;
+        this.events = events;
+        this.due = due;
+        this.registry = registry;
+        this.timed = timed;
+        this.slotEvents = slotEvents;
+        this.idleTtl = idleTtl;
+    }
+
+    /**
+     * Joins (or finds) the user under the product's rules and fills free places in the same step.
+     * The rules are stored with the product, so promotions without a request follow them too.
+     *
+     * @param completing whether the request would complete the session: an active user must then
+     *                   claim the completion ({@link Placement.State#COMPLETING} when another holds
+     *                   it); the claim ends with the session, or with {@link #releaseCompletion}
+     */
+    public Mono<JoinScript.Result> join(String productId, String userId, ProductRules rules, boolean completing) {
+        JoinScript.Args args = new JoinScript.Args(productId, userId, clock.millis(), rules,
+                idleTtl.plus(rules.sessionTtl()), rules.opensAt() == null ? "" : drawSeed(), completing);
+        return scripts.join().run(args).doOnNext(joined -> {
+            Placement placement = joined.placement();
+            events.promoted(productId, "join", joined.promoted());
+            // Only a new waiter needs the scheduler to know the product.
+            boolean admittedAlone = placement.state() == Placement.State.ACTIVE;
+            if (joined.enqueued() && !admittedAlone) {
+                registry.add(productId);
+                due.mark(productId);
+            }
+            // A promotion while others wait starts a session whose end the safety net must see. A
+            // caller let in alone (promoted = 1, themselves) had nobody ahead.
+            if (joined.promoted() > (admittedAlone ? 1 : 0)) {
+                due.mark(productId);
+            }
+            if (rules.isTimed()) {
+                timed.add(productId);
+            }
+        });
+    }
+
+    /**
+     * A seed for a pre-queue's draw, in case this join opens one: 53 random bits (exact as a Redis
+     * number), from a generator nobody can predict, unlike any clock.
+     */
+    private static String drawSeed() {
+        return Long.toString(SEEDS.nextLong() >>> 11);
+    }
+
+    /** Where the user stands, without joining. */
+    public Mono<StatusScript.Result> status(String productId, String userId) {
+        return scripts.status().run(productId, userId, clock.millis()).doOnNext(status -> {
+            // An instance started after the product's joins (a rolling restart) learns it here.
+            if (status.timed()) {
+                timed.add(productId);
+            }
+        });
+    }
+
+    /**
+     * Ends the user's place (waiting or active) and refills it at once.
+     *
+     * @return whether the user held a place
+     */
+    public Mono<Boolean> leave(String productId, String userId) {
+        return release(productId, userId, "leave").doOnNext(held -> {
+            if (held) {
+                events.left(productId, userId);
+            }
+        });
+    }
+
+    /**
+     * Ends an admitted user's session after their {@code complete-on} request succeeded; like
+     * {@link #leave}, but the caller reports the completion (it knows the route).
+     *
+     * @return whether the user held a place
+     */
+    public Mono<Boolean> complete(String productId, String userId) {
+        return release(productId, userId, "completion");
+    }
+
+    private Mono<Boolean> release(String productId, String userId, String trigger) {
+        return scripts.leave().run(productId, userId, clock.millis()).flatMap(left -> {
+            events.promoted(productId, trigger, left.promoted());
+            if (left.promoted() > 0) {
+                due.mark(productId);
+            }
+            return left.toStream() ? slotEvents.append(productId).thenReturn(left.held()) : Mono.just(left.held());
+        });
+    }
+
+    /**
+     * Gives up a completion claim whose request did not complete (the shop did not answer with a
+     * success, or the client went away), so the session may complete with another request.
+     */
+    public Mono<Void> releaseCompletion(String productId, String userId) {
+        return guard.guard(redis.delete(QueueKeys.of(productId).completing(userId))).then();
+    }
+
+    /**
+     * Handles Redis's expiry of a user's slot key ({@code promotion: keyspace}); safe to run on
+     * every instance for the same event, only the first counts it.
+     */
+    public Mono<ExpiryOutcome> expire(String productId, String userId) {
+        return scripts.expire().run(productId, userId, clock.millis()).map(expired -> {
+            if (expired.outcome() == ExpiryOutcome.EXPIRED) {
+                events.expired(productId, userId);
+                events.promoted(productId, "expiry", expired.promoted());
+            }
+            if (expired.promoted() > 0) {
+                due.mark(productId);
+            }
+            return expired.outcome();
+        });
+    }
+
+    /**
+     * One promotion pass for one product.
+     *
+     * @param onlyStrategy promote only when the product uses this strategy; empty for any
+     */
+    public Mono<PromoteScript.Result> promote(String productId, String onlyStrategy) {
+        return scripts.promote().run(productId, clock.millis(), onlyStrategy).doOnNext(promoted -> {
+            events.promoted(productId, "promote", promoted.moved());
+            if (promoted.moved() > 0) {
+                due.mark(productId);
+            }
+        });
+    }
+
+    /** One safety-net promotion of a due product, telling when it is next due. */
+    public Mono<DueScript.Result> promoteDue(String productId, String onlyStrategy) {
+        return scripts.due().run(productId, clock.millis(), onlyStrategy).doOnNext(result -> {
+            events.promoted(productId, "promote", result.moved());
+            if (result.timed()) {
+                timed.add(productId);
+            }
+        });
+    }
+
+    /**
+     * Applies an operator's change to one product in Redis, for every instance at once.
+     *
+     * @param value the new max-active for {@link AdminAction#MAX} ("" = back to the route's), the
+     *              room mode's code for {@link AdminAction#MODE}, else ""
+     * @return users promoted by the change
+     */
+    public Mono<Long> control(String productId, AdminAction action, String value) {
+        return scripts.admin().run(productId, action, value, clock.millis()).doOnNext(moved -> {
+            events.promoted(productId, "admin", moved);
+            // A resume, a new mode or a larger max-active changes what is due.
+            due.mark(productId);
+        });
+    }
+
+    /** The product's queue as operators see it, in one read-only script call. */
+    public Mono<QueueSnapshot> snapshot(String productId) {
+        return scripts.snapshot().run(productId, clock.millis());
+    }
+
+    /**
+     * The first {@code limit} users in the product's line, in order (before a sale opens, in
+     * ticket order: its draw applies from the opening on). Read-only; for audits, tools and tests.
+     */
+    public Mono<List<String>> line(String productId, int limit) {
+        return scripts.peek().run(productId, limit);
+    }
+
+    /** A health probe through the same guard as every call: PONG when Redis answers. */
+    public Mono<String> ping() {
+        return guard.guard(redis.execute(connection -> connection.ping()).next());
+    }
+
+    /** The clock every script is given its {@code now} from (epoch ms). */
+    public long millis() {
+        return clock.millis();
+    }
+}

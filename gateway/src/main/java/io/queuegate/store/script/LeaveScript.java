@@ -1,0 +1,26 @@
+package io.queuegate.store.script;
+
+import io.queuegate.store.ScriptRunner;
+
+import reactor.core.publisher.Mono;
+
+/** {@code leave.lua}: ends a user's place (a completion or a leave) and refills it. */
+public final class LeaveScript extends ProductScript {
+
+    public LeaveScript(ScriptRunner runner) {
+        super(runner, "leave.lua");
+    }
+
+    /**
+     * @param held whether the user held a place
+     * @param promoted users admitted into the freed place
+     * @param toStream whether the product's slot-free event goes to the stream ({@code promotion: stream})
+     */
+    public record Result(boolean held, long promoted, boolean toStream) {
+    }
+
+    public Mono<Result> run(String productId, String userId, long now) {
+        return fields(productId, userId, Long.toString(now))
+                .map(reply -> new Result(reply.flag("held"), reply.number("promoted"), reply.flag("stream")));
+    }
+}

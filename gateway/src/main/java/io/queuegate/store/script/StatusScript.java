@@ -1,0 +1,37 @@
+package io.queuegate.store.script;
+
+import java.time.Duration;
+import java.time.Instant;
+
+import io.queuegate.store.Placement;
+import io.queuegate.store.ScriptReply;
+import io.queuegate.store.ScriptRunner;
+
+import reactor.core.publisher.Mono;
+
+/** {@code status.lua}: where a user stands, without joining. */
+public final class StatusScript extends ProductScript {
+
+    public StatusScript(ScriptRunner runner) {
+        super(runner, "status.lua");
+    }
+
+    /**
+     * @param opensAt the product's opens-at, or {@code null}
+     * @param abandonAfter the product's abandon-after, {@link Duration#ZERO} for never
+     * @param timed whether the product's promotion runs on a clock of its own (opens-at or a pace)
+     */
+    public record Result(Placement placement, Instant opensAt, Duration abandonAfter, boolean timed) {
+    }
+
+    public Mono<Result> run(String productId, String userId, long now) {
+        return fields(productId, userId, Long.toString(now)).map(StatusScript::result);
+    }
+
+    static Result result(ScriptReply reply) {
+        long opens = reply.number("opens");
+        return new Result(new Placement(reply.code("state", Placement.State.class), reply.number("rank"),
+                reply.number("rate") / 1_000_000.0), opens < 0 ? null : Instant.ofEpochMilli(opens),
+                Duration.ofMillis(reply.number("abandon")), reply.flag("timed"));
+    }
+}

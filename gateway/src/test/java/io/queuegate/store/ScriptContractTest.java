@@ -1,0 +1,120 @@
+package io.queuegate.store;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.sync.RedisCommands;
+import io.queuegate.support.RedisProcess;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.data.redis.RedisSystemException;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The contract between the Lua scripts and their Java adapters, read from Redis itself: the key
+ * names {@code keys.lua} makes are those {@link QueueKeys} makes, every code table of
+ * {@code codes.lua} holds exactly the codes of the enum that mirrors it, and an error in a script
+ * names the file and line of {@code lua/} it came from.
+ */
+class ScriptContractTest {
+
+    private static RedisProcess redis;
+    private static RedisCommands<String, String> commands;
+
+    @BeforeAll
+    static void startRedis() {
+        redis = RedisProcess.start();
+        commands = redis.commands();
+    }
+
+    @AfterAll
+    static void stopRedis() {
+        redis.close();
+    }
+
+    @Test
+    void theScriptsAndQueueKeysNameEveryKeyAndChannelOfAProductAlike() {
+        String lua = source("keys.lua") + """
+                local k = product_keys(ARGV[1])
+                return { k.settings, k.active, k.seq, k.left, k.arriving, k.page(7), k.bucket(65535),
+                    k.seen(15000, 42), k.slot('alice'), k.completing('alice'), k.admitted, k.released,
+                    k.slot_available }
+                """;
+        List<String> fromLua = commands.eval(lua, ScriptOutputType.MULTI, new String[0], "sneakers-1");
+        QueueKeys keys = QueueKeys.of("sneakers-1");
+        assertThat(fromLua).containsExactly(keys.settings(), keys.active(), keys.sequence(), keys.left(),
+                keys.arriving(), keys.page(7), keys.bucket(65535), keys.seen(15000, 42), keys.slot("alice"),
+                keys.completing("alice"), keys.admittedChannel(), keys.releasedChannel(), keys.slotAvailableChannel());
+        assertThat(fromLua.subList(0, 10)).allMatch(key -> key.startsWith("qg:{sneakers-1}:"));
+    }
+
+    @Test
+    void everyCodeTableHoldsExactlyTheCodesOfTheEnumThatMirrorsIt() {
+        for (Map.Entry<String, Class<? extends ScriptCode>> table : ScriptCodes.TABLES.entrySet()) {
+            String lua = source("codes.lua") + "local codes = {}\nfor name, code in pairs(" + table.getKey()
+                    + ") do codes[#codes + 1] = name .. '=' .. code end\nreturn codes\n";
+            List<String> fromLua = commands.eval(lua, ScriptOutputType.MULTI, new String[0]);
+            Map<String, String> inLua = new TreeMap<>();
+            fromLua.forEach(pair -> inLua.put(pair.substring(0, pair.indexOf('=')), pair.substring(pair.indexOf('=') + 1)));
+            Map<String, String> inJava = new TreeMap<>();
+            Arrays.stream(table.getValue().getEnumConstants())
+                    .forEach(constant -> inJava.put(((Enum<?>) constant).name(), constant.code()));
+            assertThat(inLua).as("codes.lua's %s against %s", table.getKey(), table.getValue().getSimpleName())
+                    .isEqualTo(inJava);
+        }
+    }
+
+    @Test
+    void everyScriptIsItsOwnFileWithTheFilesItIncludesPutInTheirPlace() {
+        LuaScript join = LuaScript.load("join.lua");
+        List<String> files = new ArrayList<>();
+        for (int line = 1; line <= join.source().split("\n").length; line++) {
+            String file = join.origin(line).substring(0, join.origin(line).indexOf(':'));
+            if (files.isEmpty() || !files.get(files.size() - 1).equals(file)) {
+                files.add(file);
+            }
+        }
+        // Each file once, the included ones first, in the order the include lines name them.
+        assertThat(files).containsExactly("codes.lua", "keys.lua", "line.lua", "fill.lua", "join.lua");
+        assertThat(join.source()).doesNotContain("--!include");
+    }
+
+    @Test
+    void anErrorInAScriptNamesTheFileAndLineItCameFrom() {
+        LettuceConnectionFactory connections = new LettuceConnectionFactory(
+                new RedisStandaloneConfiguration("127.0.0.1", redis.port()));
+        connections.afterPropertiesSet();
+        connections.start();
+        try {
+            ScriptRunner runner = new ScriptRunner(new ReactiveStringRedisTemplate(connections),
+                    new RedisGuard(CircuitBreaker.ofDefaults("test"), Duration.ofSeconds(10)));
+            LuaScript status = LuaScript.load("status.lua");
+            // Another product's keys: keys.lua refuses them.
+            assertThatThrownBy(() -> runner.fields(status, QueueKeys.of("7").forScripts(), List.of("42", "alice", "1"))
+                    .block(Duration.ofSeconds(10)))
+                    .isInstanceOf(RedisSystemException.class)
+                    .hasMessageContaining("keys.lua:")
+                    .hasMessageContaining("the keys given are not those of product 42");
+        }
+        finally {
+            connections.destroy();
+        }
+    }
+
+    private static String source(String file) {
+        return LuaScript.load(file).source();
+    }
+}

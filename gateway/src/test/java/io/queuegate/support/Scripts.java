@@ -1,0 +1,109 @@
+package io.queuegate.support;
+
+import java.time.Duration;
+import java.util.List;
+
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.queuegate.store.AdminAction;
+import io.queuegate.store.ProductRules;
+import io.queuegate.store.QueueScripts;
+import io.queuegate.store.QueueSnapshot;
+import io.queuegate.store.RedisGuard;
+import io.queuegate.store.ScriptRunner;
+import io.queuegate.store.script.ClaimScript;
+import io.queuegate.store.script.DueScript;
+import io.queuegate.store.script.ExpireScript;
+import io.queuegate.store.script.JoinScript;
+import io.queuegate.store.script.LeaveScript;
+import io.queuegate.store.script.PromoteScript;
+import io.queuegate.store.script.StatusScript;
+
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
+
+/**
+ * QueueGate's scripts on a test Redis, through their typed adapters and the same runner the
+ * gateway uses, one call at a time with the {@code now} the test chooses: the script tests speak
+ * in the adapters' types, never in a reply's positions.
+ */
+public final class Scripts implements AutoCloseable {
+
+    /** The seed a test's pre-queue draw is opened with; any string would do. */
+    public static final String SEED = "4711";
+
+    private static final Duration WAIT = Duration.ofSeconds(10);
+
+    private final LettuceConnectionFactory connections;
+    private final QueueScripts scripts;
+
+    private Scripts(LettuceConnectionFactory connections) {
+        this.connections = connections;
+        ReactiveStringRedisTemplate template = new ReactiveStringRedisTemplate(connections);
+        RedisGuard guard = new RedisGuard(CircuitBreaker.ofDefaults("test"), WAIT);
+        this.scripts = new QueueScripts(new ScriptRunner(template, guard));
+    }
+
+    public static Scripts on(RedisProcess redis) {
+        LettuceConnectionFactory connections = new LettuceConnectionFactory(
+                new RedisStandaloneConfiguration("127.0.0.1", redis.port()));
+        connections.afterPropertiesSet();
+        connections.start();
+        return new Scripts(connections);
+    }
+
+    public QueueScripts scripts() {
+        return scripts;
+    }
+
+    /** A join with the product's rules, a seed for a draw it may open, and no completion claimed. */
+    public JoinScript.Result join(String productId, String userId, long now, ProductRules rules, Duration idle) {
+        return join(new JoinScript.Args(productId, userId, now, rules, idle, rules.opensAt() == null ? "" : SEED, false));
+    }
+
+    public JoinScript.Result join(JoinScript.Args args) {
+        return scripts.join().run(args).block(WAIT);
+    }
+
+    public StatusScript.Result status(String productId, String userId, long now) {
+        return scripts.status().run(productId, userId, now).block(WAIT);
+    }
+
+    public LeaveScript.Result leave(String productId, String userId, long now) {
+        return scripts.leave().run(productId, userId, now).block(WAIT);
+    }
+
+    public ExpireScript.Result expire(String productId, String userId, long now) {
+        return scripts.expire().run(productId, userId, now).block(WAIT);
+    }
+
+    public PromoteScript.Result promote(String productId, long now, String onlyStrategy) {
+        return scripts.promote().run(productId, now, onlyStrategy).block(WAIT);
+    }
+
+    public DueScript.Result due(String productId, long now, String onlyStrategy) {
+        return scripts.due().run(productId, now, onlyStrategy).block(WAIT);
+    }
+
+    public long admin(String productId, AdminAction action, String value, long now) {
+        return scripts.admin().run(productId, action, value, now).block(WAIT);
+    }
+
+    public QueueSnapshot snapshot(String productId, long now) {
+        return scripts.snapshot().run(productId, now).block(WAIT);
+    }
+
+    public List<String> peek(String productId, int limit) {
+        return scripts.peek().run(productId, limit).block(WAIT);
+    }
+
+    public List<ClaimScript.Claimed> claim(String group, String consumer, Duration minIdle, int batch,
+            Duration forgetConsumersAfter) {
+        return scripts.claim().run(group, consumer, minIdle, batch, forgetConsumersAfter).collectList().block(WAIT);
+    }
+
+    @Override
+    public void close() {
+        connections.destroy();
+    }
+}
