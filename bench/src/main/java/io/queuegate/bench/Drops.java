@@ -13,18 +13,20 @@ import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import com.github.tomakehurst.wiremock.WireMockServer;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import io.queuegate.store.LuaScript;
+import io.queuegate.store.Placement;
 import io.queuegate.store.QueueKeys;
-import io.queuegate.store.QueueScripts;
+import io.queuegate.store.ScriptReply;
 import io.queuegate.support.Backend;
 import io.queuegate.support.GatewayInstance;
 import io.queuegate.support.RedisProcess;
 
+import com.github.tomakehurst.wiremock.WireMockServer;
 import org.springframework.web.reactive.function.client.WebClient;
 
 /**
@@ -128,7 +130,7 @@ public final class Drops {
 
     /** The users still in the product's line, in order (peek.lua). */
     private static List<String> line(RedisCommands<String, String> redis, String product) {
-        return redis.eval(new QueueScripts().peek().getScriptAsString(), ScriptOutputType.MULTI, keys(product), "100000");
+        return redis.eval(LuaScript.load("peek.lua").source(), ScriptOutputType.MULTI, keys(product), product, "100000");
     }
 
     private static String[] keys(String product) {
@@ -141,39 +143,40 @@ public final class Drops {
      * those of users who queued after the opening (first come, first served).
      */
     private static String largeDraw(RedisCommands<String, String> redis) {
-        QueueScripts scripts = new QueueScripts();
-        String join = redis.scriptLoad(scripts.join().getScriptAsString());
-        String promote = redis.scriptLoad(scripts.promote().getScriptAsString());
-        String status = redis.scriptLoad(scripts.status().getScriptAsString());
-        String[] keys = keys("large-draw");
+        String join = redis.scriptLoad(LuaScript.load("join.lua").source());
+        String promote = redis.scriptLoad(LuaScript.load("promote.lua").source());
+        String status = redis.scriptLoad(LuaScript.load("status.lua").source());
+        String product = "large-draw";
+        String[] keys = keys(product);
         long now = System.currentTimeMillis();
         String opensAt = Long.toString(now + 3_600_000);
         for (int i = 0; i < LARGE_DRAW; i++) {
-            redis.evalsha(join, ScriptOutputType.MULTI, keys, String.format("user-%010d", i), Long.toString(now),
-                    "10", "600000", "scheduler", "7200000", opensAt, "", "0", "0", "60000", "123456789");
+            redis.evalsha(join, ScriptOutputType.MULTI, keys, product, String.format("user-%010d", i), Long.toString(now),
+                    "10", "600000", "scheduler", "7200000", opensAt, "", "0", "0", "60000", "123456789", "0");
         }
         long opened = now + 3_600_001;
         long started = System.nanoTime();
-        redis.evalsha(promote, ScriptOutputType.INTEGER, keys, Long.toString(opened), "");
+        redis.evalsha(promote, ScriptOutputType.MULTI, keys, product, Long.toString(opened), "");
         double openMillis = (System.nanoTime() - started) / 1e6;
-        List<Long> snapshot = redis.eval(scripts.snapshot().getScriptAsString(), ScriptOutputType.MULTI, keys,
-                Long.toString(opened));
-        if (snapshot.get(12) != LARGE_DRAW) {
+        List<Object> snapshot = redis.eval(LuaScript.load("snapshot.lua").source(), ScriptOutputType.MULTI, keys,
+                product, Long.toString(opened));
+        if (ScriptReply.of("snapshot.lua", snapshot).number("prequeued") != LARGE_DRAW) {
             throw new IllegalStateException("the large pre-queue was not drawn: " + snapshot);
         }
         for (int i = 0; i < LARGE_DRAW; i++) {
-            redis.evalsha(join, ScriptOutputType.MULTI, keys, String.format("late-%010d", i), Long.toString(opened),
-                    "10", "600000", "scheduler", "7200000", opensAt, "", "0", "0", "60000", "");
+            redis.evalsha(join, ScriptOutputType.MULTI, keys, product, String.format("late-%010d", i),
+                    Long.toString(opened), "10", "600000", "scheduler", "7200000", opensAt, "", "0", "0", "60000",
+                    "123456789", "0");
         }
         Random random = new Random(7);
         // Warm-up of client and server first; then three rounds each, interleaved, medians.
-        rankReads(redis, status, keys, "user-", random, opened);
-        rankReads(redis, status, keys, "late-", random, opened);
+        rankReads(redis, status, product, "user-", random, opened);
+        rankReads(redis, status, product, "late-", random, opened);
         double[] drawnRounds = new double[3];
         double[] lateRounds = new double[3];
         for (int round = 0; round < 3; round++) {
-            drawnRounds[round] = rankReads(redis, status, keys, "user-", random, opened);
-            lateRounds[round] = rankReads(redis, status, keys, "late-", random, opened);
+            drawnRounds[round] = rankReads(redis, status, product, "user-", random, opened);
+            lateRounds[round] = rankReads(redis, status, product, "late-", random, opened);
         }
         Arrays.sort(drawnRounds);
         Arrays.sort(lateRounds);
@@ -191,13 +194,15 @@ public final class Drops {
     }
 
     /** Redis's time (µs per call) for status reads of random users with the prefix, checking each is in line. */
-    private static double rankReads(RedisCommands<String, String> redis, String sha, String[] keys, String prefix,
+    private static double rankReads(RedisCommands<String, String> redis, String sha, String product, String prefix,
             Random random, long now) {
+        String[] keys = keys(product);
         redis.configResetstat();
         for (int i = 0; i < RANK_READS; i++) {
             String user = prefix + String.format("%010d", 10 + random.nextInt(LARGE_DRAW - 10));
-            List<Long> result = redis.evalsha(sha, ScriptOutputType.MULTI, keys, user, Long.toString(now));
-            if (result.get(0) != 0 && result.get(0) != 1) {
+            List<Object> result = redis.evalsha(sha, ScriptOutputType.MULTI, keys, product, user, Long.toString(now));
+            Placement.State state = ScriptReply.of("status.lua", result).code("state", Placement.State.class);
+            if (state != Placement.State.WAITING && state != Placement.State.ACTIVE) {
                 throw new IllegalStateException(user + " is not in line: " + result);
             }
         }

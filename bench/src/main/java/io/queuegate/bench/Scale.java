@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.lettuce.core.LettuceFutures;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisFuture;
@@ -23,18 +24,27 @@ import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.api.sync.RedisCommands;
-import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.queuegate.events.QueueEventHub;
 import io.queuegate.promotion.PromotionScheduler;
+import io.queuegate.store.DueIndex;
+import io.queuegate.store.LuaScript;
+import io.queuegate.store.Placement;
+import io.queuegate.store.ProductQueues;
+import io.queuegate.store.ProductRegistry;
 import io.queuegate.store.QueueKeys;
 import io.queuegate.store.QueueScripts;
-import io.queuegate.store.QueueStore;
 import io.queuegate.store.RedisGuard;
+import io.queuegate.store.ScriptReply;
+import io.queuegate.store.ScriptRunner;
+import io.queuegate.store.SlotEventStream;
+import io.queuegate.store.TimedProducts;
 import io.queuegate.support.RedisProcess;
 
 import org.HdrHistogram.Histogram;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
+
 import reactor.core.publisher.Mono;
 
 /**
@@ -61,16 +71,19 @@ public final class Scale {
     private static final int CONCURRENCY = 8; // PromotionScheduler.CONCURRENCY
     private static final long PASS_SESSION_TTL_MS = 60_000;
     /** The gateway's defaults for abandon-after and arrival-ttl: join.lua's ARGV[7..11]. */
-    private static final String[] DEFAULT_DROP_RULES = { "", "", "0", "60000", "60000" };
+    private static final String[] DEFAULT_DROP_RULES = { "", "", "0", "60000", "60000", "", "0" };
     /** The seen bitmaps' span under the default abandon-after (a quarter of 60 s). */
     private static final long SEEN_SPAN_MS = 15_000;
     /** No abandon-after: in the safety-net section nobody polls, and every place must be kept. */
-    private static final String[] KEEP_EVERY_PLACE = { "", "", "0", "0", "60000" };
+    private static final String[] KEEP_EVERY_PLACE = { "", "", "0", "0", "60000", "", "0" };
 
     private final RedisCommands<String, String> sync;
     private final RedisAsyncCommands<String, String> async;
     private final StatefulRedisConnection<String, String> pipelined;
-    private final QueueScripts scripts = new QueueScripts();
+    private final LuaScript joinScript = LuaScript.load("join.lua");
+    private final LuaScript statusScript = LuaScript.load("status.lua");
+    private final LuaScript promoteScript = LuaScript.load("promote.lua");
+    private final LuaScript snapshotScript = LuaScript.load("snapshot.lua");
     private final Random random = new Random(11);
     private String joinSha;
     private String statusSha;
@@ -306,7 +319,6 @@ public final class Scale {
 
     private int seedRowAnchor;
 
-
     private record Cell(String op, String product, Histogram histogram, double serverUsec) {
     }
 
@@ -318,10 +330,11 @@ public final class Scale {
         for (int i = 0; i < count; i++) {
             String uid = user(prefix, i);
             long start = System.nanoTime();
-            List<Long> result = sync.evalsha(joinSha, ScriptOutputType.MULTI, keys, joinArguments(uid,
+            List<Object> result = sync.evalsha(joinSha, ScriptOutputType.MULTI, keys, joinArguments(product, uid,
                     System.currentTimeMillis(), SESSION_TTL_MS));
             histogram.recordValue((System.nanoTime() - start) / 1_000);
-            if (result.get(0) != 0 || result.get(3) != 1) {
+            ScriptReply reply = ScriptReply.of("join.lua", result);
+            if (reply.code("state", Placement.State.class) != Placement.State.WAITING || !reply.flag("enqueued")) {
                 throw new IllegalStateException("join of a new user did not enqueue: " + result);
             }
         }
@@ -358,11 +371,13 @@ public final class Scale {
             } while (!read.add(index));
             String uid = user('u', index);
             long start = System.nanoTime();
-            List<Long> result = sync.evalsha(statusSha, ScriptOutputType.MULTI, statusKeys, uid,
+            List<Object> result = sync.evalsha(statusSha, ScriptOutputType.MULTI, statusKeys, product, uid,
                     Long.toString(span[0]));
             histogram.recordValue((System.nanoTime() - start) / 1_000);
             // u0..u(MAX_ACTIVE-1) were admitted; everyone after them waits in join order.
-            if (result.get(0) != 0 || result.get(1) != index - MAX_ACTIVE + 1) {
+            ScriptReply reply = ScriptReply.of("status.lua", result);
+            if (reply.code("state", Placement.State.class) != Placement.State.WAITING
+                    || reply.number("rank") != index - MAX_ACTIVE + 1) {
                 throw new IllegalStateException("status of waiter " + uid + ": " + result);
             }
         }
@@ -372,7 +387,7 @@ public final class Scale {
         return new Cell("status (rank)", product, histogram, server);
     }
 
-    // ---- 1b: the seed article's layout ---------------------------------------------------------
+    // ---- 1b: the first published layout (a JWT per member) ---------------------------------------------------------
 
     private void seedLayout() {
         sync.flushall();
@@ -443,7 +458,7 @@ public final class Scale {
                 String[] keys = joinKeys(product);
                 for (int i = 0; i < PER_PRODUCT + MAX_ACTIVE; i++) {
                     futures.add(async.evalsha(joinSha, ScriptOutputType.MULTI, keys,
-                            joinArguments(user('u', i), t0, PASS_SESSION_TTL_MS, KEEP_EVERY_PLACE)));
+                            joinArguments(product, user('u', i), t0, PASS_SESSION_TTL_MS, KEEP_EVERY_PLACE)));
                     if (futures.size() >= BATCH) {
                         flushAndAwait(futures);
                     }
@@ -469,9 +484,17 @@ public final class Scale {
         factory.start();
         try {
             SettableClock clock = new SettableClock();
-            QueueStore store = new QueueStore(new ReactiveStringRedisTemplate(factory), scripts, clock,
-                    new RedisGuard(CircuitBreaker.ofDefaults("bench"), Duration.ofMinutes(1)), 10_000, Duration.ofHours(2));
-            PromotionScheduler scheduler = new PromotionScheduler(store, Duration.ofHours(1), Duration.ofHours(1));
+            ReactiveStringRedisTemplate template = new ReactiveStringRedisTemplate(factory);
+            RedisGuard guard = new RedisGuard(CircuitBreaker.ofDefaults("bench"), Duration.ofMinutes(1));
+            QueueScripts scripts = new QueueScripts(new ScriptRunner(template, guard));
+            QueueEventHub events = new QueueEventHub();
+            DueIndex dueIndex = new DueIndex(template, guard, scripts, clock);
+            ProductRegistry registry = new ProductRegistry(template, guard, scripts, clock);
+            TimedProducts timed = new TimedProducts();
+            ProductQueues store = new ProductQueues(template, guard, scripts, clock, events, dueIndex, registry, timed,
+                    new SlotEventStream(template, guard, scripts, 10_000), Duration.ofHours(2));
+            PromotionScheduler scheduler = new PromotionScheduler(store, dueIndex, registry, timed, events,
+                    Duration.ofHours(1), Duration.ofHours(1));
             // Pass 1: every product's sessions have expired (t0 + 2 session ttls): each has 10 places due.
             Pass due = pass("1: every product due", clock, t0 + 2 * PASS_SESSION_TTL_MS, () -> scheduler.promoteDue(""));
             // Pass 2: right after, every product is full until its new sessions end: nothing due.
@@ -572,7 +595,7 @@ public final class Scale {
         pipelined.setAutoFlushCommands(false);
         try {
             for (int i = 0; i < count; i++) {
-                futures.add(async.evalsha(joinSha, ScriptOutputType.MULTI, keys, joinArguments(users.id(i), now, ttl)));
+                futures.add(async.evalsha(joinSha, ScriptOutputType.MULTI, keys, joinArguments(product, users.id(i), now, ttl)));
                 if (futures.size() == BATCH) {
                     flushAndAwait(futures);
                 }
@@ -584,28 +607,30 @@ public final class Scale {
         }
     }
 
-    /** join.lua's ARGV under the gateway's default rules. */
-    private static String[] joinArguments(String uid, long now, long ttl) {
-        return joinArguments(uid, now, ttl, DEFAULT_DROP_RULES);
+    /** join.lua's ARGV under the gateway's default rules (the bench calls it raw, pipelined, for speed). */
+    private static String[] joinArguments(String product, String uid, long now, long ttl) {
+        return joinArguments(product, uid, now, ttl, DEFAULT_DROP_RULES);
     }
 
-    private static String[] joinArguments(String uid, long now, long ttl, String[] dropRules) {
-        String[] args = new String[6 + dropRules.length];
-        args[0] = uid;
-        args[1] = Long.toString(now);
-        args[2] = Integer.toString(MAX_ACTIVE);
-        args[3] = Long.toString(ttl);
-        args[4] = STRATEGY;
-        args[5] = Long.toString(IDLE_TTL_MS);
-        System.arraycopy(dropRules, 0, args, 6, dropRules.length);
+    /** @param dropRules opens-at, closes-at, max-admit-per-minute, abandon-after, arrival-ttl, seed, completing */
+    private static String[] joinArguments(String product, String uid, long now, long ttl, String[] dropRules) {
+        String[] args = new String[7 + dropRules.length];
+        args[0] = product;
+        args[1] = uid;
+        args[2] = Long.toString(now);
+        args[3] = Integer.toString(MAX_ACTIVE);
+        args[4] = Long.toString(ttl);
+        args[5] = STRATEGY;
+        args[6] = Long.toString(IDLE_TTL_MS);
+        System.arraycopy(dropRules, 0, args, 7, dropRules.length);
         return args;
     }
 
     /** How many wait in the product's line, as the queues endpoint reads it (snapshot.lua). */
     private long waiting(String product) {
-        List<Long> snapshot = sync.eval(scripts.snapshot().getScriptAsString(), ScriptOutputType.MULTI, joinKeys(product),
+        List<Object> snapshot = sync.eval(snapshotScript.source(), ScriptOutputType.MULTI, joinKeys(product), product,
                 Long.toString(System.currentTimeMillis()));
-        return snapshot.get(0);
+        return ScriptReply.of("snapshot.lua", snapshot).number("waiting");
     }
 
     private void flushAndAwait(List<RedisFuture<?>> futures) {
@@ -625,13 +650,13 @@ public final class Scale {
     }
 
     private void loadScripts() {
-        joinSha = sync.scriptLoad(scripts.join().getScriptAsString());
-        statusSha = sync.scriptLoad(scripts.status().getScriptAsString());
-        promoteSha = sync.scriptLoad(scripts.promote().getScriptAsString());
+        joinSha = sync.scriptLoad(joinScript.source());
+        statusSha = sync.scriptLoad(statusScript.source());
+        promoteSha = sync.scriptLoad(promoteScript.source());
         // Loaded ahead, so the passes' first calls are not NOSCRIPT round trips.
-        sync.scriptLoad(scripts.due().getScriptAsString());
-        sync.scriptLoad(scripts.reschedule().getScriptAsString());
-        if (!joinSha.equals(scripts.join().getSha1()) || !promoteSha.equals(scripts.promote().getSha1())) {
+        sync.scriptLoad(LuaScript.load("due.lua").source());
+        sync.scriptLoad(LuaScript.load("reschedule.lua").source());
+        if (!joinSha.equals(joinScript.sha1()) || !promoteSha.equals(promoteScript.sha1())) {
             throw new IllegalStateException("SHA1 mismatch between Redis and QueueScripts");
         }
     }

@@ -15,7 +15,7 @@ import reactor.util.retry.Retry;
 
 /**
  * Remembers, for at most {@code ttl} (1 s by default, never more), that a token holder was found
- * active, so their next requests pass without a Redis round trip. DESIGN.md allows exactly this:
+ * active, so their next requests pass without a Redis round trip. This is the one staleness the design allows (docs/design.md):
  * a bounded, documented staleness, and invalidation through Redis on completion and leave. Every
  * completion or leave is announced by {@code leave.lua} on {@code qg:released:<pid>}; each
  * instance drops that user at once, and the instance that completed drops them before it even

@@ -2,8 +2,6 @@ package io.queuegate.admission;
 
 import java.time.Instant;
 
-import io.queuegate.web.QueueError;
-
 /**
  * The admission decision for one request; only the web layer turns it into HTTP.
  */
@@ -41,15 +39,17 @@ public sealed interface Admission {
     }
 
     /**
-     * The request is refused with a contract error, never forwarded.
+     * The request is refused, never forwarded.
      *
-     * @param retryAfterSeconds when to try again, or 0 when trying again will not help
+     * @param detail what exactly was wrong, safe to show the caller, or {@code null}
+     * @param clearCookie whether the caller's token cookie was the bad part and should go
+     * @param retryAfterSeconds when trying again may help, or 0 when it will not
      */
-    record Rejected(QueueError error, String message, boolean clearCookie, long retryAfterSeconds)
+    record Rejected(Refusal reason, String detail, boolean clearCookie, long retryAfterSeconds)
             implements Admission {
 
-        static Rejected of(QueueRejection rejection) {
-            return new Rejected(rejection.error(), rejection.getMessage(), rejection.clearCookie(), 0);
+        public static Rejected of(QueueRejection rejection) {
+            return new Rejected(rejection.reason(), rejection.detail(), rejection.clearCookie(), 0);
         }
     }
 

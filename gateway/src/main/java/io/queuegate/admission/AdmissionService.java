@@ -1,17 +1,17 @@
 package io.queuegate.admission;
 
-import io.queuegate.config.QueuePolicy;
-import io.queuegate.config.RedisFailureMode;
-import io.queuegate.store.Placement;
-import io.queuegate.store.QueueStore;
-import io.queuegate.token.WaitTokenCodec;
-import io.queuegate.web.QueueError;
-import io.queuegate.web.RetryAfter;
-
 import java.time.Duration;
 import java.time.Instant;
 
+import io.queuegate.config.QueuePolicy;
+import io.queuegate.config.RedisFailureMode;
+import io.queuegate.events.QueueEvents;
 import io.queuegate.identity.ClientAddresses;
+import io.queuegate.store.Placement;
+import io.queuegate.store.ProductQueues;
+import io.queuegate.store.RedisFailures;
+import io.queuegate.store.script.JoinScript;
+import io.queuegate.token.WaitTokenCodec;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -20,31 +20,34 @@ import reactor.core.publisher.Mono;
 
 /**
  * Decides what happens to a request on a protected route: join or find the caller's place in
- * Redis (one script call), and answer active, waiting or an error.
+ * Redis (one script call), and answer active, waiting or refused, in the waiting room's own terms
+ * ({@link Admission}); the web layer turns the decision into HTTP.
  */
 public class AdmissionService {
 
     private static final Log log = LogFactory.getLog(AdmissionService.class);
 
     private final CallerResolver callers;
-    private final QueueStore store;
+    private final ProductQueues queues;
     private final WaitTokenCodec tokens;
     private final JoinLimiter userLimiter;
     private final JoinLimiter addressLimiter;
     private final ActiveCache activeCache;
+    private final QueueEvents events;
 
     /**
      * @param userLimiter counts joins per identified user
      * @param addressLimiter counts joins per client address (IPv6 by /64), identified or not
      */
-    public AdmissionService(CallerResolver callers, QueueStore store, WaitTokenCodec tokens, JoinLimiter userLimiter,
-            JoinLimiter addressLimiter, ActiveCache activeCache) {
+    public AdmissionService(CallerResolver callers, ProductQueues queues, WaitTokenCodec tokens,
+            JoinLimiter userLimiter, JoinLimiter addressLimiter, ActiveCache activeCache, QueueEvents events) {
         this.callers = callers;
-        this.store = store;
+        this.queues = queues;
         this.tokens = tokens;
         this.userLimiter = userLimiter;
         this.addressLimiter = addressLimiter;
         this.activeCache = activeCache;
+        this.events = events;
     }
 
     /** Decides one request: join or find the caller's place in Redis (one script call), and answer. */
@@ -73,10 +76,10 @@ public class AdmissionService {
         QueuePolicy policy = request.policy();
         // A caller who may not be let through must not hold the completion either.
         boolean claim = request.completing() && caller.mayForward();
-        return store.joinFor(caller.productId(), caller.userId(), policy.rules(), claim)
+        return queues.join(caller.productId(), caller.userId(), policy.rules(), claim)
                 .map(joined -> decide(caller, joined, policy, request.routeId(), claim))
                 .onErrorResume(RedisFailures::isRedisFailure, error -> {
-                    store.events().redisFailure(request.productId(), "admission", error);
+                    events.redisFailure(request.productId(), "admission", error);
                     log.warn("Redis could not answer for product " + request.productId() + "; route fails "
                             + policy.onRedisFailure().name().toLowerCase() + ": " + error);
                     return Mono.just(policy.onRedisFailure() == RedisFailureMode.OPEN
@@ -93,7 +96,8 @@ public class AdmissionService {
         if (wait == 0 && !caller.anonymous()) {
             wait = userLimiter.tryJoin(caller.userId());
         }
-        return wait > 0 ? tooManyJoins(wait) : null;
+        return wait > 0 ? new Admission.Rejected(Refusal.TOO_MANY_JOINS, null, false, Math.max(1, (wait + 999) / 1000))
+                : null;
     }
 
     /**
@@ -104,55 +108,53 @@ public class AdmissionService {
         activeCache.forget(productId, userId);
     }
 
-    private static Admission tooManyJoins(long windowLeftMillis) {
-        return new Admission.Rejected(QueueError.TOO_MANY_JOINS,
-                "too many joins from this caller; try again later, or keep using the token you were given", false,
-                Math.max(1, (windowLeftMillis + 999) / 1000));
-    }
-
     /** @param claimed whether the join claimed the session's completion (it answers active only if it did) */
-    private Admission decide(Caller caller, QueueStore.Joined joined, QueuePolicy policy, String routeId,
+    private Admission decide(Caller caller, JoinScript.Result joined, QueuePolicy policy, String routeId,
             boolean claimed) {
         Placement placement = joined.placement();
         if (joined.enqueued()) {
-            store.events().joined(caller.productId(), routeId, caller.userId(), placement.rank());
-        }
-        if (placement.state() == Placement.State.ACTIVE && !caller.mayForward()) {
-            // The place of a signed-in shopper is let through only with that shopper's identity;
-            // their token alone was enough to wait.
-            return new Admission.Rejected(QueueError.WRONG_USER,
-                    "this place belongs to a signed-in shopper: sign in as them to go through", false, 0);
-        }
-        if (placement.state() == Placement.State.ACTIVE) {
-            activeCache.remember(caller.productId(), caller.userId());
-            // A token that says "waiting" (jat) on an active caller: its wait ended since the
-            // last answer. Measured once, because the token issued now no longer says so. A new
-            // ticket in this very call means the old wait was lost (expired, left), not ended.
-            boolean waitEnded = caller.joinedAt() != null && !joined.enqueued();
-            if (waitEnded) {
-                store.events().admitted(caller.productId(), routeId, caller.userId(),
-                        nonNegative(Duration.between(caller.joinedAt(), tokens.now())));
-            }
-            boolean needsToken = !caller.hasToken() || caller.joinedAt() != null;
-            return new Admission.Active(caller, needsToken ? issue(caller, null) : null, claimed);
+            events.joined(caller.productId(), routeId, caller.userId(), placement.rank());
         }
         switch (placement.state()) {
+            case ACTIVE:
+                return active(caller, joined, routeId, claimed);
             case COMPLETING:
-                return new Admission.Rejected(QueueError.COMPLETION_IN_PROGRESS,
-                        "another request of this session is completing it; one admission completes once", false, 0);
+                return new Admission.Rejected(Refusal.COMPLETION_IN_PROGRESS, null, false, 0);
             case DRAINING:
-                return new Admission.Rejected(QueueError.QUEUE_CLOSED,
-                        "this product's queue is closed to new shoppers", false, 60);
+                return new Admission.Rejected(Refusal.QUEUE_CLOSED, null, false, 60);
             case SALE_ENDED:
-                return new Admission.Rejected(QueueError.SALE_ENDED,
-                        "the sale of this product ended at " + policy.closesAt(), false, 0);
+                return new Admission.Rejected(Refusal.SALE_ENDED, policy.closesAt() == null ? null
+                        : "the sale of this product ended at " + policy.closesAt(), false, 0);
             case ROOM_CLOSED:
-                return new Admission.Rejected(QueueError.ROOM_CLOSED,
-                        "the waiting room of this product is closed for now", false,
+                return new Admission.Rejected(Refusal.ROOM_CLOSED, null, false,
                         RetryAfter.whileClosed(policy.abandonAfter()));
             default:
-                break;
+                return waiting(caller, joined, policy);
         }
+    }
+
+    private Admission active(Caller caller, JoinScript.Result joined, String routeId, boolean claimed) {
+        if (!caller.mayForward()) {
+            // The place of a signed-in shopper is let through only with that shopper's identity;
+            // their token alone was enough to wait.
+            return new Admission.Rejected(Refusal.WRONG_USER,
+                    "this place belongs to a signed-in shopper: sign in as them to go through", false, 0);
+        }
+        activeCache.remember(caller.productId(), caller.userId());
+        // A token that says "waiting" (jat) on an active caller: its wait ended since the last
+        // answer. Measured once, because the token issued now no longer says so. A new ticket in
+        // this very call means the old wait was lost (expired, left), not ended.
+        boolean waitEnded = caller.joinedAt() != null && !joined.enqueued();
+        if (waitEnded) {
+            events.admitted(caller.productId(), routeId, caller.userId(),
+                    nonNegative(Duration.between(caller.joinedAt(), tokens.now())));
+        }
+        boolean needsToken = !caller.hasToken() || caller.joinedAt() != null;
+        return new Admission.Active(caller, needsToken ? issue(caller, null) : null, claimed);
+    }
+
+    private Admission waiting(Caller caller, JoinScript.Result joined, QueuePolicy policy) {
+        Placement placement = joined.placement();
         // A fresh token with every waiting answer: a user who keeps polling never outlives it.
         // It keeps the join time across answers; a new ticket starts the wait anew.
         Instant joinedAt = joined.enqueued() || caller.joinedAt() == null ? tokens.now() : caller.joinedAt();

@@ -4,7 +4,6 @@ import io.queuegate.identity.UserIds;
 import io.queuegate.token.InvalidTokenException;
 import io.queuegate.token.WaitToken;
 import io.queuegate.token.WaitTokenCodec;
-import io.queuegate.web.QueueError;
 
 /**
  * Turns the request's product id, trusted identity and token into a {@link Caller}, or rejects
@@ -40,7 +39,7 @@ public final class CallerResolver {
             if (presented.fromCookie()) {
                 return newCaller(productId, userId, token);
             }
-            throw new QueueRejection(QueueError.WRONG_PRODUCT, "the token was issued for another product");
+            throw new QueueRejection(Refusal.WRONG_PRODUCT, "the token was issued for another product");
         }
         if (userId == null) {
             // A token alone: enough to wait and ask; a signed-in shopper's place is only let
@@ -53,18 +52,18 @@ public final class CallerResolver {
         if (presented.fromCookie()) {
             return newCaller(productId, userId, null);
         }
-        throw new QueueRejection(QueueError.WRONG_USER, "the token belongs to another user");
+        throw new QueueRejection(Refusal.WRONG_USER, "the token belongs to another user");
     }
 
     private WaitToken verify(PresentedToken presented) {
         if (presented.ambiguous()) {
-            throw new QueueRejection(QueueError.INVALID_TOKEN, "the request carries more than one Queue-Token header");
+            throw new QueueRejection(Refusal.INVALID_TOKEN, "the request carries more than one Queue-Token header");
         }
         try {
             return tokens.verify(presented.value());
         }
         catch (InvalidTokenException ex) {
-            throw new QueueRejection(QueueError.INVALID_TOKEN, ex.getMessage(), presented.fromCookie());
+            throw new QueueRejection(Refusal.INVALID_TOKEN, ex.getMessage(), presented.fromCookie());
         }
     }
 

@@ -5,13 +5,12 @@ import java.util.Base64;
 import java.util.regex.Pattern;
 
 import io.queuegate.identity.UserIds;
-import io.queuegate.web.QueueError;
 
 /** Checks product ids before they become part of a Redis key, and makes ids for anonymous callers. */
 public final class Identifiers {
 
     /**
-     * DESIGN.md: at most 64 characters of {@code [A-Za-z0-9_.-]}; and starting with a letter or
+     * At most 64 characters of {@code [A-Za-z0-9_.-]}; and starting with a letter or
      * digit, so that {@code .} and {@code ..} (path segments, not products) are refused.
      */
     private static final Pattern PRODUCT_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}");
@@ -23,7 +22,7 @@ public final class Identifiers {
 
     public static String requireProductId(String productId) {
         if (productId == null || !PRODUCT_ID.matcher(productId).matches()) {
-            throw new QueueRejection(QueueError.INVALID_PRODUCT,
+            throw new QueueRejection(Refusal.INVALID_PRODUCT,
                     "the product id must be 1 to 64 characters of A-Z, a-z, 0-9, '_', '.' or '-', "
                             + "starting with a letter or digit");
         }
@@ -39,7 +38,7 @@ public final class Identifiers {
     public static String requireProductId(String productId, Pattern pattern) {
         requireProductId(productId);
         if (pattern != null && !pattern.matcher(productId).matches()) {
-            throw new QueueRejection(QueueError.INVALID_PRODUCT,
+            throw new QueueRejection(Refusal.INVALID_PRODUCT,
                     "the product id does not match this route's product-id-pattern " + pattern.pattern());
         }
         return productId;

@@ -1,26 +1,30 @@
 package io.queuegate.admission;
 
-import io.queuegate.web.QueueError;
-
-/** A request QueueGate answers itself with an error, never forwarding it. */
+/** A request the waiting room refuses: it is answered with an error, never forwarded. */
 public final class QueueRejection extends RuntimeException {
 
-    private final QueueError error;
+    private final Refusal reason;
     private final boolean clearCookie;
 
-    public QueueRejection(QueueError error, String message) {
-        this(error, message, false);
+    /** @param detail what exactly was wrong, safe to show the caller; {@code null} for the reason's usual words */
+    public QueueRejection(Refusal reason, String detail) {
+        this(reason, detail, false);
     }
 
     /** @param clearCookie whether the answer should drop the caller's token cookie (it was the bad token) */
-    public QueueRejection(QueueError error, String message, boolean clearCookie) {
-        super(message, null, false, false);
-        this.error = error;
+    public QueueRejection(Refusal reason, String detail, boolean clearCookie) {
+        super(detail, null, false, false);
+        this.reason = reason;
         this.clearCookie = clearCookie;
     }
 
-    public QueueError error() {
-        return error;
+    public Refusal reason() {
+        return reason;
+    }
+
+    /** What exactly was wrong, or {@code null}. */
+    public String detail() {
+        return getMessage();
     }
 
     public boolean clearCookie() {

@@ -1,4 +1,4 @@
-package io.queuegate.ops;
+package io.queuegate.autoconfigure;
 
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -6,9 +6,23 @@ import java.util.stream.Collectors;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.queuegate.admission.Identifiers;
 import io.queuegate.admission.QueueRejection;
-import io.queuegate.config.QueueGateAutoConfiguration;
+import io.queuegate.autoconfigure.QueueGateAutoConfiguration;
 import io.queuegate.config.QueueGateProperties;
-import io.queuegate.store.QueueStore;
+import io.queuegate.events.QueueEventHub;
+import io.queuegate.events.QueueEvents;
+import io.queuegate.ops.AuditLog;
+import io.queuegate.ops.OperationsExposureCheck;
+import io.queuegate.ops.ProductTags;
+import io.queuegate.ops.QueueDirectory;
+import io.queuegate.ops.QueueGateHealthIndicator;
+import io.queuegate.ops.QueueGateMetricsProperties;
+import io.queuegate.ops.QueueGauges;
+import io.queuegate.ops.QueueMetrics;
+import io.queuegate.ops.QueuesEndpoint;
+import io.queuegate.routes.RouteQueuePolicies;
+import io.queuegate.store.ProductQueues;
+import io.queuegate.store.ProductRegistry;
+import io.queuegate.store.RedisGuard;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
@@ -21,6 +35,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.cloud.gateway.filter.GlobalFilter;
+import org.springframework.cloud.gateway.route.RouteLocator;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
@@ -34,14 +49,23 @@ import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
         afterName = "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration")
 @ConditionalOnClass({ GlobalFilter.class, ReactiveStringRedisTemplate.class })
 @ConditionalOnProperty(name = "queuegate.enabled", matchIfMissing = true)
-@ConditionalOnBean(QueueStore.class)
+@ConditionalOnBean(ProductQueues.class)
 @EnableConfigurationProperties(QueueGateMetricsProperties.class)
 public class QueueGateOperationsAutoConfiguration {
 
     @Bean
-    SmartInitializingSingleton queuegateEventListeners(QueueStore store, ObjectProvider<QueueEvents> listeners) {
-        // After every singleton exists, and so before any lifecycle starts a promotion loop.
-        return () -> listeners.orderedStream().forEach(store.events()::register);
+    SmartInitializingSingleton queuegateEventListeners(QueueEventHub hub, ObjectProvider<QueueEvents> listeners) {
+        // After every singleton exists, and so before any lifecycle starts a promotion loop. The
+        // hub is a QueueEvents itself: it must not hand events to itself.
+        return () -> listeners.orderedStream().filter(listener -> listener != hub).forEach(hub::register);
+    }
+
+    @Bean(name = "queuegate")
+    @ConditionalOnClass(name = "org.springframework.boot.health.contributor.ReactiveHealthIndicator")
+    @ConditionalOnMissingBean(QueueGateHealthIndicator.class)
+    QueueGateHealthIndicator queuegateHealthIndicator(ProductQueues queues, RedisGuard guard, RouteLocator routes,
+            RouteQueuePolicies policies, QueueGateProperties properties) {
+        return new QueueGateHealthIndicator(queues, guard, routes, policies, properties.products());
     }
 
     @Bean
@@ -52,9 +76,9 @@ public class QueueGateOperationsAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    QueueDirectory queueDirectory(QueueStore store, QueueGateProperties properties,
+    QueueDirectory queueDirectory(ProductRegistry registry, QueueGateProperties properties,
             QueueGateMetricsProperties metrics) {
-        return new QueueDirectory(store, configuredProducts(properties), metrics.maxProducts());
+        return new QueueDirectory(registry, configuredProducts(properties), metrics.maxProducts());
     }
 
     /** Product ids of {@code queuegate.products} that are valid ids (the others never reach Redis). */
@@ -94,7 +118,7 @@ public class QueueGateOperationsAutoConfiguration {
 
         @Bean
         @ConditionalOnMissingBean
-        QueueGauges queueGauges(MeterRegistry registry, QueueDirectory directory, QueueStore store, ProductTags tags,
+        QueueGauges queueGauges(MeterRegistry registry, QueueDirectory directory, ProductQueues store, ProductTags tags,
                 QueueGateMetricsProperties metrics) {
             return new QueueGauges(registry, directory, store, tags, metrics.refreshInterval());
         }
@@ -108,8 +132,8 @@ public class QueueGateOperationsAutoConfiguration {
         @Bean
         @ConditionalOnMissingBean
         @ConditionalOnAvailableEndpoint
-        QueuesEndpoint queuesEndpoint(QueueStore store, QueueDirectory directory) {
-            return new QueuesEndpoint(store, directory);
+        QueuesEndpoint queuesEndpoint(ProductQueues queues, QueueDirectory directory, QueueEventHub events) {
+            return new QueuesEndpoint(queues, directory, events);
         }
 
         /** In a shop's own gateway a public operations surface is only a warning (Spring Security may guard it). */

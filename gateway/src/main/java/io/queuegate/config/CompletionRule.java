@@ -1,4 +1,4 @@
-package io.queuegate.admission;
+package io.queuegate.config;
 
 import java.util.Locale;
 import java.util.Objects;

@@ -1,7 +1,7 @@
 package io.queuegate.config;
 
 /**
- * How users move from a product's wait queue into its active set (the seed's four strategies).
+ * How users move from a product's wait queue into its active set (docs/promotion.md compares the four).
  */
 public enum Promotion {
 

@@ -5,13 +5,13 @@ import java.time.Instant;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
-import io.queuegate.admission.CompletionRule;
+import io.queuegate.config.CompletionRule;
 import io.queuegate.store.ProductRules;
 
 /**
  * The complete, validated queue settings that apply to one product on one route.
  *
- * @param maxActive users admitted at once; default 10 (the seed's {@code ACTIVE_MAX})
+ * @param maxActive users admitted at once; default 10
  * @param sessionTtl an admitted user's time to finish; default 10 minutes
  * @param promotion how waiting users are promoted; default {@link Promotion#PUBSUB}
  * @param completeOn the request that ends a session on a 2xx answer; default none
@@ -102,7 +102,7 @@ public record QueuePolicy(
     }
 
     /** Compiles a route's product-id-pattern, failing with a message that names the field. */
-    static Pattern compile(String pattern) {
+    public static Pattern compile(String pattern) {
         if (pattern == null || pattern.isEmpty()) {
             return null;
         }

@@ -1,4 +1,4 @@
-package io.queuegate.ops;
+package io.queuegate.events;
 
 import java.time.Duration;
 import java.util.List;

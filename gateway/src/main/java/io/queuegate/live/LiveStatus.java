@@ -8,7 +8,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import io.queuegate.admission.Caller;
 import io.queuegate.admission.WaitEstimate;
 import io.queuegate.store.Placement;
-import io.queuegate.store.QueueStore;
+import io.queuegate.store.ProductQueues;
 
 import org.springframework.http.codec.ServerSentEvent;
 
@@ -25,11 +25,11 @@ public class LiveStatus {
     /** Also keeps proxies from closing an idle connection. */
     public static final Duration HEARTBEAT = Duration.ofSeconds(15);
 
-    private final QueueStore store;
+    private final ProductQueues store;
     private final AdmissionNotifier notifier;
     private final Duration heartbeat;
 
-    public LiveStatus(QueueStore store, AdmissionNotifier notifier, Duration heartbeat) {
+    public LiveStatus(ProductQueues store, AdmissionNotifier notifier, Duration heartbeat) {
         this.store = store;
         this.notifier = notifier;
         this.heartbeat = heartbeat;
@@ -54,6 +54,7 @@ public class LiveStatus {
                 });
         Flux<Update> reads = Flux.interval(Duration.ZERO, heartbeat)
                 .concatMap(tick -> store.status(caller.productId(), caller.userId())
+                        .map(status -> status.placement())
                         .doOnNext(placement -> {
                             rank.set(placement.rank());
                             preQueued.set(placement.state() == Placement.State.PRE_QUEUE);

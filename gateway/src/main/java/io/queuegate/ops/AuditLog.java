@@ -2,6 +2,8 @@ package io.queuegate.ops;
 
 import java.time.Duration;
 
+import io.queuegate.events.QueueEvents;
+
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.event.Level;

@@ -2,7 +2,7 @@ package io.queuegate.ops;
 
 import java.util.Set;
 
-import io.queuegate.store.QueueStore;
+import io.queuegate.store.ProductRegistry;
 
 import reactor.core.publisher.Flux;
 
@@ -12,12 +12,12 @@ import reactor.core.publisher.Flux;
  */
 public class QueueDirectory {
 
-    private final QueueStore store;
+    private final ProductRegistry registry;
     private final Set<String> configured;
     private final int max;
 
-    public QueueDirectory(QueueStore store, Set<String> configured, int max) {
-        this.store = store;
+    public QueueDirectory(ProductRegistry registry, Set<String> configured, int max) {
+        this.registry = registry;
         this.configured = Set.copyOf(configured);
         this.max = max;
     }
@@ -25,7 +25,7 @@ public class QueueDirectory {
     /** Configured products first, then the registry's, without repeats, at most {@code max}. */
     public Flux<String> products() {
         return Flux.fromIterable(configured.stream().sorted().toList())
-                .concatWith(store.products())
+                .concatWith(registry.products())
                 .distinct()
                 .take(max);
     }

@@ -1,13 +1,13 @@
 package io.queuegate.ops;
 
+import java.util.Map;
+
+import io.queuegate.config.QueuePolicy;
 import io.queuegate.config.QueueSettings;
 import io.queuegate.config.RedisFailureMode;
-import io.queuegate.config.RouteQueuePolicies;
-import io.queuegate.config.QueuePolicy;
-import io.queuegate.store.QueueStore;
+import io.queuegate.routes.RouteQueuePolicies;
+import io.queuegate.store.ProductQueues;
 import io.queuegate.store.RedisGuard;
-
-import java.util.Map;
 
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.ReactiveHealthIndicator;
@@ -24,13 +24,13 @@ import reactor.core.publisher.Mono;
  */
 public class QueueGateHealthIndicator implements ReactiveHealthIndicator {
 
-    private final QueueStore store;
+    private final ProductQueues store;
     private final RedisGuard guard;
     private final RouteLocator routes;
     private final RouteQueuePolicies policies;
     private final Map<String, QueueSettings> productOverrides;
 
-    public QueueGateHealthIndicator(QueueStore store, RedisGuard guard, RouteLocator routes,
+    public QueueGateHealthIndicator(ProductQueues store, RedisGuard guard, RouteLocator routes,
             RouteQueuePolicies policies, Map<String, QueueSettings> productOverrides) {
         this.store = store;
         this.guard = guard;

@@ -8,8 +8,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.queuegate.store.ProductQueues;
 import io.queuegate.store.QueueSnapshot;
-import io.queuegate.store.QueueStore;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -33,13 +33,13 @@ public class QueueGauges implements SmartLifecycle {
 
     private final MeterRegistry registry;
     private final QueueDirectory directory;
-    private final QueueStore store;
+    private final ProductQueues store;
     private final ProductTags tags;
     private final Duration interval;
     private final Map<String, Counts> tracked = new ConcurrentHashMap<>();
     private volatile Disposable running;
 
-    public QueueGauges(MeterRegistry registry, QueueDirectory directory, QueueStore store, ProductTags tags,
+    public QueueGauges(MeterRegistry registry, QueueDirectory directory, ProductQueues store, ProductTags tags,
             Duration interval) {
         this.registry = registry;
         this.directory = directory;

@@ -1,17 +1,17 @@
 package io.queuegate.ops;
 
 import java.time.Duration;
-
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.MeterRegistry;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.queuegate.events.QueueEvents;
 
 /**
- * Counts queue events as Micrometer meters named {@code queuegate.*} (see the README's metrics
+ * Counts queue events as Micrometer meters named {@code queuegate.*} (see docs/operations.md's metrics
  * table). Only in-memory work per event: no Redis call, nothing that blocks.
  */
 public class QueueMetrics implements QueueEvents {

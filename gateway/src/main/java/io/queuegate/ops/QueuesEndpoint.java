@@ -1,16 +1,19 @@
 package io.queuegate.ops;
 
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 import io.queuegate.admission.Identifiers;
 import io.queuegate.admission.QueueRejection;
-import io.queuegate.admission.RedisFailures;
 import io.queuegate.admission.WaitEstimate;
+import io.queuegate.events.QueueEvents;
+import io.queuegate.store.AdminAction;
+import io.queuegate.store.ProductQueues;
 import io.queuegate.store.QueueSnapshot;
-import io.queuegate.store.QueueStore;
+import io.queuegate.store.RedisFailures;
+import io.queuegate.store.RoomMode;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -32,18 +35,20 @@ import reactor.core.publisher.Mono;
 @Endpoint(id = "queues")
 public class QueuesEndpoint {
 
-    /** The actions of {@code POST /actuator/queues/{productId}}. */
-    public static final Set<String> ACTIONS = Set.of("max", "mode", "pause", "resume", "drain", "undrain");
+    /** The room modes, as {@code POST /actuator/queues/{productId}} takes them. */
+    static final List<String> MODES = Arrays.stream(RoomMode.values()).map(RoomMode::code).toList();
 
     /** Far beyond any sensible max-active; keeps a typo from opening the gates entirely. */
     static final int MAX_CAPACITY = 1_000_000;
 
-    private final QueueStore store;
+    private final ProductQueues store;
     private final QueueDirectory directory;
+    private final QueueEvents events;
 
-    public QueuesEndpoint(QueueStore store, QueueDirectory directory) {
+    public QueuesEndpoint(ProductQueues store, QueueDirectory directory, QueueEvents events) {
         this.store = store;
         this.directory = directory;
+        this.events = events;
     }
 
     @ReadOperation
@@ -81,23 +86,24 @@ public class QueuesEndpoint {
         if (invalid != null) {
             return Mono.just(invalid);
         }
-        if (!ACTIONS.contains(action)) {
+        AdminAction adminAction = AdminAction.of(action);
+        if (adminAction == null) {
             return Mono.just(error(WebEndpointResponse.STATUS_BAD_REQUEST, "invalid_action",
                     "action must be one of max, mode, pause, resume, drain, undrain; was '" + action + "'"));
         }
         boolean takesValue = "max".equals(action) || "mode".equals(action);
         String applied = takesValue && value != null ? value.trim() : "";
-        if ("mode".equals(action) && !QueueSnapshot.MODES.contains(applied)) {
+        if (adminAction == AdminAction.MODE && RoomMode.of(applied) == null) {
             return Mono.just(error(WebEndpointResponse.STATUS_BAD_REQUEST, "invalid_value",
-                    "value of mode must be one of " + String.join(", ", QueueSnapshot.MODES) + "; was '" + value + "'"));
+                    "value of mode must be one of " + String.join(", ", MODES) + "; was '" + value + "'"));
         }
         if ("max".equals(action) && !applied.isEmpty() && !isCapacity(applied)) {
             return Mono.just(error(WebEndpointResponse.STATUS_BAD_REQUEST, "invalid_value",
                     "value of max must be a whole number from 1 to " + MAX_CAPACITY
                             + ", or empty for the route's max-active; was '" + value + "'"));
         }
-        return store.control(productId, action, applied)
-                .doOnNext(promoted -> store.events().operatorAction(productId, action, applied, promoted))
+        return store.control(productId, adminAction, applied)
+                .doOnNext(promoted -> events.operatorAction(productId, action, applied, promoted))
                 .flatMap(promoted -> store.snapshot(productId)
                         .map(snapshot -> ok(new ControlResult(action, applied, promoted, view(productId, snapshot)))))
                 .onErrorResume(RedisFailures::isRedisFailure, error -> Mono.just(unavailable()));
@@ -117,14 +123,14 @@ public class QueuesEndpoint {
             return null;
         }
         catch (QueueRejection rejection) {
-            return error(WebEndpointResponse.STATUS_BAD_REQUEST, rejection.error().code(), rejection.getMessage());
+            return error(WebEndpointResponse.STATUS_BAD_REQUEST, "invalid_product", rejection.detail());
         }
     }
 
     static QueueView view(String productId, QueueSnapshot snapshot) {
         return new QueueView(productId, snapshot.waiting(), snapshot.active(), snapshot.capacity(),
                 snapshot.maxOverride(), Math.round(snapshot.admissionRate() * 1000) / 1000.0, snapshot.paused(),
-                snapshot.draining(), WaitEstimate.seconds(snapshot.waiting(), snapshot.admissionRate()), snapshot.mode(),
+                snapshot.draining(), WaitEstimate.seconds(snapshot.waiting(), snapshot.admissionRate()), snapshot.mode().code(),
                 snapshot.opening() == null ? null : OpeningView.of(snapshot.opening()));
     }
 
@@ -167,7 +173,7 @@ public class QueuesEndpoint {
     /**
      * How a sale's pre-queue was drawn, for audit: the tickets {@code firstTicket} to
      * {@code firstTicket + preQueued - 1} stand in line in the order of a permutation keyed by the
-     * seed (see the README's Drops section), so anyone with the seed and the pre-queue's tickets
+     * seed (see docs/drops.md), so anyone with the seed and the pre-queue's tickets
      * can recompute the order.
      *
      * @param seed a decimal string, so JavaScript clients read it exactly; {@code null} when nobody
@@ -177,9 +183,9 @@ public class QueuesEndpoint {
     public record OpeningView(Instant opensAt, String seed, long preQueued, Long firstTicket) {
 
         static OpeningView of(QueueSnapshot.Opening opening) {
-            boolean drawn = opening.seed() >= 0;
-            return new OpeningView(Instant.ofEpochMilli(opening.opensAt()), drawn ? Long.toString(opening.seed()) : null,
-                    opening.preQueued(), drawn ? opening.firstTicket() : null);
+            boolean drawn = opening.seed() != null;
+            return new OpeningView(Instant.ofEpochMilli(opening.opensAt()), opening.seed(), opening.preQueued(),
+                    drawn ? opening.firstTicket() : null);
         }
     }
 

@@ -3,8 +3,8 @@ package io.queuegate.paths;
 import java.util.HashSet;
 import java.util.Set;
 
-import io.queuegate.config.RouteQueuePolicies;
-import io.queuegate.ops.QueueEvents;
+import io.queuegate.events.QueueEvents;
+import io.queuegate.routes.RouteQueuePolicies;
 import io.queuegate.web.QueueError;
 import io.queuegate.web.QueueResponses;
 

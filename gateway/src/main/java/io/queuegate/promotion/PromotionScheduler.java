@@ -1,16 +1,22 @@
 package io.queuegate.promotion;
 
-import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.queuegate.admission.RedisFailures;
 import io.queuegate.config.Promotion;
+import io.queuegate.events.QueueEvents;
+import io.queuegate.store.DueIndex;
+import io.queuegate.store.ProductQueues;
+import io.queuegate.store.ProductRegistry;
+import io.queuegate.store.PromotionOutcome;
 import io.queuegate.store.QueueKeys;
-import io.queuegate.store.QueueStore;
+import io.queuegate.store.RedisFailures;
+import io.queuegate.store.TimedProducts;
+import io.queuegate.store.script.DueScript;
+import io.queuegate.store.script.RescheduleScript;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -29,7 +35,7 @@ import reactor.core.publisher.Mono;
  * product, so any number of instances may run it at once: the script never admits beyond
  * max-active. Every {@value #SWEEP_EVERY}th safety-net pass walks the whole registry instead. Products with a
  * clock of their own (opens-at, max-admit-per-minute) are also promoted every
- * {@link QueueStore#TIMED_PERIOD} by each instance that saw them joined.
+ * {@link TimedProducts#PERIOD} by each instance that knows of them.
  */
 public class PromotionScheduler implements SmartLifecycle {
 
@@ -44,15 +50,22 @@ public class PromotionScheduler implements SmartLifecycle {
     /** Every this many safety-net passes, the whole registry is walked instead of the due index. */
     static final int SWEEP_EVERY = 10;
 
-    private static final long SKIPPED = -2;
-
-    private final QueueStore store;
+    private final ProductQueues store;
+    private final DueIndex due;
+    private final ProductRegistry registry;
+    private final TimedProducts timed;
+    private final QueueEvents events;
     private final Duration schedulerInterval;
     private final Duration safetyNetInterval;
     private volatile Disposable.Composite running;
 
-    public PromotionScheduler(QueueStore store, Duration schedulerInterval, Duration safetyNetInterval) {
+    public PromotionScheduler(ProductQueues store, DueIndex due, ProductRegistry registry, TimedProducts timed,
+            QueueEvents events, Duration schedulerInterval, Duration safetyNetInterval) {
         this.store = store;
+        this.due = due;
+        this.registry = registry;
+        this.timed = timed;
+        this.events = events;
         this.schedulerInterval = schedulerInterval;
         this.safetyNetInterval = safetyNetInterval;
     }
@@ -63,13 +76,13 @@ public class PromotionScheduler implements SmartLifecycle {
                 every(schedulerInterval, tick -> promoteDue(Promotion.SCHEDULER.id())),
                 // Every SWEEP_EVERY-th safety-net pass walks the whole registry instead.
                 every(safetyNetInterval, tick -> (tick + 1) % SWEEP_EVERY == 0 ? promoteAll("") : promoteDue("")),
-                Flux.interval(QueueStore.REGISTRATION_PERIOD, QueueStore.REGISTRATION_PERIOD)
+                Flux.interval(ProductRegistry.FLUSH_PERIOD, ProductRegistry.FLUSH_PERIOD)
                         .onBackpressureDrop()
-                        .concatMap(tick -> store.registerNewProducts()
-                                .then(store.markDueProducts())
+                        .concatMap(tick -> registry.flush()
+                                .then(due.flush())
                                 .onErrorResume(error -> Mono.empty()), 1)
                         .subscribe(),
-                Flux.interval(QueueStore.TIMED_PERIOD, QueueStore.TIMED_PERIOD)
+                Flux.interval(TimedProducts.PERIOD, TimedProducts.PERIOD)
                         .onBackpressureDrop()
                         .concatMap(tick -> promoteTimed(), 1)
                         .subscribe());
@@ -99,21 +112,20 @@ public class PromotionScheduler implements SmartLifecycle {
      * @return the users moved in this pass
      */
     public Mono<Long> promoteDue(String onlyStrategy) {
-        return store.dueProducts(store.millis())
+        return due.due(store.millis())
                 .flatMap(entry -> store.promoteDue(entry.getValue(), onlyStrategy)
-                        .map(result -> new Outcome(entry.getValue(), entry.getScore(), result.get(0), result.get(1)))
+                        .map(result -> new Outcome(entry.getValue(), entry.getScore(), result))
                         .onErrorResume(error -> failed(entry.getValue(), error)), CONCURRENCY)
                 .buffer(RESCHEDULE_BATCH)
                 .concatMap(outcomes -> {
-                    List<String> triples = new ArrayList<>();
+                    List<RescheduleScript.Entry> entries = new ArrayList<>();
                     for (Outcome outcome : outcomes) {
-                        if (outcome.next() != SKIPPED) {
-                            triples.add(outcome.productId());
-                            triples.add(BigDecimal.valueOf(outcome.dueAt()).toPlainString());
-                            triples.add(Long.toString(outcome.next()));
+                        if (outcome.result().nextDue() != DueScript.UNCHANGED) {
+                            entries.add(new RescheduleScript.Entry(outcome.productId(), outcome.dueAt(),
+                                    outcome.result().nextDue()));
                         }
                     }
-                    return store.reschedule(triples)
+                    return due.reschedule(entries)
                             .then(forgetIdle(outcomes))
                             .thenReturn(moved(outcomes));
                 })
@@ -129,23 +141,23 @@ public class PromotionScheduler implements SmartLifecycle {
      * @return the users moved in this pass
      */
     public Mono<Long> promoteAll(String onlyStrategy) {
-        return store.products()
+        return registry.products()
                 .flatMap(productId -> store.promoteDue(productId, onlyStrategy)
-                        .map(result -> new Outcome(productId, 0, result.get(0), result.get(1)))
+                        .map(result -> new Outcome(productId, 0, result))
                         .onErrorResume(error -> failed(productId, error)), CONCURRENCY)
                 .buffer(RESCHEDULE_BATCH)
                 .concatMap(outcomes -> {
-                    Map<String, Long> due = new HashMap<>();
-                    outcomes.stream().filter(outcome -> outcome.next() >= 0)
-                            .forEach(outcome -> due.put(outcome.productId(), outcome.next()));
-                    return store.dueBy(due).then(forgetIdle(outcomes)).thenReturn(moved(outcomes));
+                    Map<String, Long> dueAt = new HashMap<>();
+                    outcomes.stream().filter(outcome -> outcome.result().nextDue() >= 0)
+                            .forEach(outcome -> dueAt.put(outcome.productId(), outcome.result().nextDue()));
+                    return due.dueBy(dueAt).then(forgetIdle(outcomes)).thenReturn(moved(outcomes));
                 })
                 .reduce(0L, Long::sum);
     }
 
     private Mono<Outcome> failed(String productId, Throwable error) {
         if (RedisFailures.isRedisFailure(error)) {
-            store.events().redisFailure(productId, "promotion", error);
+            events.redisFailure(productId, "promotion", error);
         }
         log.warn("Promotion pass failed for product " + productId + ": " + error);
         return Mono.empty();
@@ -155,17 +167,18 @@ public class PromotionScheduler implements SmartLifecycle {
         return Flux.fromIterable(outcomes)
                 // Nobody waits, or nothing is due until an event: forgetIfIdle keeps a product in
                 // the registry while anyone waits.
-                .filter(outcome -> outcome.moved() == -1 || outcome.next() == -1)
-                .concatMap(outcome -> store.forgetIfIdle(outcome.productId()))
+                .filter(outcome -> outcome.result().outcome() == PromotionOutcome.EMPTY
+                        || outcome.result().nextDue() == DueScript.ON_EVENT)
+                .concatMap(outcome -> registry.forgetIfIdle(outcome.productId()))
                 .then();
     }
 
     private static long moved(List<Outcome> outcomes) {
-        return outcomes.stream().mapToLong(outcome -> Math.max(outcome.moved(), 0L)).sum();
+        return outcomes.stream().mapToLong(outcome -> outcome.result().moved()).sum();
     }
 
     /** One product's result in a pass: as {@code due.lua} answered, with the score it was due at. */
-    private record Outcome(String productId, double dueAt, long moved, long next) {
+    private record Outcome(String productId, double dueAt, DueScript.Result result) {
     }
 
     /**
@@ -174,14 +187,14 @@ public class PromotionScheduler implements SmartLifecycle {
      * promoted on a short clock. Every instance runs it; the script admits only what is due.
      */
     public Mono<Long> promoteTimed() {
-        return Flux.fromIterable(List.copyOf(store.timedProducts()))
+        return Flux.fromIterable(timed.snapshot())
                 .flatMap(productId -> store.promote(productId, "")
-                        .doOnNext(moved -> {
-                            if (moved == -1) {
-                                store.forgetTimed(productId);
+                        .doOnNext(promoted -> {
+                            if (promoted.outcome() == PromotionOutcome.EMPTY) {
+                                timed.forget(productId);
                             }
                         })
-                        .map(moved -> Math.max(moved, 0L))
+                        .map(promoted -> promoted.moved())
                         .onErrorResume(error -> Mono.just(0L)), CONCURRENCY)
                 .reduce(0L, Long::sum);
     }

@@ -1,8 +1,10 @@
 package io.queuegate.promotion;
 
-import io.queuegate.admission.RedisFailures;
+import io.queuegate.events.QueueEvents;
+import io.queuegate.store.ProductQueues;
 import io.queuegate.store.QueueKeys;
-import io.queuegate.store.QueueStore;
+import io.queuegate.store.RedisFailures;
+import io.queuegate.store.script.PromoteScript;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -22,12 +24,14 @@ public class SlotAvailableListener extends EventSubscription {
     private static final Log log = LogFactory.getLog(SlotAvailableListener.class);
 
     private final ReactiveStringRedisTemplate redis;
-    private final QueueStore store;
+    private final ProductQueues store;
+    private final QueueEvents events;
 
-    public SlotAvailableListener(ReactiveStringRedisTemplate redis, QueueStore store) {
+    public SlotAvailableListener(ReactiveStringRedisTemplate redis, ProductQueues store, QueueEvents events) {
         super(log);
         this.redis = redis;
         this.store = store;
+        this.events = events;
     }
 
     @Override
@@ -45,9 +49,9 @@ public class SlotAvailableListener extends EventSubscription {
         if (productId == null) {
             return Mono.empty();
         }
-        return store.promote(productId, "").onErrorResume(error -> {
+        return store.promote(productId, "").map(PromoteScript.Result::moved).onErrorResume(error -> {
             if (RedisFailures.isRedisFailure(error)) {
-                store.events().redisFailure(productId, "promotion", error);
+                events.redisFailure(productId, "promotion", error);
             }
             log.warn("Promotion after a slot-available message failed for product " + productId + ": " + error);
             return Mono.empty();

@@ -3,9 +3,12 @@ package io.queuegate.promotion;
 import java.time.Duration;
 import java.util.UUID;
 
-import io.queuegate.admission.RedisFailures;
+import io.queuegate.events.QueueEvents;
+import io.queuegate.store.ProductQueues;
 import io.queuegate.store.QueueKeys;
-import io.queuegate.store.QueueStore;
+import io.queuegate.store.RedisFailures;
+import io.queuegate.store.SlotEventStream;
+import io.queuegate.store.script.PromoteScript;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -33,14 +36,19 @@ public class SlotEventConsumer extends EventSubscription {
     private static final Log log = LogFactory.getLog(SlotEventConsumer.class);
     private static final int BATCH = 100;
 
-    private final QueueStore store;
+    private final ProductQueues store;
+    private final SlotEventStream stream;
+    private final QueueEvents events;
     private final StreamReceiver<String, MapRecord<String, String, String>> receiver;
     private final String consumer;
     private final Duration claimIdle;
 
-    public SlotEventConsumer(ReactiveRedisConnectionFactory connections, QueueStore store, Duration claimIdle) {
+    public SlotEventConsumer(ReactiveRedisConnectionFactory connections, ProductQueues store, SlotEventStream stream,
+            QueueEvents events, Duration claimIdle) {
         super(log);
         this.store = store;
+        this.stream = stream;
+        this.events = events;
         this.claimIdle = claimIdle;
         this.consumer = "gateway-" + UUID.randomUUID();
         this.receiver = StreamReceiver.create(connections, StreamReceiver.StreamReceiverOptions.builder()
@@ -62,7 +70,7 @@ public class SlotEventConsumer extends EventSubscription {
         Flux<Long> orphaned = Flux.interval(claimIdle, claimIdle)
                 .onBackpressureDrop()
                 .concatMap(tick -> claimOrphans(), 1);
-        return store.createSlotEventGroup(GROUP).thenMany(Flux.merge(fresh, orphaned));
+        return stream.createGroup(GROUP).thenMany(Flux.merge(fresh, orphaned));
     }
 
     @Override
@@ -72,8 +80,8 @@ public class SlotEventConsumer extends EventSubscription {
 
     /** Claims and handles events idle longer than claimIdle in other consumers' pending lists. */
     public Mono<Long> claimOrphans() {
-        return store.claimSlotEvents(GROUP, consumer, claimIdle, BATCH, Duration.ofHours(1))
-                .concatMap(event -> handle(event[0], event[1]))
+        return stream.claim(GROUP, consumer, claimIdle, BATCH, Duration.ofHours(1))
+                .concatMap(event -> handle(event.eventId(), event.productId()))
                 .count()
                 .onErrorResume(error -> {
                     log.warn("Claiming orphaned slot events failed; retrying next period: " + error);
@@ -82,12 +90,13 @@ public class SlotEventConsumer extends EventSubscription {
     }
 
     private Mono<Long> handle(String eventId, String productId) {
-        Mono<Long> promote = productId == null ? Mono.just(0L) : store.promote(productId, "");
+        Mono<Long> promote = productId == null ? Mono.just(0L)
+                : store.promote(productId, "").map(PromoteScript.Result::moved);
         // Acknowledge only after promoting: a crash in between leaves the event for another instance.
-        return promote.flatMap(moved -> store.acknowledgeSlotEvent(GROUP, eventId).thenReturn(moved))
+        return promote.flatMap(moved -> stream.acknowledge(GROUP, eventId).thenReturn(moved))
                 .onErrorResume(error -> {
                     if (RedisFailures.isRedisFailure(error)) {
-                        store.events().redisFailure(productId, "promotion", error);
+                        events.redisFailure(productId, "promotion", error);
                     }
                     log.warn("Handling slot event " + eventId + " failed; it stays pending and will be claimed: "
                             + error);

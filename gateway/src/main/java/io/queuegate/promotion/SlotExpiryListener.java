@@ -3,9 +3,11 @@ package io.queuegate.promotion;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.pubsub.api.reactive.RedisClusterPubSubReactiveCommands;
 import io.lettuce.core.codec.StringCodec;
-import io.queuegate.admission.RedisFailures;
+import io.queuegate.events.QueueEvents;
+import io.queuegate.store.ExpiryOutcome;
+import io.queuegate.store.ProductQueues;
 import io.queuegate.store.QueueKeys;
-import io.queuegate.store.QueueStore;
+import io.queuegate.store.RedisFailures;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -33,12 +35,14 @@ public class SlotExpiryListener extends EventSubscription {
     private static final Log log = LogFactory.getLog(SlotExpiryListener.class);
 
     private final ReactiveStringRedisTemplate redis;
-    private final QueueStore store;
+    private final ProductQueues store;
+    private final QueueEvents events;
 
-    public SlotExpiryListener(ReactiveStringRedisTemplate redis, QueueStore store) {
+    public SlotExpiryListener(ReactiveStringRedisTemplate redis, ProductQueues store, QueueEvents events) {
         super(log);
         this.redis = redis;
         this.store = store;
+        this.events = events;
     }
 
     @Override
@@ -68,13 +72,13 @@ public class SlotExpiryListener extends EventSubscription {
         return "Slot-expiry subscription (" + QueueKeys.EXPIRED_EVENTS_PATTERN + ")";
     }
 
-    private Mono<Long> expired(String[] productAndUser) {
+    private Mono<ExpiryOutcome> expired(String[] productAndUser) {
         if (productAndUser == null) {
             return Mono.empty();
         }
         return store.expire(productAndUser[0], productAndUser[1]).onErrorResume(error -> {
             if (RedisFailures.isRedisFailure(error)) {
-                store.events().redisFailure(productAndUser[0], "expiry", error);
+                events.redisFailure(productAndUser[0], "expiry", error);
             }
             log.warn("Handling a slot expiry failed for product " + productAndUser[0]
                     + "; the safety net will: " + error);

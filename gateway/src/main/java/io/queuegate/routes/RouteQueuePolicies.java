@@ -1,10 +1,13 @@
-package io.queuegate.config;
+package io.queuegate.routes;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
+
+import io.queuegate.config.QueuePolicy;
+import io.queuegate.config.QueueSettings;
 
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
@@ -33,9 +36,12 @@ public class RouteQueuePolicies {
         this.productOverrides = productOverrides;
     }
 
-    /** Whether the route carries a {@code queue} block. */
+    /**
+     * Whether the route carries a {@code queue} entry in its metadata. Whatever its value: a
+     * {@code queue} that is not a block is an invalid block, never an unprotected route.
+     */
     public static boolean isProtected(Route route) {
-        return route != null && route.getMetadata().get(METADATA_KEY) instanceof Map;
+        return route != null && route.getMetadata().containsKey(METADATA_KEY);
     }
 
     /** The route's own settings; the route must be protected. Fails on values that cannot bind. */
@@ -79,6 +85,10 @@ public class RouteQueuePolicies {
     }
 
     static QueueSettings bind(Route route) {
+        if (!(route.getMetadata().get(METADATA_KEY) instanceof Map)) {
+            throw new IllegalArgumentException("route '" + route.getId() + "' has a 'queue' entry that is not a block "
+                    + "of settings (max-active, session-ttl, ...): " + route.getMetadata().get(METADATA_KEY));
+        }
         Map<String, Object> flat = new LinkedHashMap<>();
         flatten(METADATA_KEY, route.getMetadata().get(METADATA_KEY), flat);
         try {

@@ -7,7 +7,6 @@ import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
 import javax.crypto.SecretKey;
 
 import io.jsonwebtoken.security.Keys;

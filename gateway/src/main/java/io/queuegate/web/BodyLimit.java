@@ -1,4 +1,4 @@
-package io.queuegate.admission;
+package io.queuegate.web;
 
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;

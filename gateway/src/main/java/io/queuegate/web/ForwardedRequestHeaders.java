@@ -1,10 +1,11 @@
-package io.queuegate.admission;
+package io.queuegate.web;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;
 
-import io.queuegate.config.RouteQueuePolicies;
+import io.queuegate.admission.PresentedToken;
+import io.queuegate.routes.RouteQueuePolicies;
 
 import org.springframework.cloud.gateway.filter.headers.HttpHeadersFilter;
 import org.springframework.cloud.gateway.route.Route;

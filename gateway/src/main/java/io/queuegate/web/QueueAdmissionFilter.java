@@ -1,17 +1,26 @@
-package io.queuegate.admission;
+package io.queuegate.web;
 
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import io.queuegate.admission.Admission;
+import io.queuegate.admission.AdmissionRequest;
+import io.queuegate.admission.AdmissionService;
+import io.queuegate.admission.Caller;
+import io.queuegate.admission.Identifiers;
+import io.queuegate.admission.PresentedToken;
+import io.queuegate.admission.QueueRejection;
 import io.queuegate.config.QueuePolicy;
-import io.queuegate.config.RouteQueuePolicies;
+import io.queuegate.events.QueueEvents;
 import io.queuegate.identity.ClientAddresses;
 import io.queuegate.identity.IdentityResolver;
 import io.queuegate.identity.UserIds;
-import io.queuegate.store.QueueStore;
-import io.queuegate.web.QueueError;
-import io.queuegate.web.QueueResponses;
+import io.queuegate.routes.RouteQueuePolicies;
+import io.queuegate.store.ProductQueues;
+import io.queuegate.store.RedisFailures;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -46,18 +55,21 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
 
     private final RouteQueuePolicies policies;
     private final AdmissionService admission;
-    private final QueueStore store;
+    private final ProductQueues store;
+    private final QueueEvents events;
     private final QueueResponses responses;
     private final ClientAddresses clientAddresses;
     private final IdentityResolver identities;
     private final BodyLimit bodyLimit;
+    private final Map<String, Long> misconfiguredLogged = new ConcurrentHashMap<>();
 
-    public QueueAdmissionFilter(RouteQueuePolicies policies, AdmissionService admission, QueueStore store,
-            QueueResponses responses, ClientAddresses clientAddresses, IdentityResolver identities,
+    public QueueAdmissionFilter(RouteQueuePolicies policies, AdmissionService admission, ProductQueues store,
+            QueueEvents events, QueueResponses responses, ClientAddresses clientAddresses, IdentityResolver identities,
             long maxBodyBytes) {
         this.policies = policies;
         this.admission = admission;
         this.store = store;
+        this.events = events;
         this.responses = responses;
         this.clientAddresses = clientAddresses;
         this.identities = identities;
@@ -75,20 +87,24 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
         if (!RouteQueuePolicies.isProtected(route)) {
             return chain.filter(exchange);
         }
-        String productId = ServerWebExchangeUtils.getUriTemplateVariables(exchange)
-                .get(policies.productIdVariable(route));
+        String productId;
+        QueuePolicy policy;
         try {
+            productId = ServerWebExchangeUtils.getUriTemplateVariables(exchange).get(policies.productIdVariable(route));
             Identifiers.requireProductId(productId, policies.productIdPattern(route));
+            policy = policies.policy(route, productId);
         }
         catch (QueueRejection rejection) {
-            store.events().rejected(route.getId(), rejection.error().code());
+            events.rejected(route.getId(), QueueError.of(rejection.reason()).code());
             return responses.rejected(exchange, Admission.Rejected.of(rejection));
+        }
+        catch (IllegalArgumentException invalidQueueBlock) {
+            return misconfigured(exchange, route, invalidQueueBlock);
         }
         ServerHttpRequest request = exchange.getRequest();
         if (bodyLimit.declaredTooLarge(request)) {
             return tooLarge(exchange, route.getId());
         }
-        QueuePolicy policy = policies.policy(route, productId);
         // Compared with the path as received, before any rewrite filter of the route runs.
         boolean completing = policy.completeOn().matches(request);
         long started = System.nanoTime();
@@ -104,6 +120,24 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
                         }));
     }
 
+    /**
+     * A route whose queue block is invalid (added or changed at runtime: a startup with one does
+     * not start) answers 503 and is never forwarded unqueued; the operators hear of it at most once
+     * a minute per route.
+     */
+    private Mono<Void> misconfigured(ServerWebExchange exchange, Route route, IllegalArgumentException problem) {
+        long now = System.currentTimeMillis();
+        Long last = misconfiguredLogged.get(route.getId());
+        if (last == null || now - last > 60_000) {
+            misconfiguredLogged.put(route.getId(), now);
+            log.error("Route '" + route.getId() + "' has an invalid queue block; its requests are answered 503 "
+                    + "queue_misconfigured until it is fixed: " + problem.getMessage());
+        }
+        events.rejected(route.getId(), QueueError.QUEUE_MISCONFIGURED.code());
+        return responses.error(exchange, QueueError.QUEUE_MISCONFIGURED, QueueError.QUEUE_MISCONFIGURED.message(),
+                false, 30);
+    }
+
     private void report(String routeId, String productId, Admission decision, Duration took) {
         String outcome;
         if (decision instanceof Admission.Active) {
@@ -114,17 +148,17 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
         }
         else if (decision instanceof Admission.Rejected rejected) {
             outcome = "rejected";
-            store.events().rejected(routeId, rejected.error().code());
+            events.rejected(routeId, QueueError.of(rejected.reason()).code());
         }
         else if (decision instanceof Admission.Unavailable) {
             outcome = "unavailable";
-            store.events().rejected(routeId, QueueError.QUEUE_UNAVAILABLE.code());
+            events.rejected(routeId, QueueError.QUEUE_UNAVAILABLE.code());
         }
         else {
             outcome = "unchecked";
-            store.events().failOpenPass(productId, routeId);
+            events.failOpenPass(productId, routeId);
         }
-        store.events().decided(routeId, outcome, took);
+        events.decided(routeId, outcome, took);
     }
 
     private Mono<Void> act(ServerWebExchange exchange, GatewayFilterChain chain, Admission decision, String identity,
@@ -170,7 +204,7 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
     }
 
     private Mono<Void> tooLarge(ServerWebExchange exchange, String routeId) {
-        store.events().rejected(routeId, QueueError.CONTENT_TOO_LARGE.code());
+        events.rejected(routeId, QueueError.CONTENT_TOO_LARGE.code());
         return responses.error(exchange, QueueError.CONTENT_TOO_LARGE,
                 "the request body is larger than " + bodyLimit.maxBytes() + " bytes", false);
     }
@@ -216,13 +250,13 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
             return store.complete(caller.productId(), caller.userId())
                     .doOnNext(held -> {
                         if (held) {
-                            store.events().completed(caller.productId(), routeId, caller.userId());
+                            events.completed(caller.productId(), routeId, caller.userId());
                         }
                     })
                     .then()
                     .onErrorResume(error -> {
                         if (RedisFailures.isRedisFailure(error)) {
-                            store.events().redisFailure(caller.productId(), "completion", error);
+                            events.redisFailure(caller.productId(), "completion", error);
                         }
                         // The purchase went through; a failed release only costs the session's ttl.
                         log.warn("Could not end the session of a completed request for product "

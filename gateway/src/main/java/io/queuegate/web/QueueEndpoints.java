@@ -4,19 +4,23 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 
+import io.queuegate.admission.Admission;
 import io.queuegate.admission.AdmissionService;
 import io.queuegate.admission.Caller;
 import io.queuegate.admission.CallerResolver;
 import io.queuegate.admission.PresentedToken;
 import io.queuegate.admission.QueueRejection;
-import io.queuegate.admission.RedisFailures;
+import io.queuegate.admission.Refusal;
+import io.queuegate.admission.RetryAfter;
 import io.queuegate.admission.WaitEstimate;
 import io.queuegate.identity.ClientAddresses;
 import io.queuegate.identity.IdentityResolver;
 import io.queuegate.live.LiveStatus;
 import io.queuegate.live.StreamLimits;
 import io.queuegate.store.Placement;
-import io.queuegate.store.QueueStore;
+import io.queuegate.store.ProductQueues;
+import io.queuegate.store.RedisFailures;
+import io.queuegate.store.script.StatusScript;
 
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -42,7 +46,7 @@ public class QueueEndpoints {
     public static final String LEAVE_PATH = "/queue/{productId}";
 
     private final CallerResolver callers;
-    private final QueueStore store;
+    private final ProductQueues store;
     private final QueueResponses responses;
     private final LiveStatus live;
     private final AdmissionService admission;
@@ -50,7 +54,7 @@ public class QueueEndpoints {
     private final ClientAddresses clientAddresses;
     private final StreamLimits streams;
 
-    public QueueEndpoints(CallerResolver callers, QueueStore store, QueueResponses responses, LiveStatus live,
+    public QueueEndpoints(CallerResolver callers, ProductQueues store, QueueResponses responses, LiveStatus live,
             AdmissionService admission, IdentityResolver identities, ClientAddresses clientAddresses,
             StreamLimits streams) {
         this.callers = callers;
@@ -73,8 +77,8 @@ public class QueueEndpoints {
 
     private Mono<ServerResponse> status(ServerRequest request) {
         return withCaller(request, (exchange, caller) -> written(store.status(caller.productId(), caller.userId())
-                .flatMap(placement -> responses.status(exchange, HttpStatus.OK,
-                        body(caller, placement, Instant.ofEpochMilli(store.millis()))))));
+                .flatMap(status -> responses.status(exchange, HttpStatus.OK,
+                        body(caller, status, Instant.ofEpochMilli(store.millis()))))));
     }
 
     /** Server-sent events: the caller's place as it changes, then {@code active} once admitted. */
@@ -84,8 +88,7 @@ public class QueueEndpoints {
                     ClientAddresses.network(clientAddresses.of(exchange.getRequest())));
             if (lease == null) {
                 return written(responses.error(exchange, QueueError.TOO_MANY_STREAMS,
-                        "too many live streams for this shopper or address; close another tab, or poll the status",
-                        false, RetryAfter.MAX_SECONDS));
+                        QueueError.TOO_MANY_STREAMS.message(), false, RetryAfter.MAX_SECONDS));
             }
             return ServerResponse.ok()
                     .contentType(MediaType.TEXT_EVENT_STREAM)
@@ -108,19 +111,19 @@ public class QueueEndpoints {
                 })));
     }
 
-    static StatusBody body(Caller caller, Placement placement, Instant now) {
-        if (placement.state() == Placement.State.PRE_QUEUE && placement.opensAt() != null) {
-            long retryAfter = RetryAfter.beforeOpening(Duration.between(now, placement.opensAt()),
-                    placement.abandonAfter());
+    static StatusBody body(Caller caller, StatusScript.Result status, Instant now) {
+        Placement placement = status.placement();
+        if (placement.state() == Placement.State.PRE_QUEUE && status.opensAt() != null) {
+            long retryAfter = RetryAfter.beforeOpening(Duration.between(now, status.opensAt()), status.abandonAfter());
             return new StatusBody(placement.state().name(), caller.productId(), caller.userId(), null, retryAfter, null,
-                    placement.opensAt().toString());
+                    status.opensAt().toString());
         }
         if (placement.state() != Placement.State.WAITING) {
             return new StatusBody(placement.state().name(), caller.productId(), caller.userId(), null, null, null);
         }
         Long estimate = WaitEstimate.seconds(placement.rank(), placement.admissionRate());
         return new StatusBody(placement.state().name(), caller.productId(), caller.userId(), placement.rank(),
-                RetryAfter.of(placement.rank(), estimate, placement.abandonAfter()), estimate);
+                RetryAfter.of(placement.rank(), estimate, status.abandonAfter()), estimate);
     }
 
     /**
@@ -139,13 +142,12 @@ public class QueueEndpoints {
                     try {
                         caller = callers.resolve(request.pathVariable("productId"), identity.orElse(null), presented);
                         if (!caller.hasToken()) {
-                            throw new QueueRejection(QueueError.INVALID_TOKEN,
+                            throw new QueueRejection(Refusal.INVALID_TOKEN,
                                     "no queue token for this product was presented");
                         }
                     }
                     catch (QueueRejection rejection) {
-                        return written(responses.error(exchange, rejection.error(), rejection.getMessage(),
-                                rejection.clearCookie()));
+                        return written(responses.rejected(exchange, Admission.Rejected.of(rejection)));
                     }
                     return action.run(exchange, caller);
                 })

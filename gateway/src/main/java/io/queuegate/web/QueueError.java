@@ -1,32 +1,62 @@
 package io.queuegate.web;
 
+import io.queuegate.admission.Refusal;
+
 import org.springframework.http.HttpStatus;
 
-/** The error codes of the HTTP contract, each with its status. */
+/** The error codes of the HTTP contract, each with its status and usual words. */
 public enum QueueError {
 
-    INVALID_TOKEN(HttpStatus.UNAUTHORIZED),
-    WRONG_PRODUCT(HttpStatus.FORBIDDEN),
-    WRONG_USER(HttpStatus.FORBIDDEN),
-    INVALID_PRODUCT(HttpStatus.BAD_REQUEST),
-    INVALID_PATH(HttpStatus.BAD_REQUEST),
-    TOO_MANY_JOINS(HttpStatus.TOO_MANY_REQUESTS),
-    TOO_MANY_STREAMS(HttpStatus.TOO_MANY_REQUESTS),
-    COMPLETION_IN_PROGRESS(HttpStatus.CONFLICT),
-    CONTENT_TOO_LARGE(HttpStatus.CONTENT_TOO_LARGE),
-    QUEUE_UNAVAILABLE(HttpStatus.SERVICE_UNAVAILABLE),
-    QUEUE_CLOSED(HttpStatus.SERVICE_UNAVAILABLE),
-    ROOM_CLOSED(HttpStatus.SERVICE_UNAVAILABLE),
-    SALE_ENDED(HttpStatus.GONE);
+    INVALID_TOKEN(HttpStatus.UNAUTHORIZED, "the queue token is missing or not valid"),
+    WRONG_PRODUCT(HttpStatus.FORBIDDEN, "the token was issued for another product"),
+    WRONG_USER(HttpStatus.FORBIDDEN, "the token belongs to another user"),
+    INVALID_PRODUCT(HttpStatus.BAD_REQUEST, "the product id is not valid"),
+    INVALID_PATH(HttpStatus.BAD_REQUEST, "the path is not written in its one canonical way"),
+    TOO_MANY_JOINS(HttpStatus.TOO_MANY_REQUESTS,
+            "too many joins from this caller; try again later, or keep using the token you were given"),
+    TOO_MANY_STREAMS(HttpStatus.TOO_MANY_REQUESTS,
+            "too many live streams for this shopper or address; close another tab, or poll the status"),
+    COMPLETION_IN_PROGRESS(HttpStatus.CONFLICT,
+            "another request of this session is completing it; one admission completes once"),
+    CONTENT_TOO_LARGE(HttpStatus.CONTENT_TOO_LARGE, "the request body is too large"),
+    QUEUE_UNAVAILABLE(HttpStatus.SERVICE_UNAVAILABLE,
+            "the waiting room is temporarily unavailable; please try again shortly"),
+    QUEUE_MISCONFIGURED(HttpStatus.SERVICE_UNAVAILABLE,
+            "this route's waiting room is misconfigured; the operators have been told"),
+    QUEUE_CLOSED(HttpStatus.SERVICE_UNAVAILABLE, "this product's queue is closed to new shoppers"),
+    ROOM_CLOSED(HttpStatus.SERVICE_UNAVAILABLE, "the waiting room of this product is closed for now"),
+    SALE_ENDED(HttpStatus.GONE, "the sale of this product has ended");
 
     private final HttpStatus status;
+    private final String message;
 
-    QueueError(HttpStatus status) {
+    QueueError(HttpStatus status, String message) {
         this.status = status;
+        this.message = message;
+    }
+
+    /** The error the contract answers a refusal with. */
+    public static QueueError of(Refusal refusal) {
+        return switch (refusal) {
+            case INVALID_TOKEN -> INVALID_TOKEN;
+            case WRONG_PRODUCT -> WRONG_PRODUCT;
+            case WRONG_USER -> WRONG_USER;
+            case INVALID_PRODUCT -> INVALID_PRODUCT;
+            case TOO_MANY_JOINS -> TOO_MANY_JOINS;
+            case QUEUE_CLOSED -> QUEUE_CLOSED;
+            case SALE_ENDED -> SALE_ENDED;
+            case ROOM_CLOSED -> ROOM_CLOSED;
+            case COMPLETION_IN_PROGRESS -> COMPLETION_IN_PROGRESS;
+        };
     }
 
     public HttpStatus status() {
         return status;
+    }
+
+    /** The usual words for this error, when nothing more exact is known. */
+    public String message() {
+        return message;
     }
 
     /** The {@code error} field of the JSON body. */

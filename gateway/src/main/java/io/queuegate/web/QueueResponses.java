@@ -86,11 +86,13 @@ public class QueueResponses {
         return writeJson(response, new ErrorBody(error.code(), message));
     }
 
+    /** A refusal of the admission decision, as its contract error (or notice page, for browsers). */
     public Mono<Void> rejected(ServerWebExchange exchange, Admission.Rejected rejected) {
-        WaitingPage.Notice notice = WaitingPage.Notice.of(rejected.error());
+        QueueError error = QueueError.of(rejected.reason());
+        WaitingPage.Notice notice = WaitingPage.Notice.of(error);
         if (notice != null && prefersHtml(exchange.getRequest())) {
             ServerHttpResponse response = exchange.getResponse();
-            response.setStatusCode(rejected.error().status());
+            response.setStatusCode(error.status());
             response.getHeaders().setCacheControl("no-store");
             if (rejected.retryAfterSeconds() > 0) {
                 response.getHeaders().set(HttpHeaders.RETRY_AFTER, Long.toString(rejected.retryAfterSeconds()));
@@ -98,8 +100,8 @@ public class QueueResponses {
             return write(response, HTML, page.renderNotice(notice, rejected.retryAfterSeconds(), locale(exchange))
                     .getBytes(StandardCharsets.UTF_8));
         }
-        return error(exchange, rejected.error(), rejected.message(), rejected.clearCookie(),
-                rejected.retryAfterSeconds());
+        return error(exchange, error, rejected.detail() != null ? rejected.detail() : error.message(),
+                rejected.clearCookie(), rejected.retryAfterSeconds());
     }
 
     public Mono<Void> unavailable(ServerWebExchange exchange) {
@@ -111,8 +113,7 @@ public class QueueResponses {
             return write(response, HTML, page.renderNotice(WaitingPage.Notice.UNAVAILABLE, 5, locale(exchange))
                     .getBytes(StandardCharsets.UTF_8));
         }
-        return error(exchange, QueueError.QUEUE_UNAVAILABLE,
-                "the waiting room is temporarily unavailable; please try again shortly", false);
+        return error(exchange, QueueError.QUEUE_UNAVAILABLE, QueueError.QUEUE_UNAVAILABLE.message(), false);
     }
 
     private static Locale locale(ServerWebExchange exchange) {

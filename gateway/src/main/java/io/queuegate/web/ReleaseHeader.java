@@ -1,4 +1,4 @@
-package io.queuegate.admission;
+package io.queuegate.web;
 
 import org.springframework.cloud.gateway.filter.headers.HttpHeadersFilter;
 import org.springframework.core.Ordered;

@@ -3,7 +3,7 @@ package io.queuegate.admission;
 import java.time.Duration;
 import java.util.Map;
 
-import io.queuegate.store.QueueStore;
+import io.queuegate.store.ProductQueues;
 import io.queuegate.support.Lines;
 import io.queuegate.support.GatewayFixture;
 
@@ -22,7 +22,7 @@ import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The request flow of DESIGN.md through a running gateway, on a real Redis, with WireMock as
+ * The request flow of docs/http-contract.md through a running gateway, on a real Redis, with WireMock as
  * the shop: join, admit, wait, complete, leave, status.
  */
 class AdmissionFlowTest {
@@ -89,7 +89,7 @@ class AdmissionFlowTest {
                 .expectHeader().valueEquals("Queue-Rank", "2");
         fixture.backend().verify(0, getRequestedFor(urlPathEqualTo("/api/products/42")).withHeader("X-User-Id", equalTo("carol")));
         // The line as the store reads it for audits and tools, in order.
-        assertThat(fixture.gateway().bean(QueueStore.class).line("42", 10).block()).containsExactly("carol", "dave");
+        assertThat(fixture.gateway().bean(ProductQueues.class).line("42", 10).block()).containsExactly("carol", "dave");
     }
 
     @Test

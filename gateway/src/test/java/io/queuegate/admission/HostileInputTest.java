@@ -42,7 +42,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Malformed and hostile tokens, headers and ids, each sent to a running gateway: every one is
- * answered by the gateway itself with the status and error code of the README's contract, never a
+ * answered by the gateway itself with the status and error code of docs/http-contract.md, never a
  * 5xx, never forwarded to the shop, and without leaving anything in Redis.
  *
  * <p>Forged tokens use {@link GatewayInstance#SECRET} only where the attack needs the real key

@@ -1,4 +1,4 @@
-package io.queuegate.web;
+package io.queuegate.admission;
 
 import java.time.Duration;
 

@@ -1,7 +1,8 @@
 package io.queuegate.config;
 
-import io.queuegate.admission.QueueAdmissionFilter;
+import io.queuegate.autoconfigure.QueueGateAutoConfiguration;
 import io.queuegate.promotion.PromotionScheduler;
+import io.queuegate.web.QueueAdmissionFilter;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;

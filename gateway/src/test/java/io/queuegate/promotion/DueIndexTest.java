@@ -5,7 +5,9 @@ import java.util.Map;
 
 import io.lettuce.core.api.sync.RedisCommands;
 import io.queuegate.store.QueueKeys;
-import io.queuegate.store.QueueStore;
+import io.queuegate.store.DueIndex;
+import io.queuegate.store.ProductRegistry;
+import io.queuegate.store.script.RescheduleScript;
 import io.queuegate.support.GatewayFixture;
 
 import org.awaitility.Awaitility;
@@ -40,9 +42,9 @@ class DueIndexTest {
         join("calm", "holder");
         join("calm", "waiter");
         join("alone", "holder");
-        QueueStore store = fixture.gateway().bean(QueueStore.class);
+        DueIndex due = fixture.gateway().bean(DueIndex.class);
         PromotionScheduler scheduler = fixture.gateway().bean(PromotionScheduler.class);
-        store.registerNewProducts().then(store.markDueProducts()).block();
+        fixture.gateway().bean(ProductRegistry.class).flush().then(due.flush()).block();
         RedisCommands<String, String> redis = fixture.redis().commands();
         assertThat(redis.zcard(QueueKeys.DUE)).as("products with waiters are marked; 'alone' has nobody waiting")
                 .isEqualTo(PRODUCTS + 1);
@@ -75,8 +77,7 @@ class DueIndexTest {
     void aProductWhoseLineEmptiedLeavesTheIndex() {
         join("brief", "holder");
         join("brief", "waiter");
-        QueueStore store = fixture.gateway().bean(QueueStore.class);
-        store.markDueProducts().block();
+        fixture.gateway().bean(DueIndex.class).flush().block();
         // The waiter's place goes behind the scripts' back (as if its keys had expired).
         fixture.redis().commands().del(QueueKeys.of("brief").sequence());
         fixture.gateway().bean(PromotionScheduler.class).promoteDue("").block();
@@ -87,12 +88,12 @@ class DueIndexTest {
     void aMarkMadeDuringAPassIsNotLost() {
         join("busy", "holder");
         join("busy", "waiter");
-        QueueStore store = fixture.gateway().bean(QueueStore.class);
-        store.markDueProducts().block();
+        DueIndex due = fixture.gateway().bean(DueIndex.class);
+        due.flush().block();
         double read = fixture.redis().commands().zscore(QueueKeys.DUE, "busy");
         // Between the pass's read and its write-back, another instance marks the product due.
         fixture.redis().commands().zadd(QueueKeys.DUE, read + 5, "busy");
-        store.reschedule(java.util.List.of("busy", Long.toString((long) read), "99999999999999")).block();
+        due.reschedule(java.util.List.of(new RescheduleScript.Entry("busy", read, 99999999999999L))).block();
         assertThat(fixture.redis().commands().zscore(QueueKeys.DUE, "busy")).isEqualTo(read + 5);
     }
 

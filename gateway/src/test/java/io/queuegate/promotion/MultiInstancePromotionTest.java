@@ -284,7 +284,7 @@ class MultiInstancePromotionTest {
             synchronized (commands) {
                 commands.multi();
                 commands.zrange("qg:{" + product + "}:active", 0, -1);
-                commands.eval(Lines.script(), ScriptOutputType.MULTI, Lines.keys(product), "1");
+                commands.eval(Lines.script(), ScriptOutputType.MULTI, Lines.keys(product), product, "1");
                 snapshot = commands.exec();
             }
             List<String> active = (List<String>) snapshot.get(0);

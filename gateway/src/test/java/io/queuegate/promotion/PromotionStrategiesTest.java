@@ -59,7 +59,7 @@ class PromotionStrategiesTest {
         String bob = join("pubsub-1", "bob");
         fixture.redis().commands().zrem("qg:{pubsub-1}:active", "alice");
         // bob's product reaches the registry with the next batch, as the scheduler would find it
-        fixture.gateway().bean(io.queuegate.store.QueueStore.class).registerNewProducts().block();
+        fixture.gateway().bean(io.queuegate.store.ProductRegistry.class).flush().block();
         PromotionScheduler scheduler = fixture.gateway().bean(PromotionScheduler.class);
         assertThat(scheduler.promoteAll("scheduler").block()).isZero();
         assertThat(status("pubsub-1", "bob", bob)).isEqualTo("WAITING");

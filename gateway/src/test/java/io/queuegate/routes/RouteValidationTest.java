@@ -1,21 +1,46 @@
-package io.queuegate.config;
+package io.queuegate.routes;
 
+import java.net.URI;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
+import io.queuegate.promotion.SlotExpiryListener;
+import io.queuegate.support.GatewayFixture;
 import io.queuegate.support.GatewayInstance;
 import io.queuegate.support.RedisProcess;
 
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.springframework.cloud.gateway.event.RefreshRoutesEvent;
+import org.springframework.cloud.gateway.handler.predicate.PredicateDefinition;
+import org.springframework.cloud.gateway.route.RouteDefinition;
+import org.springframework.cloud.gateway.route.RouteDefinitionWriter;
+import org.springframework.cloud.gateway.route.RouteLocator;
+import org.springframework.http.HttpStatus;
 
+import reactor.core.publisher.Mono;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
+import static com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** A bad route queue block stops the gateway at startup, naming the route and the field. */
+/**
+ * A route's {@code queue} block is checked before the gateway serves its first request, and again
+ * whenever routes change at runtime: a bad block in the configuration stops the start, naming the
+ * route and the field; a bad block in a route added later answers 503 and is never forwarded
+ * unqueued; a route added later with a strategy nobody used yet gets its listeners.
+ */
 class RouteValidationTest {
+
+    @RegisterExtension
+    static final GatewayFixture fixture = GatewayFixture.withQueue(Map.of("max-active", "1", "promotion", "pubsub"));
 
     private static RedisProcess redis;
 
@@ -29,25 +54,80 @@ class RouteValidationTest {
         redis.close();
     }
 
-    private static String messagesOf(Throwable error) {
-        StringBuilder messages = new StringBuilder();
-        for (Throwable cause = error; cause != null; cause = cause.getCause()) {
-            messages.append(cause.getMessage()).append('\n');
-        }
-        return messages.toString();
-    }
-
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
             "promotion | carrier-pigeon | route 'products' has an invalid queue block",
             "max-active | 0           | max-active must be at least 1",
             "session-ttl | 0s         | session-ttl must be at least 1s",
             "complete-on | /orders    | complete-on must look like",
+            "product-id-pattern | [0-9 | product-id-pattern is not a regular expression",
     })
-    void refusesToStart(String field, String value, String message) {
+    void aBadBlockStopsTheStartBeforeTheServerServesAnything(String field, String value, String message) {
         Map<String, Object> properties = new HashMap<>(
                 GatewayInstance.defaults(redis, "http://localhost:1", Map.of(field, value)));
         assertThatThrownBy(() -> GatewayInstance.start(properties).close())
-                .satisfies(error -> assertThat(messagesOf(error)).contains(message));
+                .satisfies(error -> assertThat(messagesOf(error)).contains(message))
+                // Once every bean exists, before the context's lifecycle starts the web server.
+                .hasStackTraceContaining("afterSingletonsInstantiated");
+    }
+
+    @Test
+    void aQueueEntryThatIsNotABlockIsABadBlockNotAnUnprotectedRoute() {
+        Map<String, Object> properties = new HashMap<>(GatewayInstance.defaults(redis, "http://localhost:1", Map.of()));
+        properties.put("spring.cloud.gateway.server.webflux.routes[0].metadata.queue", "true");
+        assertThatThrownBy(() -> GatewayInstance.start(properties).close())
+                .satisfies(error -> assertThat(messagesOf(error)).contains("'queue' entry that is not a block"));
+    }
+
+    @Test
+    void aRouteAddedAtRuntimeIsProtectedAtOnce() {
+        add("drop", "/drop/{productId}/**", Map.of("max-active", "1"));
+        fixture.client().get().uri("/drop/9/page").header("X-User-Id", "alice").exchange()
+                .expectStatus().isNotFound(); // forwarded: the shop has no such page, but alice was let through
+        fixture.client().get().uri("/drop/9/page").header("X-User-Id", "bob").exchange()
+                .expectStatus().isEqualTo(HttpStatus.TOO_MANY_REQUESTS).expectHeader().valueEquals("Queue-Rank", "1");
+    }
+
+    @Test
+    void aRouteAddedAtRuntimeWithABadBlockAnswers503AndIsNeverForwarded() {
+        add("broken", "/broken/{productId}/**", Map.of("max-active", "0"));
+        add("not-a-block", "/odd/{productId}/**", "yes");
+        for (String path : List.of("/broken/9/page", "/odd/9/page")) {
+            fixture.client().get().uri(path).header("X-User-Id", "alice").exchange()
+                    .expectStatus().isEqualTo(HttpStatus.SERVICE_UNAVAILABLE)
+                    .expectBody().jsonPath("$.error").isEqualTo("queue_misconfigured");
+        }
+        fixture.backend().verify(0, getRequestedFor(anyUrl()));
+    }
+
+    @Test
+    void aRouteAddedAtRuntimeWithANewStrategyGetsItsListeners() {
+        SlotExpiryListener expiries = fixture.gateway().bean(SlotExpiryListener.class);
+        assertThat(expiries.isRunning()).as("no route used keyspace at startup").isFalse();
+        add("timed", "/timed/{productId}/**", Map.of("max-active", "1", "promotion", "keyspace"));
+        Awaitility.await().untilAsserted(() -> assertThat(expiries.isRunning()).isTrue());
+        assertThat(fixture.redis().commands().configGet("notify-keyspace-events").get("notify-keyspace-events"))
+                .contains("E").contains("x");
+    }
+
+    /** Adds a route through Spring Cloud Gateway's own route repository and refreshes the routes. */
+    private static void add(String id, String path, Object queue) {
+        RouteDefinition route = new RouteDefinition();
+        route.setId(id);
+        route.setUri(URI.create(fixture.backend().baseUrl()));
+        route.setPredicates(List.of(new PredicateDefinition("Path=" + path)));
+        route.setMetadata(Map.of("queue", queue));
+        fixture.gateway().bean(RouteDefinitionWriter.class).save(Mono.just(route)).block();
+        fixture.gateway().publish(new RefreshRoutesEvent(route));
+        RouteLocator routes = fixture.gateway().bean(RouteLocator.class);
+        Awaitility.await().until(() -> routes.getRoutes().any(added -> added.getId().equals(id)).block());
+    }
+
+    private static String messagesOf(Throwable error) {
+        StringBuilder messages = new StringBuilder();
+        for (Throwable cause = error; cause != null; cause = cause.getCause()) {
+            messages.append(cause.getMessage()).append('\n');
+        }
+        return messages.toString();
     }
 }

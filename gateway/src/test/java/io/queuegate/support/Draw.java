@@ -10,7 +10,7 @@ import java.util.stream.IntStream;
 
 /**
  * A pre-queue's draw recomputed from what an auditor is shown (the seed, the first ticket and how
- * many were drawn), written from the README's description, not from the Lua: the tests compare
+ * many were drawn), written from docs/drops.md's description, not from the Lua: the tests compare
  * the two.
  */
 public final class Draw {

@@ -115,6 +115,11 @@ public final class GatewayInstance implements AutoCloseable {
         return context.getBean(type);
     }
 
+    /** Publishes an application event in this gateway's context, as a route source would. */
+    public void publish(Object event) {
+        context.publishEvent(event);
+    }
+
     @Override
     public void close() {
         context.close();

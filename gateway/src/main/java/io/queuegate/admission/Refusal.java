@@ -1,0 +1,27 @@
+package io.queuegate.admission;
+
+/**
+ * Why a request is refused, in the waiting room's own terms; the web layer alone turns a refusal
+ * into a status, an error code and a message.
+ */
+public enum Refusal {
+
+    /** The token is malformed, forged, expired, ambiguous, or missing where one is needed. */
+    INVALID_TOKEN,
+    /** An explicit token for another product. */
+    WRONG_PRODUCT,
+    /** An explicit token of another shopper, or a signed-in shopper's place without their identity. */
+    WRONG_USER,
+    /** The product id is not one (characters, length, the route's product-id-pattern). */
+    INVALID_PRODUCT,
+    /** The caller joined too often in the window. */
+    TOO_MANY_JOINS,
+    /** An operator drains the product: nobody new joins. */
+    QUEUE_CLOSED,
+    /** The sale's closes-at has passed: nobody new joins. */
+    SALE_ENDED,
+    /** An operator closed the room. */
+    ROOM_CLOSED,
+    /** Another request of the session is completing it. */
+    COMPLETION_IN_PROGRESS
+}

@@ -1,0 +1,168 @@
+package io.queuegate.autoconfigure;
+
+import java.time.Clock;
+import java.util.function.Predicate;
+
+import io.queuegate.admission.ActiveCache;
+import io.queuegate.admission.AdmissionService;
+import io.queuegate.admission.CallerResolver;
+import io.queuegate.admission.JoinLimiter;
+import io.queuegate.config.QueueGateProperties;
+import io.queuegate.events.QueueEventHub;
+import io.queuegate.identity.ClientAddresses;
+import io.queuegate.identity.IdentityResolver;
+import io.queuegate.identity.TrustedHeaderIdentity;
+import io.queuegate.live.AdmissionNotifier;
+import io.queuegate.live.LiveStatus;
+import io.queuegate.live.StreamLimits;
+import io.queuegate.paths.CanonicalPathFilter;
+import io.queuegate.routes.RouteQueuePolicies;
+import io.queuegate.store.ProductQueues;
+import io.queuegate.token.SigningKeys;
+import io.queuegate.token.WaitTokenCodec;
+import io.queuegate.web.CorsExposedHeaders;
+import io.queuegate.web.ForwardedRequestHeaders;
+import io.queuegate.web.QueueAdmissionFilter;
+import io.queuegate.web.QueueEndpoints;
+import io.queuegate.web.QueueResponses;
+import io.queuegate.web.ReleaseHeader;
+import io.queuegate.web.WaitingPage;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.cloud.gateway.route.RouteLocator;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.support.ResourceBundleMessageSource;
+import org.springframework.core.io.ResourceLoader;
+import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
+import org.springframework.web.reactive.function.server.RouterFunction;
+import org.springframework.web.reactive.function.server.ServerResponse;
+import org.springframework.web.server.ServerWebExchange;
+
+import tools.jackson.databind.json.JsonMapper;
+
+/** The admission decision and its HTTP face: the filter, the shoppers' endpoints and pages, live updates. */
+@Configuration(proxyBeanMethods = false)
+class AdmissionConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    WaitTokenCodec waitTokenCodec(QueueGateProperties properties, Clock queuegateClock) {
+        QueueGateProperties.Token token = properties.token();
+        return new WaitTokenCodec(new SigningKeys(token.secret(), token.previousSecrets()), token.ttl(),
+                queuegateClock);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    CallerResolver callerResolver(WaitTokenCodec tokens) {
+        return new CallerResolver(tokens);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    ActiveCache activeCache(ReactiveStringRedisTemplate redis, Clock queuegateClock, QueueGateProperties properties) {
+        return new ActiveCache(redis, queuegateClock, properties.activeCacheTtl());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    AdmissionService admissionService(CallerResolver callers, ProductQueues queues, WaitTokenCodec tokens,
+            ActiveCache activeCache, Clock queuegateClock, QueueEventHub events, QueueGateProperties properties) {
+        QueueGateProperties.Joins joins = properties.joins();
+        return new AdmissionService(callers, queues, tokens,
+                new JoinLimiter(joins.maxPerCaller(), joins.window(), queuegateClock),
+                new JoinLimiter(joins.maxPerAddress(), joins.window(), queuegateClock), activeCache, events);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    RouteQueuePolicies routeQueuePolicies(QueueGateProperties properties) {
+        return new RouteQueuePolicies(properties.products());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    WaitingPage waitingPage(QueueGateProperties properties, ResourceLoader resources) {
+        QueueGateProperties.Page page = properties.page();
+        ResourceBundleMessageSource messages = new ResourceBundleMessageSource();
+        messages.setBasenames(page.messages().toArray(String[]::new));
+        messages.setDefaultEncoding("UTF-8");
+        // A language without its own bundle gets the base (English) texts, not the server's locale.
+        messages.setFallbackToSystemLocale(false);
+        return new WaitingPage(resources.getResource(page.template()), resources.getResource(page.unavailableTemplate()),
+                messages);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    QueueResponses queueResponses(ObjectProvider<JsonMapper> json, WaitingPage page, QueueGateProperties properties) {
+        return new QueueResponses(json.getIfAvailable(JsonMapper::new), page, properties.token().ttl());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    QueueAdmissionFilter queueAdmissionFilter(RouteQueuePolicies policies, AdmissionService admission,
+            ProductQueues queues, QueueEventHub events, QueueResponses responses, ClientAddresses clientAddresses,
+            IdentityResolver identities, QueueGateProperties properties) {
+        return new QueueAdmissionFilter(policies, admission, queues, events, responses, clientAddresses, identities,
+                properties.maxBodySize().toBytes());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    CanonicalPathFilter queuegateCanonicalPathFilter(ObjectProvider<RouteLocator> routes, QueueResponses responses,
+            QueueEventHub events) {
+        return new CanonicalPathFilter(routes, responses, events);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    ForwardedRequestHeaders queuegateForwardedRequestHeaders(QueueGateProperties properties,
+            IdentityResolver identities) {
+        Predicate<ServerWebExchange> believed = exchange -> false;
+        if (identities instanceof TrustedHeaderIdentity trusted) {
+            believed = trusted::believes;
+        }
+        return new ForwardedRequestHeaders(properties.identityHeader(), believed);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    ReleaseHeader queuegateReleaseHeader() {
+        return new ReleaseHeader();
+    }
+
+    /** Static: a bean post-processor must not pull the configuration's other beans in early. */
+    @Bean
+    static CorsExposedHeaders queuegateCorsExposedHeaders() {
+        return new CorsExposedHeaders();
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    AdmissionNotifier admissionNotifier(ReactiveStringRedisTemplate redis) {
+        return new AdmissionNotifier(redis);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    LiveStatus liveStatus(ProductQueues queues, AdmissionNotifier notifier, QueueGateProperties properties) {
+        return new LiveStatus(queues, notifier, properties.page().heartbeat());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    QueueEndpoints queueEndpoints(CallerResolver callers, ProductQueues queues, QueueResponses responses,
+            LiveStatus liveStatus, AdmissionService admission, IdentityResolver identities,
+            ClientAddresses clientAddresses, QueueGateProperties properties) {
+        return new QueueEndpoints(callers, queues, responses, liveStatus, admission, identities, clientAddresses,
+                new StreamLimits(properties.events().maxPerShopper(), properties.events().maxPerAddress()));
+    }
+
+    @Bean
+    RouterFunction<ServerResponse> queuegateRoutes(QueueEndpoints endpoints) {
+        return endpoints.routes();
+    }
+}

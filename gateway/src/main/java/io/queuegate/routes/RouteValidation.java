@@ -1,0 +1,140 @@
+package io.queuegate.routes;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import io.queuegate.config.Promotion;
+import io.queuegate.config.QueuePolicy;
+import io.queuegate.config.QueueSettings;
+import io.queuegate.promotion.PromotionListeners;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.cloud.gateway.event.RefreshRoutesResultEvent;
+import org.springframework.cloud.gateway.route.Route;
+import org.springframework.cloud.gateway.route.RouteLocator;
+import org.springframework.context.ApplicationListener;
+import org.springframework.core.env.Environment;
+
+import reactor.core.publisher.Mono;
+
+/**
+ * Checks every protected route's {@code queue} block, and starts the promotion listeners the
+ * routes' strategies need. At startup it runs once every bean exists and before the server opens
+ * its port, so a typo such as {@code max-active: -1} stops the start instead of surfacing on the
+ * first shopper's request. Routes that change at runtime (a refresh: discovery, a route
+ * repository, a configuration refresh) are checked again: an invalid one is reported loudly and its
+ * requests are answered 503 until it is fixed (it stays routed, so they never fall through to
+ * another route), and a strategy that is new gets its listeners.
+ */
+public class RouteValidation implements SmartInitializingSingleton, ApplicationListener<RefreshRoutesResultEvent> {
+
+    private static final Log log = LogFactory.getLog(RouteValidation.class);
+
+    private final RouteLocator routes;
+    private final RouteQueuePolicies policies;
+    private final Map<String, QueueSettings> productOverrides;
+    private final PromotionListeners listeners;
+    private final Environment environment;
+    private final Duration heartbeat;
+
+    /**
+     * @param heartbeat how often a live connection re-reads the place, which is what keeps an
+     *                  events-only waiter seen: it must be well inside every abandon-after
+     */
+    public RouteValidation(RouteLocator routes, RouteQueuePolicies policies, Map<String, QueueSettings> productOverrides,
+            PromotionListeners listeners, Environment environment, Duration heartbeat) {
+        this.routes = routes;
+        this.policies = policies;
+        this.productOverrides = productOverrides;
+        this.listeners = listeners;
+        this.environment = environment;
+        this.heartbeat = heartbeat;
+    }
+
+    @Override
+    public void afterSingletonsInstantiated() {
+        warnAboutIgnoredRoutes();
+        // Startup, not a request: waiting for the route list here blocks nobody.
+        Checked checked = check(routes.getRoutes().collectList().block());
+        if (!checked.problems().isEmpty()) {
+            throw new IllegalStateException("QueueGate route configuration is invalid:\n  "
+                    + String.join("\n  ", checked.problems()));
+        }
+        if (checked.protectedRoutes() == 0) {
+            log.warn("QueueGate is on, but no route has a 'queue' block in its metadata: nothing is protected");
+        }
+        // Startup, not a request: a CONFIG check may take a round trip before traffic is served.
+        listeners.startFor(checked.strategies()).block();
+    }
+
+    /** Routes changed at runtime: report the invalid ones, start the listeners of new strategies. */
+    @Override
+    public void onApplicationEvent(RefreshRoutesResultEvent event) {
+        if (!event.isSuccess()) {
+            return;
+        }
+        routes.getRoutes().collectList().map(this::check).flatMap(checked -> {
+            checked.problems().forEach(problem -> log.error("QueueGate refuses " + problem
+                    + "; its requests are answered 503 queue_misconfigured until the route is fixed"));
+            return listeners.startFor(checked.strategies());
+        }).onErrorResume(error -> {
+            log.error("QueueGate could not check the refreshed routes: " + error);
+            return Mono.empty();
+        }).subscribe();
+    }
+
+    private Checked check(List<Route> all) {
+        List<String> problems = new ArrayList<>();
+        Set<Promotion> strategies = EnumSet.noneOf(Promotion.class);
+        int protectedRoutes = 0;
+        for (Route route : all == null ? List.<Route>of() : all) {
+            if (!RouteQueuePolicies.isProtected(route)) {
+                continue;
+            }
+            protectedRoutes++;
+            try {
+                QueueSettings settings = policies.routeSettings(route);
+                QueuePolicy policy = QueuePolicy.from(settings);
+                strategies.add(policy.promotion());
+                requireHeartbeatWithin(policy);
+                for (QueueSettings override : productOverrides.values()) {
+                    QueuePolicy product = QueuePolicy.from(settings.overriddenBy(override));
+                    strategies.add(product.promotion());
+                    requireHeartbeatWithin(product);
+                }
+                log.info("Route '" + route.getId() + "' is protected by QueueGate: " + policy);
+            }
+            catch (IllegalArgumentException ex) {
+                problems.add("route '" + route.getId() + "': " + ex.getMessage());
+            }
+        }
+        return new Checked(problems, strategies, protectedRoutes);
+    }
+
+    private void requireHeartbeatWithin(QueuePolicy policy) {
+        Duration abandonAfter = policy.abandonAfter();
+        if (!abandonAfter.isZero() && heartbeat.multipliedBy(2).compareTo(abandonAfter) > 0) {
+            throw new IllegalArgumentException("abandon-after (" + abandonAfter + ") must be at least twice "
+                    + "queuegate.page.heartbeat (" + heartbeat + "), or shoppers who only hold the live "
+                    + "connection would lose their place");
+        }
+    }
+
+    /** Spring Cloud Gateway 5 reads routes only under spring.cloud.gateway.server.webflux.routes. */
+    private void warnAboutIgnoredRoutes() {
+        if (environment.containsProperty("spring.cloud.gateway.routes[0].id")
+                || environment.containsProperty("spring.cloud.gateway.routes[0].uri")) {
+            log.warn("Routes under 'spring.cloud.gateway.routes' are ignored by Spring Cloud Gateway 5; "
+                    + "move them to 'spring.cloud.gateway.server.webflux.routes'");
+        }
+    }
+
+    private record Checked(List<String> problems, Set<Promotion> strategies, int protectedRoutes) {
+    }
+}
