@@ -10,7 +10,7 @@
 -- Reply outcome (EXPIRY), promoted (users admitted into the freed place)
 local k = script_keys()
 local uid, now = ARGV[2], tonumber(ARGV[3])
-if redis.call('EXISTS', k.slot(uid)) == 1 then
+if redis.call('EXISTS', k:slot(uid)) == 1 then
     return { 'outcome', EXPIRY.NEWER_SESSION, 'promoted', 0 }
 end
 if redis.call('ZREM', k.active, uid) == 0 then

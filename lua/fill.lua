@@ -65,8 +65,12 @@ local function opened(k, now, c, write)
         if from and not c.draw_to then
             local to = last_ticket(k)
             c.draw_to = tostring(to)
-            for _, ticket in ipairs(redis.call('ZRANGEBYSCORE', k.left, from, to)) do
+            local rescored = redis.call('ZRANGEBYSCORE', k.left, from, to)
+            for _, ticket in ipairs(rescored) do
                 redis.call('ZADD', k.left, position_of(tonumber(ticket), c), ticket)
+            end
+            if #rescored > 0 then
+                redis.call('HINCRBY', k.settings, 'left_v', 1)
             end
             redis.call('HSET', k.settings, 'draw_to', c.draw_to)
         end
@@ -152,7 +156,7 @@ local function fill(k, now, c)
             redis.call('ZADD', k.arriving, expiry, uid)
         end
         if c.strategy == 'keyspace' then
-            redis.call('SET', k.slot(uid), '1', 'PX', first)
+            redis.call('SET', k:slot(uid), '1', 'PX', first)
         end
     end
     inherit_ttl(k, k.active)
@@ -180,7 +184,7 @@ local function arrive(k, uid, now, c, expiry)
     local ttl = tonumber(c.ttl)
     redis.call('ZADD', k.active, now + ttl, uid)
     if c.strategy == 'keyspace' then
-        redis.call('SET', k.slot(uid), '1', 'PX', ttl)
+        redis.call('SET', k:slot(uid), '1', 'PX', ttl)
     end
     return now + ttl
 end
@@ -191,7 +195,7 @@ end
 -- the shop's answer is not a success, and expires with the session if the gateway never returns.
 -- Returns whether this request holds the claim.
 local function claim_completion(k, uid, now, expiry)
-    return redis.call('SET', k.completing(uid), '1', 'NX', 'PX', math.max(1, expiry - now)) ~= false
+    return redis.call('SET', k:completing(uid), '1', 'NX', 'PX', math.max(1, expiry - now)) ~= false
 end
 
 -- The admission rate (users per second) as of now, from the settings read, for wait estimates;

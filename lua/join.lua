@@ -1,35 +1,39 @@
 --!include fill.lua
--- Enters a user into a product's line, or reports where they already are.
+-- Enters users into a product's line, or reports where they already are. One call carries every
+-- join and Redis-side poll an instance gathered for the product while its previous call ran
+-- (group commit): the call's fixed costs (the script, the settings, the rules) are paid once, and
+-- each user is decided in turn, exactly as if alone.
+--
 -- Idempotent: a waiting user keeps their ticket, an active user keeps their session (a join
 -- never extends it, except an admitted user's first arrival: see fill.lua). A new user takes the
 -- next ticket, then free places are filled at once, so someone arriving at an empty product is
--- admitted in this same call. Every call by a user in line counts as being seen (abandon-after).
+-- admitted in this same call. Every request of a user in line counts as being seen (abandon-after).
 --
--- Most calls are polls that change nothing, so they write nothing they need not: the rules only
--- when they differ from what is stored, the product's key expiry every KEEP_EVERY at most, the
--- poller's line entries once per seen span.
+-- Most of what a call could write changes rarely, so it is written only then: the rules when they
+-- differ from what is stored, the product's key expiry every KEEP_EVERY at most, 'heard_at' once a
+-- second, a seen bitmap's expiry once per span.
 --
 -- KEYS  settings, active, seq (keys.lua)
--- ARGV  1 product id   2 user id   3 now (epoch ms)   4 max-active   5 session ttl (ms)
---       6 promotion strategy   7 idle ttl (ms): how long the product's keys outlive its last
---       visitor, so queues nobody visits any more (or that a hostile client invented) vanish
---       8 opens-at (epoch ms, '' = always open)   9 closes-at (epoch ms, '' = never)
---       10 max-admit-per-minute (0 = unpaced)   11 abandon-after (ms, 0 = never)
---       12 arrival-ttl (ms, 0 = the session ttl)   13 a seed from a secure random generator,
---       used if this join opens a pre-queue's draw ('' when the product has no opens-at)
---       14 '1' when the request would complete the session (complete-on): an active user must
---       then claim the completion
--- Reply state (STATE), rank (1-based while waiting; in a pre-queue how many are in it; else 0),
---       promoted (users this call admitted), enqueued (1 when this call took a new ticket),
---       rate (admissions per second x 10^6)
+-- ARGV  1 product id   2 now (epoch ms)   3 max-active   4 session ttl (ms)   5 promotion strategy
+--       6 idle ttl (ms): how long the product's keys outlive its last visitor, so queues nobody
+--       visits any more (or that a hostile client invented) vanish   7 opens-at (epoch ms, '' =
+--       always open)   8 closes-at (epoch ms, '' = never)   9 max-admit-per-minute (0 = unpaced)
+--       10 abandon-after (ms, 0 = never)   11 arrival-ttl (ms, 0 = the session ttl)   12 a seed
+--       from a secure random generator, used if this call opens a pre-queue's draw ('' when the
+--       product has no opens-at)   13 onwards, a pair per user: the user id, and 'c' when the
+--       request would complete the session (complete-on: an active user must then claim the
+--       completion) or '' otherwise
+-- Reply rate (admissions per second x 10^6), promoted (users this call admitted), users: one entry
+--       per pair, in the order given, each the fixed list {state (STATE), rank (1-based while
+--       waiting; in a pre-queue how many are in it; else 0), enqueued (1 when this call gave the
+--       user a new ticket), ticket (the user's ticket while in line, else -1)}; JoinScript reads it
 local k = script_keys()
-local uid = ARGV[2]
-local now, ttl = tonumber(ARGV[3]), tonumber(ARGV[5])
-local idle = tonumber(ARGV[7])
-local opens, closes = ARGV[8], ARGV[9]
-local abandon = tonumber(ARGV[11]) or 0
-local arrival = tonumber(ARGV[12]) or 0
-local completing = ARGV[14] == '1'
+local now, ttl = tonumber(ARGV[2]), tonumber(ARGV[4])
+local idle = tonumber(ARGV[6])
+local opens, closes = ARGV[7], ARGV[8]
+local abandon = tonumber(ARGV[10]) or 0
+local arrival = tonumber(ARGV[11]) or 0
+local seed = ARGV[12]
 if arrival <= 0 then
     arrival = ttl
 end
@@ -41,9 +45,9 @@ local KEEP_EVERY = math.min(60000, idle / 10)
 local c = settings_of(k)
 local changes = {}
 -- All of this call's rules in one string: most calls only compare it with the stored one.
-local given = table.concat({ ARGV[4], ARGV[5], ARGV[6], opens, ARGV[10], ARGV[11], ARGV[12] }, '|')
+local given = table.concat({ ARGV[3], ARGV[4], ARGV[5], opens, ARGV[9], ARGV[10], ARGV[11] }, '|')
 if c.rules ~= given then
-    local rules = { max = ARGV[4], ttl = tostring(ttl), strategy = ARGV[6], apm = tostring(tonumber(ARGV[10]) or 0),
+    local rules = { max = ARGV[3], ttl = tostring(ttl), strategy = ARGV[5], apm = tostring(tonumber(ARGV[9]) or 0),
         abandon = tostring(abandon), arrival = tostring(arrival), opens = opens ~= '' and opens or false,
         rules = given }
     for field, value in pairs(rules) do
@@ -70,78 +74,105 @@ if renew then
     changes[#changes + 1] = 'kept_at'
     changes[#changes + 1] = c.kept_at
 end
+
+-- The user is still there: seen, and their line entries kept.
+local function present(uid, ticket)
+    stamp_seen(k, ticket, now, c, changes)
+    keep(k, uid, ticket, idle)
+end
+
+-- Once a fill finds no place free (or no admission due by the pace), none frees within the call.
+local full = false
+local promoted = 0
+local left_count = nil
+
+local function rank_of_new(ticket)
+    -- A new ticket is the last in line: everyone between the head and it, less the places given up.
+    if not left_count then
+        left_count = redis.call('ZCARD', k.left)
+    end
+    return ticket - (tonumber(c.head) or 1) + 1 - left_count
+end
+
+local function admitted(uid, completing, expiry)
+    expiry = arrive(k, uid, now, c, expiry)
+    if completing and not claim_completion(k, uid, now, expiry) then
+        return { STATE.COMPLETING, 0, 0, -1 }
+    end
+    return { STATE.ACTIVE, 0, 0, -1 }
+end
+
+local function decide(uid, completing)
+    if c.mode == MODE.CLOSED then
+        -- Turned away for now, but still there: whoever has a place keeps it.
+        local ticket = ticket_of(k, uid, c)
+        if ticket then
+            present(uid, ticket)
+        end
+        return { STATE.ROOM_CLOSED, 0, 0, ticket or -1 }
+    end
+    local expiry = tonumber(redis.call('ZSCORE', k.active, uid))
+    if expiry and expiry > now then
+        return admitted(uid, completing, expiry)
+    end
+    local enqueued = 0
+    local ticket = ticket_of(k, uid, c)
+    if not ticket then
+        if c.draining == '1' then
+            return { STATE.DRAINING, 0, 0, -1 }
+        end
+        if closes ~= '' and now >= tonumber(closes) then
+            return { STATE.SALE_ENDED, 0, 0, -1 }
+        end
+    end
+    if c.mode ~= MODE.PASSTHROUGH and not opened(k, now, c, true) then
+        if not ticket then
+            ticket = pre_queue(k, uid, c, seed)
+            enqueued = 1
+        end
+        present(uid, ticket)
+        return { STATE.PRE_QUEUE, line_length(k, c), enqueued, ticket }
+    end
+    if not ticket then
+        ticket = enqueue(k, uid)
+        enqueued = 1
+    end
+    present(uid, ticket)
+    if not full then
+        local moved, outcome = fill(k, now, c)
+        promoted = promoted + moved
+        if moved > 0 then
+            left_count = nil
+            -- Admitted by this very request: they have arrived.
+            expiry = tonumber(redis.call('ZSCORE', k.active, uid))
+            if expiry then
+                local answer = admitted(uid, completing, expiry)
+                answer[3] = enqueued
+                return answer
+            end
+        elseif outcome == PROMOTION.FULL then
+            full = true
+        end
+    end
+    if enqueued == 1 then
+        return { STATE.WAITING, rank_of_new(ticket), 1, ticket }
+    end
+    return { STATE.WAITING, rank_of(k, ticket, c), enqueued, ticket }
+end
+
+local users = {}
+for i = 13, #ARGV, 2 do
+    users[#users + 1] = decide(ARGV[i], ARGV[i + 1] == 'c')
+end
+
 if #changes > 0 then
     redis.call('HSET', k.settings, unpack(changes))
 end
-
 -- Every KEEP_EVERY, a visit renews all the product's keys together (once they exist, so just
 -- before answering): the ticket counter can never reset while anyone waits.
-local function answer(state, rank, promoted, enqueued)
-    if renew then
-        for _, key in ipairs({ k.settings, k.active, k.seq, k.arriving, k.left }) do
-            redis.call('PEXPIRE', key, idle)
-        end
-    end
-    return { 'state', state, 'rank', rank, 'promoted', promoted, 'enqueued', enqueued, 'rate', rate_reply(c, now) }
-end
-
--- The user is still there: seen, and their line entries kept.
-local function present(ticket)
-    if stamp_seen(k, ticket, now, c) then
-        keep(k, uid, ticket, idle)
+if renew then
+    for _, key in ipairs({ k.settings, k.active, k.seq, k.arriving, k.left }) do
+        redis.call('PEXPIRE', key, idle)
     end
 end
-
--- Active: let through, unless this request would complete the session and another one already is.
-local function admitted(promoted, enqueued, expiry)
-    expiry = arrive(k, uid, now, c, expiry)
-    if completing and not claim_completion(k, uid, now, expiry) then
-        return answer(STATE.COMPLETING, 0, promoted, enqueued)
-    end
-    return answer(STATE.ACTIVE, 0, promoted, enqueued)
-end
-
-if c.mode == MODE.CLOSED then
-    -- Turned away for now, but still there: whoever has a place keeps it.
-    local ticket = ticket_of(k, uid, c)
-    if ticket then
-        present(ticket)
-    end
-    return answer(STATE.ROOM_CLOSED, 0, 0, 0)
-end
-local expiry = tonumber(redis.call('ZSCORE', k.active, uid))
-if expiry and expiry > now then
-    return admitted(0, 0, expiry)
-end
-local enqueued = 0
-local ticket = ticket_of(k, uid, c)
-if not ticket then
-    if c.draining == '1' then
-        return answer(STATE.DRAINING, 0, 0, 0)
-    end
-    if closes ~= '' and now >= tonumber(closes) then
-        return answer(STATE.SALE_ENDED, 0, 0, 0)
-    end
-end
-if c.mode ~= MODE.PASSTHROUGH and not opened(k, now, c, true) then
-    if not ticket then
-        ticket = pre_queue(k, uid, c, ARGV[13])
-        enqueued = 1
-    end
-    present(ticket)
-    return answer(STATE.PRE_QUEUE, line_length(k, c), 0, enqueued)
-end
-if not ticket then
-    ticket = enqueue(k, uid)
-    enqueued = 1
-end
-present(ticket)
-local promoted = fill(k, now, c)
-if promoted > 0 then
-    -- Admitted by this very request: they have arrived.
-    expiry = tonumber(redis.call('ZSCORE', k.active, uid))
-    if expiry then
-        return admitted(promoted, enqueued, expiry)
-    end
-end
-return answer(STATE.WAITING, rank_of(k, ticket, c), promoted, enqueued)
+return { 'rate', rate_reply(c, now), 'promoted', promoted, 'users', users }

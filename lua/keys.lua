@@ -1,48 +1,73 @@
 -- Every key and channel of one product, made from its id in this one place; the Java side's
--- QueueKeys makes the same names, and QueueKeysTest checks that both agree. Every key shares the
--- hash tag {pid}, so a script touches one Redis Cluster slot.
-local function product_keys(pid)
-    local prefix = 'qg:{' .. pid .. '}:'
-    local k = {
-        pid = pid,
-        -- HASH: the product's rules as the last join stored them, the operator's levers, the
-        -- head of the line, the admission rate, a sale's draw (see fill.lua)
-        settings = prefix .. 'settings',
-        -- ZSET: admitted users, score = session expiry (epoch ms)
-        active = prefix .. 'active',
-        -- STRING: the last ticket handed out
-        seq = prefix .. 'seq',
-        -- ZSET: places given up ahead of the head, member ticket, score its position
-        left = prefix .. 'left',
-        -- ZSET: admitted users who have not arrived yet, score = arrival deadline
-        arriving = prefix .. 'arriving',
-        -- channels: admissions (space-separated user ids), completions and leaves (a user id,
-        -- '*' for everyone), and freed places (promotion: pubsub)
-        admitted = 'qg:admitted:' .. pid,
-        released = 'qg:released:' .. pid,
-        slot_available = 'qg:slot-available:' .. pid,
-    }
+-- QueueKeys makes the same names, and ScriptContractTest checks that both agree. Every key shares
+-- the hash tag {pid}, so a script touches one Redis Cluster slot. Names are made when first asked
+-- for: building a string costs Redis's main thread more than most commands do.
+local PRODUCT_KEYS = {
+    -- HASH: the product's rules as the last join stored them, the operator's levers, the head of
+    -- the line, the admission rate, a sale's draw (see fill.lua)
+    settings = 'settings',
+    -- ZSET: admitted users, score = session expiry (epoch ms)
+    active = 'active',
+    -- STRING: the last ticket handed out
+    seq = 'seq',
+    -- ZSET: places given up ahead of the head, member ticket, score its position
+    left = 'left',
+    -- ZSET: admitted users who have not arrived yet, score = arrival deadline
+    arriving = 'arriving',
+}
+local PRODUCT_CHANNELS = {
+    -- admissions (space-separated user ids)
+    admitted = 'qg:admitted:',
+    -- completions and leaves (a user id, '*' for everyone)
+    released = 'qg:released:',
+    -- freed places (promotion: pubsub)
+    slot_available = 'qg:slot-available:',
+}
+local KEY_MAKERS = {
     -- HASH: ticket -> user id, for the tickets n*PAGE to n*PAGE+PAGE-1 (line.lua)
-    function k.page(n)
-        return prefix .. 'line:' .. n
-    end
+    page = function(k, n)
+        return k.prefix .. 'line:' .. n
+    end,
     -- HASH: user id -> ticket, one of BUCKETS buckets by a hash of the user id (line.lua)
-    function k.bucket(b)
-        return prefix .. 'tickets:' .. b
-    end
+    bucket = function(k, b)
+        return k.prefix .. 'tickets:' .. b
+    end,
     -- BITMAP: bit (ticket mod SEEN_WRAP) set when its holder was seen in span n (line.lua)
-    function k.seen(span, n)
-        return prefix .. 'seen:' .. span .. ':' .. n
-    end
+    seen = function(k, span, n)
+        return k.prefix .. 'seen:' .. span .. ':' .. n
+    end,
     -- STRING with the session's TTL: one per admitted user (promotion: keyspace)
-    function k.slot(uid)
-        return prefix .. 'slot:' .. uid
-    end
+    slot = function(k, uid)
+        return k.prefix .. 'slot:' .. uid
+    end,
     -- STRING with the session's remaining TTL: the completion claim of a complete-on request
-    function k.completing(uid)
-        return prefix .. 'completing:' .. uid
-    end
-    return k
+    completing = function(k, uid)
+        return k.prefix .. 'completing:' .. uid
+    end,
+}
+local KEYS_OF_A_PRODUCT = {
+    __index = function(k, name)
+        local maker = KEY_MAKERS[name]
+        if maker then
+            return maker
+        end
+        local value
+        if PRODUCT_KEYS[name] then
+            value = k.prefix .. PRODUCT_KEYS[name]
+        elseif PRODUCT_CHANNELS[name] then
+            value = PRODUCT_CHANNELS[name] .. k.pid
+        else
+            error('no key named ' .. tostring(name))
+        end
+        rawset(k, name, value)
+        return value
+    end,
+}
+
+-- The keys of one product: k.settings, k.active, ... and k:page(n), k:bucket(b), k:seen(span, n),
+-- k:slot(uid), k:completing(uid).
+local function product_keys(pid)
+    return setmetatable({ pid = pid, prefix = 'qg:{' .. pid .. '}:' }, KEYS_OF_A_PRODUCT)
 end
 
 -- The keys of the product a product script is run for: ARGV[1] is the product id, KEYS[1] its
@@ -50,8 +75,11 @@ end
 -- ticket counter; the scripts reach the product's other keys through the table.
 local function script_keys()
     local k = product_keys(ARGV[1])
-    if KEYS[1] ~= k.settings or KEYS[2] ~= k.active or KEYS[3] ~= k.seq then
+    if KEYS[1] ~= k.prefix .. PRODUCT_KEYS.settings then
         error('the keys given are not those of product ' .. ARGV[1])
     end
+    rawset(k, 'settings', KEYS[1])
+    rawset(k, 'active', KEYS[2])
+    rawset(k, 'seq', KEYS[3])
     return k
 end

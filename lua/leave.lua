@@ -15,7 +15,7 @@ local held = redis.call('ZREM', k.active, uid) + give_up(k, uid, c)
 redis.call('ZREM', k.arriving, uid)
 -- A deleted slot key raises no expiry event, so a leave never counts twice. A completion claim
 -- ends with the session it was for.
-redis.call('DEL', k.slot(uid), k.completing(uid))
+redis.call('DEL', k:slot(uid), k:completing(uid))
 if held > 0 then
     -- Gateways that remember active users for up to a second forget this one at once.
     redis.call('PUBLISH', k.released, uid)

@@ -6,8 +6,8 @@
 -- read walks a skiplist that grows with the line. The line is kept in small hashes instead, which
 -- Redis stores as compact listpacks (about 60 bytes a user), and a rank is worked out from
 -- numbers, so it costs the same at a million waiting as at ten:
---   k.page(n)        HASH ticket -> user id, for the tickets n*PAGE to n*PAGE+PAGE-1
---   k.bucket(b)      HASH user id -> ticket; b is the user id's bucket, one of BUCKETS (about
+--   k:page(n)        HASH ticket -> user id, for the tickets n*PAGE to n*PAGE+PAGE-1
+--   k:bucket(b)      HASH user id -> ticket; b is the user id's bucket, one of BUCKETS (about
 --                    15 users a bucket at a million waiting, so a lookup stays short)
 --   k.left           ZSET member ticket, score its position: places given up (a leave) that the
 --                    head of the line has not reached yet
@@ -18,7 +18,7 @@
 --   position - head + 1 - (places given up between the head and them).
 -- Closed tabs (abandon-after) are not hunted down: promotion checks each user it reaches and drops
 -- those not seen lately, so a place never goes to a closed tab.
---   k.seen(span, n)  BITMAP, bit (ticket mod SEEN_WRAP) set when the ticket's holder was seen
+--   k:seen(span, n)  BITMAP, bit (ticket mod SEEN_WRAP) set when the ticket's holder was seen
 --                    between n*span and (n+1)*span ms; span = abandon-after / 4
 local PAGE = 128
 local BUCKETS = 65536
@@ -27,7 +27,7 @@ local SEEN_WRAP = 16777216 -- 2^24 bits, so a seen bitmap never exceeds 2 MB
 local DRAW_ROUNDS = 6
 
 local function page_of(k, ticket)
-    return k.page(math.floor(ticket / PAGE))
+    return k:page(math.floor(ticket / PAGE))
 end
 
 -- A script asks for the same user's bucket several times: the hash is worked out once a call.
@@ -36,7 +36,7 @@ local buckets = {}
 local function bucket_of(k, uid)
     local bucket = buckets[uid]
     if not bucket then
-        bucket = k.bucket(tonumber(string.sub(redis.sha1hex(uid), 1, 8), 16) % BUCKETS)
+        bucket = k:bucket(tonumber(string.sub(redis.sha1hex(uid), 1, 8), 16) % BUCKETS)
         buckets[uid] = bucket
     end
     return bucket
@@ -128,7 +128,10 @@ end
 
 -- Keeps a user's two line entries as long as the product's other keys: every key of a product
 -- expires when nobody has come for a while, and the entries of a user still around must not go
--- before the counter and settings they are read with.
+-- before the counter and settings they are read with. Run whenever a user in line reaches Redis
+-- itself: the gateway answers their other polls from its own view of the line, and sends them to
+-- Redis at least every time their token is signed again (at most half the token's lifetime), well
+-- inside the idle ttl (the token's lifetime and a session more).
 local function keep(k, uid, ticket, ttl)
     redis.call('PEXPIRE', page_of(k, ticket), ttl)
     redis.call('PEXPIRE', bucket_of(k, uid), ttl)
@@ -166,6 +169,8 @@ local function give_up(k, uid, c)
     redis.call('HDEL', bucket_of(k, uid), uid)
     redis.call('ZADD', k.left, position_of(ticket, c), ticket)
     inherit_ttl(k, k.left)
+    -- Gateways keep a view of the line (view.lua): a new version tells them to read 'left' again.
+    redis.call('HINCRBY', k.settings, 'left_v', 1)
     return 1
 end
 
@@ -173,22 +178,26 @@ local function seen_span(abandon)
     return math.max(250, math.floor(abandon / 4))
 end
 
--- Every request of someone in line counts as being there (abandon-after). Returns whether this is
--- the holder's first request in the current span (always true without abandon-after), which is
--- when their line entries are kept alive (keep): once a span is enough, and spares Redis the work
--- on every other poll.
-local function stamp_seen(k, ticket, now, c)
+-- Every request of someone in line counts as being there (abandon-after): the bit of their ticket
+-- in the current span's bitmap. The bitmap's expiry is set once per span for the whole product
+-- (settings 'seen_ttl' names the span it was set for; 'changes' collects that field for the caller
+-- to write), not once per user.
+local function stamp_seen(k, ticket, now, c, changes)
     local abandon = tonumber(c.abandon) or 0
     if abandon <= 0 then
-        return true
+        return
     end
     local span = seen_span(abandon)
-    local key = k.seen(span, math.floor(now / span))
-    if redis.call('SETBIT', key, ticket % SEEN_WRAP, 1) == 1 then
-        return false
+    local n = math.floor(now / span)
+    local key = k:seen(span, n)
+    redis.call('SETBIT', key, ticket % SEEN_WRAP, 1)
+    local marker = span .. ':' .. n
+    if c.seen_ttl ~= marker then
+        redis.call('PEXPIRE', key, abandon + 2 * span)
+        c.seen_ttl = marker
+        changes[#changes + 1] = 'seen_ttl'
+        changes[#changes + 1] = marker
     end
-    redis.call('PEXPIRE', key, abandon + 2 * span)
-    return true
 end
 
 -- Notes that someone asked about the product, adding the settings fields to write to 'changes'
@@ -222,7 +231,7 @@ local function seen_lately(k, ticket, now, c)
     end
     local span = seen_span(abandon)
     for slot = math.floor(now / span), math.floor((now - abandon) / span), -1 do
-        if redis.call('GETBIT', k.seen(span, slot), ticket % SEEN_WRAP) == 1 then
+        if redis.call('GETBIT', k:seen(span, slot), ticket % SEEN_WRAP) == 1 then
             return true
         end
     end

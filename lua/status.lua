@@ -11,19 +11,19 @@
 --       pre-queue how many are in it), rate (admissions per second x 10^6), opens (the sale's
 --       opens-at, epoch ms, -1 when none), abandon (the product's abandon-after, ms, 0 = never,
 --       so the answer can say when to ask again), timed (1 when promotion runs on a clock of its
---       own: opens-at or max-admit-per-minute)
+--       own: opens-at or max-admit-per-minute), ticket (the user's ticket while in line, else -1)
 local k = script_keys()
 local uid, now = ARGV[2], tonumber(ARGV[3])
 local c = settings_of(k)
 local changes = {}
 heard(now, c, changes)
-if #changes > 0 then
-    redis.call('HSET', k.settings, unpack(changes))
-end
 
-local function answer(state, rank)
+local function answer(state, rank, ticket)
+    if #changes > 0 then
+        redis.call('HSET', k.settings, unpack(changes))
+    end
     return { 'state', state, 'rank', rank, 'rate', rate_reply(c, now), 'opens', tonumber(c.opens) or -1,
-        'abandon', tonumber(c.abandon) or 0, 'timed', is_timed(c) }
+        'abandon', tonumber(c.abandon) or 0, 'timed', is_timed(c), 'ticket', ticket or -1 }
 end
 
 local expiry = redis.call('ZSCORE', k.active, uid)
@@ -34,13 +34,12 @@ local ticket = ticket_of(k, uid, c)
 if not ticket then
     return answer(STATE.NOT_FOUND, 0)
 end
-if stamp_seen(k, ticket, now, c) then
-    local ttl = redis.call('PTTL', k.settings)
-    if ttl > 0 then
-        keep(k, uid, ticket, ttl)
-    end
+stamp_seen(k, ticket, now, c, changes)
+local ttl = redis.call('PTTL', k.settings)
+if ttl > 0 then
+    keep(k, uid, ticket, ttl)
 end
 if not opened(k, now, c, true) then
-    return answer(STATE.PRE_QUEUE, line_length(k, c))
+    return answer(STATE.PRE_QUEUE, line_length(k, c), ticket)
 end
-return answer(STATE.WAITING, rank_of(k, ticket, c))
+return answer(STATE.WAITING, rank_of(k, ticket, c), ticket)

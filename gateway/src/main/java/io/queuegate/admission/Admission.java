@@ -22,15 +22,17 @@ public sealed interface Admission {
     }
 
     /**
-     * The caller waits at {@code rank} (1 = next); {@code token} is a fresh token for the answer.
+     * The caller waits at {@code rank} (1 = next) and holds {@code token}.
      *
+     * @param newToken whether {@code token} was signed for this answer (else it is the one the
+     *                 caller presented, which still says the same)
      * @param rank in a sale's pre-queue ({@code opensAt} set), how many are in it: places are only
      *             drawn at opening
      * @param estimatedWaitSeconds {@code null} until the product's admission rate is known
      * @param opensAt when the sale opens, while the caller is in its pre-queue; else {@code null}
      * @param retryAfterSeconds when to ask again
      */
-    record Waiting(Caller caller, long rank, String token, Long estimatedWaitSeconds, Instant opensAt,
+    record Waiting(Caller caller, long rank, String token, boolean newToken, Long estimatedWaitSeconds, Instant opensAt,
             long retryAfterSeconds) implements Admission {
 
         public boolean preQueued() {

@@ -7,6 +7,8 @@ import io.queuegate.config.QueuePolicy;
 import io.queuegate.config.RedisFailureMode;
 import io.queuegate.events.QueueEvents;
 import io.queuegate.identity.ClientAddresses;
+import io.queuegate.line.LocalAnswers;
+import io.queuegate.line.LocalStanding;
 import io.queuegate.store.Placement;
 import io.queuegate.store.ProductQueues;
 import io.queuegate.store.RedisFailures;
@@ -21,7 +23,9 @@ import reactor.core.publisher.Mono;
 /**
  * Decides what happens to a request on a protected route: join or find the caller's place in
  * Redis (one script call), and answer active, waiting or refused, in the waiting room's own terms
- * ({@link Admission}); the web layer turns the decision into HTTP.
+ * ({@link Admission}); the web layer turns the decision into HTTP. A shopper in line whose token
+ * carries their ticket is answered from this instance's view of the line instead
+ * ({@link LocalAnswers}), until the token is due to be signed again or their turn may have come.
  */
 public class AdmissionService {
 
@@ -34,13 +38,15 @@ public class AdmissionService {
     private final JoinLimiter addressLimiter;
     private final ActiveCache activeCache;
     private final QueueEvents events;
+    private final LocalAnswers local;
 
     /**
      * @param userLimiter counts joins per identified user
      * @param addressLimiter counts joins per client address (IPv6 by /64), identified or not
      */
     public AdmissionService(CallerResolver callers, ProductQueues queues, WaitTokenCodec tokens,
-            JoinLimiter userLimiter, JoinLimiter addressLimiter, ActiveCache activeCache, QueueEvents events) {
+            JoinLimiter userLimiter, JoinLimiter addressLimiter, ActiveCache activeCache, QueueEvents events,
+            LocalAnswers local) {
         this.callers = callers;
         this.queues = queues;
         this.tokens = tokens;
@@ -48,6 +54,7 @@ public class AdmissionService {
         this.addressLimiter = addressLimiter;
         this.activeCache = activeCache;
         this.events = events;
+        this.local = local;
     }
 
     /** Decides one request: join or find the caller's place in Redis (one script call), and answer. */
@@ -66,6 +73,15 @@ public class AdmissionService {
                 && activeCache.isActive(caller.productId(), caller.userId())) {
             return Mono.just(new Admission.Active(caller, null));
         }
+        // A shopper in line asking again, answered from memory. Not a completing request (its
+        // claim must be taken in Redis), nor a token due to be signed again.
+        if (caller.ticket() != null && !request.completing() && !tokens.dueForRenewal(caller.token())) {
+            LocalStanding standing = local.poll(caller.productId(), caller.userId(), caller.ticket());
+            if (standing != null) {
+                return Mono.just(decide(caller, new JoinScript.Joined(standing.placement(), false, caller.ticket()),
+                        request.policy(), request.routeId(), false, request.presented().value()));
+            }
+        }
         // Only a join without a token can add a member or a queue; polls with a token pass free.
         if (!caller.hasToken()) {
             Admission limited = limitJoin(caller, request);
@@ -77,7 +93,7 @@ public class AdmissionService {
         // A caller who may not be let through must not hold the completion either.
         boolean claim = request.completing() && caller.mayForward();
         return queues.join(caller.productId(), caller.userId(), policy.rules(), claim)
-                .map(joined -> decide(caller, joined, policy, request.routeId(), claim))
+                .map(joined -> decide(caller, joined, policy, request.routeId(), claim, null))
                 .onErrorResume(RedisFailures::isRedisFailure, error -> {
                     events.redisFailure(request.productId(), "admission", error);
                     log.warn("Redis could not answer for product " + request.productId() + "; route fails "
@@ -108,9 +124,13 @@ public class AdmissionService {
         activeCache.forget(productId, userId);
     }
 
-    /** @param claimed whether the join claimed the session's completion (it answers active only if it did) */
-    private Admission decide(Caller caller, JoinScript.Result joined, QueuePolicy policy, String routeId,
-            boolean claimed) {
+    /**
+     * @param claimed whether the join claimed the session's completion (it answers active only if it did)
+     * @param presentedToken the caller's token when its answer comes from this instance's memory
+     *                       (it still says the same, so it is not signed again), else {@code null}
+     */
+    private Admission decide(Caller caller, JoinScript.Joined joined, QueuePolicy policy, String routeId,
+            boolean claimed, String presentedToken) {
         Placement placement = joined.placement();
         if (joined.enqueued()) {
             events.joined(caller.productId(), routeId, caller.userId(), placement.rank());
@@ -129,11 +149,11 @@ public class AdmissionService {
                 return new Admission.Rejected(Refusal.ROOM_CLOSED, null, false,
                         RetryAfter.whileClosed(policy.abandonAfter()));
             default:
-                return waiting(caller, joined, policy);
+                return waiting(caller, joined, policy, presentedToken);
         }
     }
 
-    private Admission active(Caller caller, JoinScript.Result joined, String routeId, boolean claimed) {
+    private Admission active(Caller caller, JoinScript.Joined joined, String routeId, boolean claimed) {
         if (!caller.mayForward()) {
             // The place of a signed-in shopper is let through only with that shopper's identity;
             // their token alone was enough to wait.
@@ -150,26 +170,29 @@ public class AdmissionService {
                     nonNegative(Duration.between(caller.joinedAt(), tokens.now())));
         }
         boolean needsToken = !caller.hasToken() || caller.joinedAt() != null;
-        return new Admission.Active(caller, needsToken ? issue(caller, null) : null, claimed);
+        return new Admission.Active(caller, needsToken ? issue(caller, null, null) : null, claimed);
     }
 
-    private Admission waiting(Caller caller, JoinScript.Result joined, QueuePolicy policy) {
+    private Admission waiting(Caller caller, JoinScript.Joined joined, QueuePolicy policy, String presentedToken) {
         Placement placement = joined.placement();
-        // A fresh token with every waiting answer: a user who keeps polling never outlives it.
-        // It keeps the join time across answers; a new ticket starts the wait anew.
-        Instant joinedAt = joined.enqueued() || caller.joinedAt() == null ? tokens.now() : caller.joinedAt();
-        String token = issue(caller, joinedAt);
+        // A fresh token with every answer from Redis, so a user who keeps polling never outlives
+        // it. It keeps the join time across answers; a new ticket starts the wait anew.
+        String token = presentedToken;
+        if (token == null) {
+            Instant joinedAt = joined.enqueued() || caller.joinedAt() == null ? tokens.now() : caller.joinedAt();
+            token = issue(caller, joinedAt, joined.ticket());
+        }
         if (placement.state() == Placement.State.PRE_QUEUE) {
-            return new Admission.Waiting(caller, placement.rank(), token, null, policy.opensAt(),
+            return new Admission.Waiting(caller, placement.rank(), token, presentedToken == null, null, policy.opensAt(),
                     RetryAfter.beforeOpening(Duration.between(tokens.now(), policy.opensAt()), policy.abandonAfter()));
         }
         Long estimate = WaitEstimate.seconds(placement.rank(), placement.admissionRate());
-        return new Admission.Waiting(caller, placement.rank(), token, estimate, null,
+        return new Admission.Waiting(caller, placement.rank(), token, presentedToken == null, estimate, null,
                 RetryAfter.of(placement.rank(), estimate, policy.abandonAfter()));
     }
 
-    private String issue(Caller caller, Instant joinedAt) {
-        return tokens.issue(caller.productId(), caller.userId(), caller.anonymous(), joinedAt);
+    private String issue(Caller caller, Instant joinedAt, Long ticket) {
+        return tokens.issue(caller.productId(), caller.userId(), caller.anonymous(), joinedAt, ticket);
     }
 
     private static Duration nonNegative(Duration duration) {

@@ -2,6 +2,8 @@ package io.queuegate.admission;
 
 import java.time.Instant;
 
+import io.queuegate.token.WaitToken;
+
 /**
  * Who is asking, for which product, once identity and token are checked.
  *
@@ -9,20 +11,33 @@ import java.time.Instant;
  * @param userId the shop's user id (as {@code UserIds} keeps it), or the gateway-made id of an
  *               anonymous caller
  * @param anonymous whether the gateway made the id
- * @param hasToken whether a valid token for this product was presented (else one must be issued)
- * @param joinedAt when the caller's token says it joined the line it still waited in, else {@code null}
+ * @param token the valid token for this product the caller presented, or {@code null} (then one
+ *              must be issued)
  * @param mayForward whether the request may be let through to the shop when the caller is
  *                   active: always for anonymous tokens and for the identity the request proves;
  *                   not for a signed-in shopper's token presented without that shopper's identity
  *                   (it still gets waiting answers, status and events: a browser's page and
  *                   {@code EventSource} carry no bearer token)
  */
-public record Caller(String productId, String userId, boolean anonymous, boolean hasToken, Instant joinedAt,
-        boolean mayForward) {
+public record Caller(String productId, String userId, boolean anonymous, WaitToken token, boolean mayForward) {
 
-    /** A caller whose token (if any) says nothing about waiting, and who may be forwarded. */
-    public Caller(String productId, String userId, boolean anonymous, boolean hasToken) {
-        this(productId, userId, anonymous, hasToken, null, true);
+    /** A caller without a token, who may be forwarded. */
+    public Caller(String productId, String userId, boolean anonymous) {
+        this(productId, userId, anonymous, null, true);
+    }
+
+    public boolean hasToken() {
+        return token != null;
+    }
+
+    /** When the caller's token says it joined the line it still waited in, else {@code null}. */
+    public Instant joinedAt() {
+        return token == null ? null : token.joinedAt();
+    }
+
+    /** The ticket the caller's token says it holds in line, else {@code null}. */
+    public Long ticket() {
+        return token == null ? null : token.ticket();
     }
 
     /** The identity the forwarded request tells the shop: the user id, or {@code null} for an anonymous caller. */

@@ -44,10 +44,10 @@ public final class CallerResolver {
         if (userId == null) {
             // A token alone: enough to wait and ask; a signed-in shopper's place is only let
             // through with that shopper's identity.
-            return new Caller(productId, token.userId(), token.anonymous(), true, token.joinedAt(), token.anonymous());
+            return new Caller(productId, token.userId(), token.anonymous(), token, token.anonymous());
         }
         if (!token.anonymous() && token.userId().equals(userId)) {
-            return new Caller(productId, userId, false, true, token.joinedAt(), true);
+            return new Caller(productId, userId, false, token, true);
         }
         if (presented.fromCookie()) {
             return newCaller(productId, userId, null);
@@ -69,10 +69,10 @@ public final class CallerResolver {
 
     private static Caller newCaller(String productId, String userId, WaitToken otherProductToken) {
         if (userId != null) {
-            return new Caller(productId, userId, false, false);
+            return new Caller(productId, userId, false);
         }
         boolean keepAnonymousId = otherProductToken != null && otherProductToken.anonymous();
         String anonymousId = keepAnonymousId ? otherProductToken.userId() : Identifiers.newAnonymousUserId();
-        return new Caller(productId, anonymousId, true, false);
+        return new Caller(productId, anonymousId, true);
     }
 }

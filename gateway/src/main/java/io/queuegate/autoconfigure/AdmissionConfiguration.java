@@ -9,15 +9,20 @@ import io.queuegate.admission.CallerResolver;
 import io.queuegate.admission.JoinLimiter;
 import io.queuegate.config.QueueGateProperties;
 import io.queuegate.events.QueueEventHub;
+import io.queuegate.events.QueueEvents;
 import io.queuegate.identity.ClientAddresses;
 import io.queuegate.identity.IdentityResolver;
 import io.queuegate.identity.TrustedHeaderIdentity;
+import io.queuegate.line.LineViews;
+import io.queuegate.line.LocalAnswers;
+import io.queuegate.line.SeenMarks;
 import io.queuegate.live.AdmissionNotifier;
 import io.queuegate.live.LiveStatus;
 import io.queuegate.live.StreamLimits;
 import io.queuegate.paths.CanonicalPathFilter;
 import io.queuegate.routes.RouteQueuePolicies;
 import io.queuegate.store.ProductQueues;
+import io.queuegate.store.QueueScripts;
 import io.queuegate.token.SigningKeys;
 import io.queuegate.token.WaitTokenCodec;
 import io.queuegate.web.CorsExposedHeaders;
@@ -69,11 +74,45 @@ class AdmissionConfiguration {
     @Bean
     @ConditionalOnMissingBean
     AdmissionService admissionService(CallerResolver callers, ProductQueues queues, WaitTokenCodec tokens,
-            ActiveCache activeCache, Clock queuegateClock, QueueEventHub events, QueueGateProperties properties) {
+            ActiveCache activeCache, Clock queuegateClock, QueueEventHub events, QueueGateProperties properties,
+            LocalAnswers localAnswers) {
         QueueGateProperties.Joins joins = properties.joins();
         return new AdmissionService(callers, queues, tokens,
                 new JoinLimiter(joins.maxPerCaller(), joins.window(), queuegateClock),
-                new JoinLimiter(joins.maxPerAddress(), joins.window(), queuegateClock), activeCache, events);
+                new JoinLimiter(joins.maxPerAddress(), joins.window(), queuegateClock), activeCache, events,
+                localAnswers);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    LineViews lineViews(QueueScripts scripts, ReactiveStringRedisTemplate redis, Clock queuegateClock,
+            QueueEventHub events) {
+        LineViews views = new LineViews(scripts, redis, queuegateClock);
+        // This instance's own admissions and operator changes count at once, before its answer leaves.
+        events.register(new QueueEvents() {
+            @Override
+            public void promoted(String productId, String trigger, long promoted) {
+                views.admitted(productId, promoted);
+            }
+
+            @Override
+            public void operatorAction(String productId, String action, String value, long promoted) {
+                views.changed(productId);
+            }
+        });
+        return views;
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    SeenMarks seenMarks(QueueScripts scripts, Clock queuegateClock) {
+        return new SeenMarks(scripts, queuegateClock);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    LocalAnswers localAnswers(LineViews views, SeenMarks seen, Clock queuegateClock) {
+        return new LocalAnswers(views, seen, queuegateClock);
     }
 
     @Bean
@@ -142,23 +181,26 @@ class AdmissionConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    AdmissionNotifier admissionNotifier(ReactiveStringRedisTemplate redis) {
-        return new AdmissionNotifier(redis);
+    AdmissionNotifier admissionNotifier(ReactiveStringRedisTemplate redis, LineViews views) {
+        return new AdmissionNotifier(redis, views::announced);
     }
 
     @Bean
     @ConditionalOnMissingBean
-    LiveStatus liveStatus(ProductQueues queues, AdmissionNotifier notifier, QueueGateProperties properties) {
-        return new LiveStatus(queues, notifier, properties.page().heartbeat());
+    LiveStatus liveStatus(ProductQueues queues, AdmissionNotifier notifier, LocalAnswers localAnswers,
+            WaitTokenCodec tokens, QueueGateProperties properties) {
+        return new LiveStatus(queues, notifier, localAnswers, tokens, properties.page().heartbeat());
     }
 
     @Bean
     @ConditionalOnMissingBean
     QueueEndpoints queueEndpoints(CallerResolver callers, ProductQueues queues, QueueResponses responses,
             LiveStatus liveStatus, AdmissionService admission, IdentityResolver identities,
-            ClientAddresses clientAddresses, QueueGateProperties properties) {
+            ClientAddresses clientAddresses, QueueGateProperties properties, LocalAnswers localAnswers,
+            WaitTokenCodec tokens) {
         return new QueueEndpoints(callers, queues, responses, liveStatus, admission, identities, clientAddresses,
-                new StreamLimits(properties.events().maxPerShopper(), properties.events().maxPerAddress()));
+                new StreamLimits(properties.events().maxPerShopper(), properties.events().maxPerAddress()),
+                localAnswers, tokens);
     }
 
     @Bean

@@ -1,8 +1,10 @@
 package io.queuegate.live;
 
 import java.time.Duration;
-import java.util.Arrays;
-import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiConsumer;
 
 import io.queuegate.store.QueueKeys;
 
@@ -10,40 +12,76 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
 
 import reactor.core.Disposable;
-import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
 import reactor.util.retry.Retry;
 
 /**
- * Tells this instance's live connections that users were admitted. The promotion script
+ * Tells this instance's live connections that their shopper was admitted. The promotion script
  * announces every admission on {@code qg:admitted:<pid>}, whichever instance or scheduler made
  * it; this instance holds one subscription for all products, from start to stop, and hands each
- * announcement to the connections of that product, so no connection polls Redis to learn of its
- * turn. The subscription is not opened per connection: Redis confirms a subscription only some
- * time after it is asked for, and an admission announced in between would be missed.
+ * admitted user's announcement to the connections waiting for that user (a lookup per admitted
+ * user, whatever the number of connections), so no connection polls Redis to learn of its turn.
+ * The subscription is not opened per connection: Redis confirms a subscription only some time
+ * after it is asked for, and an admission announced in between would be missed.
  */
 public class AdmissionNotifier implements SmartLifecycle {
 
     private final ReactiveStringRedisTemplate redis;
-    private final Sinks.Many<Admitted> announcements = Sinks.many().multicast().directBestEffort();
+    private final BiConsumer<String, String[]> onAdmissions;
+    private final Map<Watched, Set<Sinks.Empty<Void>>> watchers = new ConcurrentHashMap<>();
     private volatile Disposable subscription;
 
-    public AdmissionNotifier(ReactiveStringRedisTemplate redis) {
+    /** @param onAdmissions told the product and the users of every announcement */
+    public AdmissionNotifier(ReactiveStringRedisTemplate redis, BiConsumer<String, String[]> onAdmissions) {
         this.redis = redis;
+        this.onAdmissions = onAdmissions;
     }
 
-    /** The users admitted to one product from now on, in the batches the script announced. */
-    public Flux<List<String>> admissions(String productId) {
-        return announcements.asFlux().filter(admitted -> productId.equals(admitted.productId())).map(Admitted::users);
+    /**
+     * Completes when the user's admission to the product is announced (from the moment of
+     * subscription on); cancelling it stops the watch.
+     */
+    public Mono<Void> admission(String productId, String userId) {
+        return Mono.defer(() -> {
+            Watched watched = new Watched(productId, userId);
+            Sinks.Empty<Void> sink = Sinks.empty();
+            // Added and removed inside the map's lock on the key, so no sink lands in a set just dropped.
+            watchers.compute(watched, (key, sinks) -> {
+                Set<Sinks.Empty<Void>> all = sinks != null ? sinks : ConcurrentHashMap.newKeySet();
+                all.add(sink);
+                return all;
+            });
+            return sink.asMono().doFinally(signal -> watchers.computeIfPresent(watched, (key, sinks) -> {
+                sinks.remove(sink);
+                return sinks.isEmpty() ? null : sinks;
+            }));
+        });
+    }
+
+    /** How many users some connection of this instance waits for (for tests). */
+    int watched() {
+        return watchers.size();
+    }
+
+    private void announced(String productId, String users) {
+        String[] admitted = users.split(" ");
+        onAdmissions.accept(productId, admitted);
+        for (String userId : admitted) {
+            Set<Sinks.Empty<Void>> sinks = watchers.get(new Watched(productId, userId));
+            if (sinks != null) {
+                sinks.forEach(Sinks.Empty::tryEmitEmpty);
+            }
+        }
     }
 
     @Override
     public void start() {
         subscription = redis.listenToPattern(QueueKeys.ADMITTED_PATTERN)
-                .map(message -> new Admitted(QueueKeys.productOfAdmittedChannel(message.getChannel()),
-                        Arrays.asList(message.getMessage().split(" "))))
+                .doOnNext(message -> announced(QueueKeys.productOfAdmittedChannel(message.getChannel()),
+                        message.getMessage()))
                 .retryWhen(Retry.backoff(Long.MAX_VALUE, Duration.ofMillis(200)).maxBackoff(Duration.ofSeconds(5)))
-                .subscribe(announcements::tryEmitNext);
+                .subscribe();
     }
 
     @Override
@@ -60,6 +98,6 @@ public class AdmissionNotifier implements SmartLifecycle {
         return subscription != null;
     }
 
-    private record Admitted(String productId, List<String> users) {
+    private record Watched(String productId, String userId) {
     }
 }

@@ -1,105 +1,177 @@
 package io.queuegate.live;
 
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 
 import io.queuegate.admission.Caller;
 import io.queuegate.admission.WaitEstimate;
+import io.queuegate.line.LocalAnswers;
+import io.queuegate.line.LocalStanding;
 import io.queuegate.store.Placement;
 import io.queuegate.store.ProductQueues;
+import io.queuegate.token.WaitTokenCodec;
 
+import org.springframework.context.SmartLifecycle;
 import org.springframework.http.codec.ServerSentEvent;
 
+import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
 
 /**
- * The stream behind {@code GET /queue/{productId}/events}: the caller's place now, then a new
- * place each time admissions move the line (counted down locally from the announcements, no
- * Redis read), a real re-read every heartbeat (which also catches people ahead who left), and
- * {@code admitted} the moment the caller is let in, after which the stream ends.
+ * The stream behind {@code GET /queue/{productId}/events}: the caller's place now, a new place
+ * when it changes (looked up every {@link #LOOK_EVERY} in this instance's view of the line, no
+ * Redis call), the same place again every heartbeat (which keeps proxies from closing an idle
+ * connection), and {@code active} the moment the caller's admission is announced, after which the
+ * stream ends. The caller counts as seen (abandon-after) as often as a polling client would ask,
+ * in the instance's batched marks. Redis is asked only when the view cannot answer (no ticket in
+ * the token yet, the head reached the ticket), at most once a heartbeat. When the caller's token
+ * is due to be signed again the stream ends with {@code renew}: the page reloads through the
+ * gateway, which signs it.
  */
-public class LiveStatus {
+public class LiveStatus implements SmartLifecycle {
 
     /** Also keeps proxies from closing an idle connection. */
     public static final Duration HEARTBEAT = Duration.ofSeconds(15);
 
+    /** How often a stream looks at the view of the line for a new place: rank changes show within this. */
+    static final Duration LOOK_EVERY = Duration.ofSeconds(1);
+
     private final ProductQueues store;
     private final AdmissionNotifier notifier;
+    private final LocalAnswers local;
+    private final WaitTokenCodec tokens;
     private final Duration heartbeat;
+    // One timer for every stream: a stream that cannot take a look right now misses it, never delays the others.
+    private final Sinks.Many<Long> looks = Sinks.many().multicast().directBestEffort();
+    private volatile Disposable ticker;
 
-    public LiveStatus(ProductQueues store, AdmissionNotifier notifier, Duration heartbeat) {
+    public LiveStatus(ProductQueues store, AdmissionNotifier notifier, LocalAnswers local, WaitTokenCodec tokens,
+            Duration heartbeat) {
         this.store = store;
         this.notifier = notifier;
+        this.local = local;
+        this.tokens = tokens;
         this.heartbeat = heartbeat;
     }
 
     public Flux<ServerSentEvent<Update>> events(Caller caller) {
-        AtomicLong rank = new AtomicLong();
-        AtomicReference<Double> rate = new AtomicReference<>(0.0);
-        // In a sale's pre-queue no rank exists to count down: places are drawn at opening.
-        AtomicBoolean preQueued = new AtomicBoolean();
-        // Subscribing to announcements before the first read, so no admission falls in between.
-        Flux<Update> admitted = notifier.admissions(caller.productId())
-                .map(users -> {
-                    if (users.contains(caller.userId())) {
-                        return Update.admitted();
-                    }
-                    if (preQueued.get()) {
-                        return Update.PRE_QUEUE;
-                    }
-                    long now = rank.updateAndGet(r -> Math.max(1, r - users.size()));
-                    return Update.waiting(now, WaitEstimate.seconds(now, rate.get()));
-                });
-        Flux<Update> reads = Flux.interval(Duration.ZERO, heartbeat)
-                .concatMap(tick -> store.status(caller.productId(), caller.userId())
-                        .map(status -> status.placement())
-                        .doOnNext(placement -> {
-                            rank.set(placement.rank());
-                            preQueued.set(placement.state() == Placement.State.PRE_QUEUE);
-                            rate.set(placement.admissionRate());
-                        })
-                        .map(Update::of), 1);
-        return Flux.merge(admitted, reads)
+        Stream stream = new Stream(caller);
+        // Watching for the admission before the first look, so none falls in between.
+        Flux<Update> admitted = notifier.admission(caller.productId(), caller.userId()).thenReturn(Update.ACTIVE).flux();
+        Flux<Update> updates = Flux.concat(Mono.just(0L), looks.asFlux()).concatMap(tick -> stream.look(), 1);
+        return Flux.merge(admitted, updates)
                 .takeUntil(update -> !update.isWaiting())
-                .map(update -> ServerSentEvent.builder(update)
-                        .event(update.isWaiting() ? "status" : update.status().toLowerCase())
-                        .build());
+                .map(update -> ServerSentEvent.builder(update).event(update.event()).build());
+    }
+
+    @Override
+    public void start() {
+        ticker = Flux.interval(LOOK_EVERY).subscribe(looks::tryEmitNext);
+    }
+
+    @Override
+    public void stop() {
+        Disposable current = ticker;
+        if (current != null) {
+            current.dispose();
+        }
+        ticker = null;
+    }
+
+    @Override
+    public boolean isRunning() {
+        return ticker != null;
+    }
+
+    /** One connection's state: touched by one look at a time. */
+    private final class Stream {
+
+        private final Caller caller;
+        private Long ticket;
+        private Update sent;
+        private long sentAt;
+        private long markedAt;
+        private long askedRedisAt = Long.MIN_VALUE;
+
+        Stream(Caller caller) {
+            this.caller = caller;
+            this.ticket = caller.ticket();
+        }
+
+        /** The update to send now, if any. */
+        Mono<Update> look() {
+            if (caller.token() != null && tokens.dueForRenewal(caller.token())) {
+                return Mono.just(Update.RENEW);
+            }
+            long now = store.millis();
+            LocalStanding standing = ticket == null ? null : local.status(caller.productId(), caller.userId(), ticket, false);
+            if (standing != null) {
+                markSeen(standing, now);
+                return send(Update.of(standing.placement()), now);
+            }
+            if (now - askedRedisAt >= heartbeat.toMillis()) {
+                askedRedisAt = now;
+                return store.status(caller.productId(), caller.userId()).flatMap(status -> {
+                    ticket = status.ticket() != null ? status.ticket() : ticket;
+                    // status.lua counted the question as being seen.
+                    markedAt = now;
+                    return send(Update.of(status.placement()), now);
+                });
+            }
+            return sent != null && now - sentAt >= heartbeat.toMillis() ? send(sent, now) : Mono.empty();
+        }
+
+        /** As often as a client following Retry-After would ask: once per heartbeat, and within a quarter of abandon-after. */
+        private void markSeen(LocalStanding standing, long now) {
+            long abandon = standing.abandonAfter().toMillis();
+            if (abandon > 0 && now - markedAt >= Math.min(heartbeat.toMillis(), abandon / 4)) {
+                markedAt = now;
+                local.seen(caller.productId(), ticket);
+            }
+        }
+
+        private Mono<Update> send(Update update, long now) {
+            if (update.equals(sent) && now - sentAt < heartbeat.toMillis()) {
+                return Mono.empty();
+            }
+            sent = update;
+            sentAt = now;
+            return Mono.just(update);
+        }
     }
 
     /**
      * One event's data.
      *
      * @param status {@code WAITING}, {@code PRE_QUEUE} (a sale not yet open), {@code ACTIVE}
-     *               (admitted) or {@code NOT_FOUND}
+     *               (admitted), {@code NOT_FOUND}, or {@code RENEW} (load the page again for a
+     *               freshly signed token)
      * @param rank 1-based place while waiting
      * @param estimatedWaitSeconds while waiting and once a rate is known
      */
     public record Update(String status, Long rank, Long estimatedWaitSeconds) {
 
         static final Update PRE_QUEUE = new Update("PRE_QUEUE", null, null);
+        static final Update ACTIVE = new Update("ACTIVE", null, null);
+        static final Update RENEW = new Update("RENEW", null, null);
 
         boolean isWaiting() {
             return "WAITING".equals(status) || "PRE_QUEUE".equals(status);
         }
 
-        static Update admitted() {
-            return new Update("ACTIVE", null, null);
-        }
-
-        static Update waiting(long rank, Long estimate) {
-            return new Update("WAITING", rank, estimate);
+        String event() {
+            return isWaiting() ? "status" : status.toLowerCase();
         }
 
         static Update of(Placement placement) {
-            if (placement.state() == Placement.State.PRE_QUEUE) {
-                return PRE_QUEUE;
-            }
-            if (placement.state() == Placement.State.WAITING) {
-                return waiting(placement.rank(), WaitEstimate.seconds(placement.rank(), placement.admissionRate()));
-            }
-            return new Update(placement.state() == Placement.State.ACTIVE ? "ACTIVE" : "NOT_FOUND", null, null);
+            return switch (placement.state()) {
+                case PRE_QUEUE -> PRE_QUEUE;
+                case WAITING -> new Update("WAITING", placement.rank(),
+                        WaitEstimate.seconds(placement.rank(), placement.admissionRate()));
+                case ACTIVE -> ACTIVE;
+                default -> new Update("NOT_FOUND", null, null);
+            };
         }
     }
 }

@@ -35,6 +35,7 @@ public final class ProductQueues {
     private final TimedProducts timed;
     private final SlotEventStream slotEvents;
     private final Duration idleTtl;
+    private final JoinBatcher batcher = new JoinBatcher(this::joinAll);
 
     /**
      * @param idleTtl how long a product's queue outlives its last join, beyond a session (the
@@ -58,26 +59,37 @@ public final class ProductQueues {
     /**
      * Joins (or finds) the user under the product's rules and fills free places in the same step.
      * The rules are stored with the product, so promotions without a request follow them too.
+     * Joins of one product that meet on this instance go to Redis together (group commit, see
+     * {@link JoinBatcher}); each is still decided exactly as if alone.
      *
      * @param completing whether the request would complete the session: an active user must then
      *                   claim the completion ({@link Placement.State#COMPLETING} when another holds
      *                   it); the claim ends with the session, or with {@link #releaseCompletion}
      */
-    public Mono<JoinScript.Result> join(String productId, String userId, ProductRules rules, boolean completing) {
-        JoinScript.Args args = new JoinScript.Args(productId, userId, clock.millis(), rules,
-                idleTtl.plus(rules.sessionTtl()), rules.opensAt() == null ? "" : drawSeed(), completing);
-        return scripts.join().run(args).doOnNext(joined -> {
-            Placement placement = joined.placement();
-            events.promoted(productId, "join", joined.promoted());
+    public Mono<JoinScript.Joined> join(String productId, String userId, ProductRules rules, boolean completing) {
+        return batcher.join(productId, rules, new JoinScript.Joiner(userId, completing));
+    }
+
+    private Mono<JoinScript.Result> joinAll(String productId, ProductRules rules, List<JoinScript.Joiner> joiners) {
+        JoinScript.Args args = new JoinScript.Args(productId, clock.millis(), rules, idleTtl.plus(rules.sessionTtl()),
+                rules.opensAt() == null ? "" : drawSeed(), joiners);
+        return scripts.join().run(args).doOnNext(result -> {
+            events.promoted(productId, "join", result.promoted());
+            boolean newWaiter = false;
+            long admittedOnArrival = 0;
+            for (JoinScript.Joined joined : result.joined()) {
+                boolean active = joined.placement().state() == Placement.State.ACTIVE;
+                newWaiter |= joined.enqueued() && !active;
+                admittedOnArrival += joined.enqueued() && active ? 1 : 0;
+            }
             // Only a new waiter needs the scheduler to know the product.
-            boolean admittedAlone = placement.state() == Placement.State.ACTIVE;
-            if (joined.enqueued() && !admittedAlone) {
+            if (newWaiter) {
                 registry.add(productId);
                 due.mark(productId);
             }
-            // A promotion while others wait starts a session whose end the safety net must see. A
-            // caller let in alone (promoted = 1, themselves) had nobody ahead.
-            if (joined.promoted() > (admittedAlone ? 1 : 0)) {
+            // Any other promotion starts a session whose end the safety net must see; newcomers let
+            // in the moment they arrived had nobody waiting ahead of them.
+            if (result.promoted() > admittedOnArrival) {
                 due.mark(productId);
             }
             if (rules.isTimed()) {

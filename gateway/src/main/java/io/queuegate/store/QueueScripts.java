@@ -10,8 +10,10 @@ import io.queuegate.store.script.MarkDueScript;
 import io.queuegate.store.script.PeekScript;
 import io.queuegate.store.script.PromoteScript;
 import io.queuegate.store.script.RescheduleScript;
+import io.queuegate.store.script.SeenScript;
 import io.queuegate.store.script.SnapshotScript;
 import io.queuegate.store.script.StatusScript;
+import io.queuegate.store.script.ViewScript;
 
 /**
  * Every script of {@code lua/}, each as the typed adapter that is the only place its arguments
@@ -31,6 +33,8 @@ public final class QueueScripts {
     private final ClaimScript claim;
     private final RescheduleScript reschedule;
     private final MarkDueScript markDue;
+    private final SeenScript seen;
+    private final ViewScript view;
 
     public QueueScripts(ScriptRunner runner) {
         this.join = new JoinScript(runner);
@@ -45,6 +49,8 @@ public final class QueueScripts {
         this.claim = new ClaimScript(runner);
         this.reschedule = new RescheduleScript(runner);
         this.markDue = new MarkDueScript(runner);
+        this.seen = new SeenScript(runner);
+        this.view = new ViewScript(runner);
     }
 
     public JoinScript join() {
@@ -93,5 +99,13 @@ public final class QueueScripts {
 
     public MarkDueScript markDue() {
         return markDue;
+    }
+
+    public SeenScript seen() {
+        return seen;
+    }
+
+    public ViewScript view() {
+        return view;
     }
 }

@@ -48,6 +48,25 @@ public final class ScriptReply {
         return String.valueOf(field(name));
     }
 
+    /** A field whose value is a list (a Lua table inside the reply). */
+    public List<?> list(String name) {
+        Object value = field(name);
+        if (value instanceof List<?> list) {
+            return list;
+        }
+        throw new IllegalStateException(script + " replied " + name + " = '" + value + "', not a list");
+    }
+
+    /** A field that holds a decimal number as text (a Lua number would reach Redis cut to an integer). */
+    public double decimal(String name) {
+        try {
+            return Double.parseDouble(text(name));
+        }
+        catch (NumberFormatException ex) {
+            throw new IllegalStateException(script + " replied " + name + " = '" + text(name) + "', not a number");
+        }
+    }
+
     /** A field the script sets to 1 or 0. */
     public boolean flag(String name) {
         return number(name) == 1;
@@ -55,14 +74,17 @@ public final class ScriptReply {
 
     /** The code of one of the script's code tables ({@code codes.lua}), as the Java enum that mirrors it. */
     public <E extends Enum<E> & ScriptCode> E code(String name, Class<E> codes) {
-        String code = text(name);
+        return code(text(name), codes, script + "'s " + name);
+    }
+
+    /** The constant of {@code codes} whose code this is; {@code where} names the reply for the error. */
+    public static <E extends Enum<E> & ScriptCode> E code(String code, Class<E> codes, String where) {
         for (E constant : codes.getEnumConstants()) {
             if (constant.code().equals(code)) {
                 return constant;
             }
         }
-        throw new IllegalStateException(script + " replied " + name + " = '" + code + "', which "
-                + codes.getSimpleName() + " does not know");
+        throw new IllegalStateException(where + " = '" + code + "', which " + codes.getSimpleName() + " does not know");
     }
 
     private Object field(String name) {

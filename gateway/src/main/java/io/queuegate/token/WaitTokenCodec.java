@@ -42,6 +42,12 @@ public final class WaitTokenCodec {
     private static final Duration CLOCK_SKEW = Duration.ofSeconds(30);
 
     /**
+     * A waiting token is signed again after at most this long (or half its lifetime, if shorter).
+     * Its holder's request then goes to Redis, which also keeps their place's entries alive.
+     */
+    public static final Duration RENEW_AFTER = Duration.ofMinutes(30);
+
+    /**
      * Tokens already verified, by their exact text: a client sends the same token with every
      * request, and checking the HMAC and parsing the JSON again was the largest single cost of
      * the admitted and waiting paths. Only tokens that passed every check get in; each hit still
@@ -52,6 +58,7 @@ public final class WaitTokenCodec {
     private final SigningKeys keys;
     private final Duration ttl;
     private final Clock clock;
+    private final Duration renewAfter;
     private final JwtParser parser;
     private final Map<String, WaitToken> verified = new ConcurrentHashMap<>();
 
@@ -59,6 +66,7 @@ public final class WaitTokenCodec {
         this.keys = keys;
         this.ttl = ttl;
         this.clock = clock;
+        this.renewAfter = ttl.dividedBy(2).compareTo(RENEW_AFTER) < 0 ? ttl.dividedBy(2) : RENEW_AFTER;
         this.parser = Jwts.parser()
                 .keyLocator(new KeyById(keys))
                 .clock(() -> Date.from(clock.instant()))
@@ -68,15 +76,15 @@ public final class WaitTokenCodec {
 
     /** A fresh token for this user and product, valid for the configured ttl. */
     public String issue(String productId, String userId, boolean anonymous) {
-        return issue(productId, userId, anonymous, null);
+        return issue(productId, userId, anonymous, null, null);
     }
 
     /**
      * A fresh token for a user who waits in line since {@code joinedAt} (kept in {@code jat}, in
-     * epoch seconds, so the wait can be measured when they are admitted), or {@code null} for a
-     * user who does not wait.
+     * epoch seconds, so the wait can be measured when they are admitted) holding {@code ticket}
+     * ({@code tkt}); both {@code null} for a user who does not wait.
      */
-    public String issue(String productId, String userId, boolean anonymous, Instant joinedAt) {
+    public String issue(String productId, String userId, boolean anonymous, Instant joinedAt, Long ticket) {
         Instant now = clock.instant();
         var builder = Jwts.builder()
                 .header().keyId(keys.currentId()).and()
@@ -87,11 +95,23 @@ public final class WaitTokenCodec {
         if (joinedAt != null) {
             builder.claim("jat", joinedAt.getEpochSecond());
         }
+        if (ticket != null) {
+            builder.claim("tkt", ticket);
+        }
         return builder
                 .issuedAt(Date.from(now))
                 .expiration(Date.from(now.plus(ttl)))
                 .signWith(keys.current(), Jwts.SIG.HS256)
                 .compact();
+    }
+
+    /**
+     * Whether a token should be signed anew with the next answer from Redis: once half its
+     * lifetime has passed (at most {@link #RENEW_AFTER}), so a long wait never ends in an expired
+     * token, while the answers in between hand back the same token without signing.
+     */
+    public boolean dueForRenewal(WaitToken token) {
+        return !clock.instant().isBefore(token.issuedAt().plus(renewAfter));
     }
 
     /** The clock tokens are stamped with, so waits are measured against the same time. */
@@ -158,15 +178,27 @@ public final class WaitTokenCodec {
         if (issuedAt.isAfter(clock.instant().plus(CLOCK_SKEW))) {
             throw new InvalidTokenException("the token was issued in the future");
         }
-        Number joinedAt;
-        try {
-            joinedAt = claims.get("jat", Number.class);
-        }
-        catch (JwtException | IllegalArgumentException ex) {
-            throw new InvalidTokenException("the token's join time is not a number");
+        Number joinedAt = number(claims, "jat", "join time");
+        Number ticket = number(claims, "tkt", "ticket");
+        if (ticket != null && (joinedAt == null || ticket.longValue() < 1)) {
+            throw new InvalidTokenException("the token's ticket is not one a waiting user holds");
         }
         return new WaitToken(productId, userId, anonymous, issuedAt, claims.getExpiration().toInstant(),
-                joinedAt == null ? null : Instant.ofEpochSecond(joinedAt.longValue()));
+                joinedAt == null ? null : Instant.ofEpochSecond(joinedAt.longValue()),
+                ticket == null ? null : ticket.longValue());
+    }
+
+    private static Number number(Claims claims, String claim, String what) {
+        try {
+            Number value = claims.get(claim, Number.class);
+            if (value instanceof Double || value instanceof Float) {
+                throw new InvalidTokenException("the token's " + what + " is not a whole number");
+            }
+            return value;
+        }
+        catch (JwtException | IllegalArgumentException ex) {
+            throw new InvalidTokenException("the token's " + what + " is not a number");
+        }
     }
 
     /** Finds the key by {@code kid}; only HS256 is accepted, so no algorithm can be swapped in. */

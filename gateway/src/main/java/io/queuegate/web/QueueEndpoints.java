@@ -15,12 +15,14 @@ import io.queuegate.admission.RetryAfter;
 import io.queuegate.admission.WaitEstimate;
 import io.queuegate.identity.ClientAddresses;
 import io.queuegate.identity.IdentityResolver;
+import io.queuegate.line.LocalAnswers;
+import io.queuegate.line.LocalStanding;
 import io.queuegate.live.LiveStatus;
 import io.queuegate.live.StreamLimits;
 import io.queuegate.store.Placement;
 import io.queuegate.store.ProductQueues;
 import io.queuegate.store.RedisFailures;
-import io.queuegate.store.script.StatusScript;
+import io.queuegate.token.WaitTokenCodec;
 
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -35,9 +37,9 @@ import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
 
 /**
- * {@code GET /queue/{productId}/status} and {@code DELETE /queue/{productId}}: a token holder
- * asks where they stand, or gives up their place. Neither is ever forwarded, and status never
- * joins.
+ * {@code GET /queue/{productId}/status}, {@code GET /queue/{productId}/events} and
+ * {@code DELETE /queue/{productId}}: a token holder asks where they stand, follows it live, or
+ * gives up their place. None is ever forwarded, and none joins.
  */
 public class QueueEndpoints {
 
@@ -53,10 +55,12 @@ public class QueueEndpoints {
     private final IdentityResolver identities;
     private final ClientAddresses clientAddresses;
     private final StreamLimits streams;
+    private final LocalAnswers local;
+    private final WaitTokenCodec tokens;
 
     public QueueEndpoints(CallerResolver callers, ProductQueues store, QueueResponses responses, LiveStatus live,
             AdmissionService admission, IdentityResolver identities, ClientAddresses clientAddresses,
-            StreamLimits streams) {
+            StreamLimits streams, LocalAnswers local, WaitTokenCodec tokens) {
         this.callers = callers;
         this.store = store;
         this.responses = responses;
@@ -65,6 +69,8 @@ public class QueueEndpoints {
         this.identities = identities;
         this.clientAddresses = clientAddresses;
         this.streams = streams;
+        this.local = local;
+        this.tokens = tokens;
     }
 
     public RouterFunction<ServerResponse> routes() {
@@ -75,10 +81,32 @@ public class QueueEndpoints {
                 .build();
     }
 
+    /**
+     * Answered from this instance's view of the line when the token carries the caller's ticket;
+     * else from Redis, and then a token due to be signed again (or one without a ticket yet) is
+     * signed anew, so a page that only polls here never ends with an expired token.
+     */
     private Mono<ServerResponse> status(ServerRequest request) {
-        return withCaller(request, (exchange, caller) -> written(store.status(caller.productId(), caller.userId())
-                .flatMap(status -> responses.status(exchange, HttpStatus.OK,
-                        body(caller, status, Instant.ofEpochMilli(store.millis()))))));
+        return withCaller(request, (exchange, caller) -> {
+            Instant now = Instant.ofEpochMilli(store.millis());
+            boolean renew = caller.ticket() == null || tokens.dueForRenewal(caller.token());
+            if (!renew) {
+                LocalStanding standing = local.status(caller.productId(), caller.userId(), caller.ticket(), true);
+                if (standing != null) {
+                    return written(responses.status(exchange, HttpStatus.OK, body(caller, standing.placement(),
+                            standing.opensAt(), standing.abandonAfter(), now)));
+                }
+            }
+            return written(store.status(caller.productId(), caller.userId()).flatMap(status -> {
+                if (renew && status.placement().state().inLine()) {
+                    Instant joinedAt = caller.joinedAt() != null ? caller.joinedAt() : tokens.now();
+                    responses.attachToken(exchange, tokens.issue(caller.productId(), caller.userId(),
+                            caller.anonymous(), joinedAt, status.ticket()));
+                }
+                return responses.status(exchange, HttpStatus.OK,
+                        body(caller, status.placement(), status.opensAt(), status.abandonAfter(), now));
+            }));
+        });
     }
 
     /** Server-sent events: the caller's place as it changes, then {@code active} once admitted. */
@@ -111,19 +139,18 @@ public class QueueEndpoints {
                 })));
     }
 
-    static StatusBody body(Caller caller, StatusScript.Result status, Instant now) {
-        Placement placement = status.placement();
-        if (placement.state() == Placement.State.PRE_QUEUE && status.opensAt() != null) {
-            long retryAfter = RetryAfter.beforeOpening(Duration.between(now, status.opensAt()), status.abandonAfter());
+    static StatusBody body(Caller caller, Placement placement, Instant opensAt, Duration abandonAfter, Instant now) {
+        if (placement.state() == Placement.State.PRE_QUEUE && opensAt != null) {
+            long retryAfter = RetryAfter.beforeOpening(Duration.between(now, opensAt), abandonAfter);
             return new StatusBody(placement.state().name(), caller.productId(), caller.userId(), null, retryAfter, null,
-                    status.opensAt().toString());
+                    opensAt.toString());
         }
         if (placement.state() != Placement.State.WAITING) {
             return new StatusBody(placement.state().name(), caller.productId(), caller.userId(), null, null, null);
         }
         Long estimate = WaitEstimate.seconds(placement.rank(), placement.admissionRate());
         return new StatusBody(placement.state().name(), caller.productId(), caller.userId(), placement.rank(),
-                RetryAfter.of(placement.rank(), estimate, status.abandonAfter()), estimate);
+                RetryAfter.of(placement.rank(), estimate, abandonAfter), estimate);
     }
 
     /**

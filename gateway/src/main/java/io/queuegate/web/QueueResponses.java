@@ -52,7 +52,13 @@ public class QueueResponses {
             headers.set(RANK_HEADER, Long.toString(waiting.rank()));
         }
         headers.setCacheControl("no-store");
-        attachToken(exchange, waiting.token());
+        if (waiting.newToken()) {
+            attachToken(exchange, waiting.token());
+        }
+        else {
+            // The cookie already holds it: only the header, for clients that keep the token themselves.
+            headers.set(PresentedToken.HEADER, waiting.token());
+        }
         if (prefersHtml(exchange.getRequest())) {
             String html = waiting.preQueued()
                     ? page.renderPreQueue(caller.productId(), waiting.opensAt(), retryAfter, locale(exchange))

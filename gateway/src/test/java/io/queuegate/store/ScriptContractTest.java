@@ -49,8 +49,8 @@ class ScriptContractTest {
     void theScriptsAndQueueKeysNameEveryKeyAndChannelOfAProductAlike() {
         String lua = source("keys.lua") + """
                 local k = product_keys(ARGV[1])
-                return { k.settings, k.active, k.seq, k.left, k.arriving, k.page(7), k.bucket(65535),
-                    k.seen(15000, 42), k.slot('alice'), k.completing('alice'), k.admitted, k.released,
+                return { k.settings, k.active, k.seq, k.left, k.arriving, k:page(7), k:bucket(65535),
+                    k:seen(15000, 42), k:slot('alice'), k:completing('alice'), k.admitted, k.released,
                     k.slot_available }
                 """;
         List<String> fromLua = commands.eval(lua, ScriptOutputType.MULTI, new String[0], "sneakers-1");

@@ -4,6 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 import com.github.tomakehurst.wiremock.WireMockServer;
+import io.queuegate.line.LineViews;
 
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -78,6 +79,8 @@ public final class GatewayFixture implements BeforeAllCallback, AfterAllCallback
     @Override
     public void beforeEach(ExtensionContext context) {
         redis.flushAll();
+        // Each instance's view of the lines is up to a second old: of the data just flushed.
+        gateways.forEach(gateway -> gateway.bean(LineViews.class).forgetAll());
         backend.resetRequests();
     }
 

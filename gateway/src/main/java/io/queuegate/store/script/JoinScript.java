@@ -1,6 +1,8 @@
 package io.queuegate.store.script;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 import io.queuegate.store.Placement;
 import io.queuegate.store.ProductRules;
@@ -9,7 +11,10 @@ import io.queuegate.store.ScriptRunner;
 
 import reactor.core.publisher.Mono;
 
-/** {@code join.lua}: enters a user into a product's line, or finds where they stand. */
+/**
+ * {@code join.lua}: enters users into a product's line, or finds where they stand; one call for
+ * every join and Redis-side poll an instance gathered for the product (group commit).
+ */
 public final class JoinScript extends ProductScript {
 
     public JoinScript(ScriptRunner runner) {
@@ -17,39 +22,97 @@ public final class JoinScript extends ProductScript {
     }
 
     /**
-     * @param now the time the script decides at (epoch ms)
-     * @param idle how long the product's keys outlive its last visitor
-     * @param drawSeed the seed of a pre-queue's draw, in case this join opens one; {@code ""}
-     *                 when the product has no opens-at
+     * One user's part of a call.
+     *
      * @param completing whether the request would complete the session: an active user must
      *                   claim the completion ({@link Placement.State#COMPLETING} when another holds it)
      */
-    public record Args(String productId, String userId, long now, ProductRules rules, Duration idle, String drawSeed,
-            boolean completing) {
+    public record Joiner(String userId, boolean completing) {
     }
 
     /**
-     * @param promoted users this call admitted (the caller among them, when admitted at once)
-     * @param enqueued whether this call put the user at the back of the line (a new join, not a poll)
+     * @param now the time the script decides at (epoch ms)
+     * @param idle how long the product's keys outlive its last visitor
+     * @param drawSeed the seed of a pre-queue's draw, in case this call opens one; {@code ""}
+     *                 when the product has no opens-at
+     * @param joiners the users, decided in this order
      */
-    public record Result(Placement placement, long promoted, boolean enqueued) {
+    public record Args(String productId, long now, ProductRules rules, Duration idle, String drawSeed,
+            List<Joiner> joiners) {
+
+        /** One user's call. */
+        public Args(String productId, String userId, long now, ProductRules rules, Duration idle, String drawSeed,
+                boolean completing) {
+            this(productId, now, rules, idle, drawSeed, List.of(new Joiner(userId, completing)));
+        }
+    }
+
+    /**
+     * One user's outcome.
+     *
+     * @param enqueued whether this call put the user at the back of the line (a new join, not a poll)
+     * @param ticket the user's ticket while in line, else {@code null}
+     */
+    public record Joined(Placement placement, boolean enqueued, Long ticket) {
+    }
+
+    /**
+     * @param promoted users this call admitted (the callers among them, when admitted at once)
+     * @param joined each user's outcome, in the order of the call's joiners
+     */
+    public record Result(long promoted, List<Joined> joined) {
+
+        /** The only user's outcome, for a call of one. */
+        public Joined only() {
+            if (joined.size() != 1) {
+                throw new IllegalStateException("a call of " + joined.size() + " users has no only outcome");
+            }
+            return joined.get(0);
+        }
+
+        /** The only user's placement, for a call of one. */
+        public Placement placement() {
+            return only().placement();
+        }
+
+        /** Whether the only user was given a new ticket, for a call of one. */
+        public boolean enqueued() {
+            return only().enqueued();
+        }
     }
 
     public Mono<Result> run(Args args) {
         ProductRules rules = args.rules();
-        return fields(args.productId(), args.userId(), Long.toString(args.now()),
-                Integer.toString(rules.maxActive()), Long.toString(rules.sessionTtl().toMillis()), rules.strategy(),
-                Long.toString(args.idle().toMillis()),
-                rules.opensAt() == null ? "" : Long.toString(rules.opensAt().toEpochMilli()),
-                rules.closesAt() == null ? "" : Long.toString(rules.closesAt().toEpochMilli()),
-                Integer.toString(rules.maxAdmitPerMinute()), Long.toString(rules.abandonAfter().toMillis()),
-                Long.toString(rules.arrivalTtl().toMillis()), args.drawSeed(), args.completing() ? "1" : "0")
-                .map(JoinScript::result);
+        List<String> argv = new ArrayList<>(11 + 2 * args.joiners().size());
+        argv.add(Long.toString(args.now()));
+        argv.add(Integer.toString(rules.maxActive()));
+        argv.add(Long.toString(rules.sessionTtl().toMillis()));
+        argv.add(rules.strategy());
+        argv.add(Long.toString(args.idle().toMillis()));
+        argv.add(rules.opensAt() == null ? "" : Long.toString(rules.opensAt().toEpochMilli()));
+        argv.add(rules.closesAt() == null ? "" : Long.toString(rules.closesAt().toEpochMilli()));
+        argv.add(Integer.toString(rules.maxAdmitPerMinute()));
+        argv.add(Long.toString(rules.abandonAfter().toMillis()));
+        argv.add(Long.toString(rules.arrivalTtl().toMillis()));
+        argv.add(args.drawSeed());
+        for (Joiner joiner : args.joiners()) {
+            argv.add(joiner.userId());
+            argv.add(joiner.completing() ? "c" : "");
+        }
+        return fields(args.productId(), argv.toArray(String[]::new)).map(JoinScript::result);
     }
 
+    /** The reply's {@code users} entries are fixed lists: state, rank, enqueued, ticket. */
     static Result result(ScriptReply reply) {
-        Placement placement = new Placement(reply.code("state", Placement.State.class), reply.number("rank"),
-                reply.number("rate") / 1_000_000.0);
-        return new Result(placement, reply.number("promoted"), reply.flag("enqueued"));
+        double rate = reply.number("rate") / 1_000_000.0;
+        List<Joined> joined = new ArrayList<>();
+        for (Object entry : reply.list("users")) {
+            List<?> user = (List<?>) entry;
+            Placement.State state = ScriptReply.code(String.valueOf(user.get(0)), Placement.State.class, "join.lua");
+            long ticket = ((Number) user.get(3)).longValue();
+            joined.add(new Joined(new Placement(state, ((Number) user.get(1)).longValue(), rate),
+                    ((Number) user.get(2)).longValue() == 1, ticket < 0 ? null : ticket));
+        }
+        return new Result(reply.number("promoted"), joined);
     }
 }

@@ -1,0 +1,248 @@
+package io.queuegate.line;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.queuegate.store.QueueKeys;
+import io.queuegate.store.QueueScripts;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
+
+import reactor.core.Disposable;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.util.retry.Retry;
+
+/**
+ * This instance's views of the lines of the products its shoppers ask about ({@link LineView}):
+ * each is read from Redis ({@code view.lua}, one call) at least every {@link #REFRESH_EVERY} while
+ * someone asks, again soon after an admission, and dropped when nobody has asked for
+ * {@link #FORGET_AFTER}. A view older than {@link #MAX_AGE} is never used: then Redis answers, as
+ * it does before the first read of a product has come back. Admissions are counted as this
+ * instance hears of them (its own scripts' at once, the others' as announced), so an answer can
+ * leave to Redis whoever may have been admitted since its view was read.
+ */
+public class LineViews implements SmartLifecycle {
+
+    /** The staleness the waiting room allows an answer from an instance's memory (like the active cache's). */
+    public static final Duration MAX_AGE = Duration.ofSeconds(1);
+
+    /** How often a view in use is read again: well inside {@link #MAX_AGE}, so it is always usable. */
+    static final Duration REFRESH_EVERY = Duration.ofMillis(500);
+
+    /** After an announced admission, a view is read again once it is this old. */
+    static final Duration REFRESH_AFTER_ADMISSION = Duration.ofMillis(100);
+
+    /** A product nobody asked about this long is forgotten. */
+    static final Duration FORGET_AFTER = Duration.ofSeconds(10);
+
+    /** Bounds the memory a flood of invented product ids could take: past this, no new product gets a view. */
+    static final int MAX_PRODUCTS = 10_000;
+
+    private static final Duration TICK = Duration.ofMillis(250);
+
+    /** What admin.lua announces as released when an operator changed a product. */
+    private static final String EVERYONE = "*";
+
+    private static final Log log = LogFactory.getLog(LineViews.class);
+
+    private final QueueScripts scripts;
+    private final ReactiveStringRedisTemplate redis;
+    private final Clock clock;
+    private final Map<String, Product> products = new ConcurrentHashMap<>();
+    private volatile Disposable ticker;
+    private volatile Disposable operatorChanges;
+
+    public LineViews(QueueScripts scripts, ReactiveStringRedisTemplate redis, Clock clock) {
+        this.scripts = scripts;
+        this.redis = redis;
+        this.clock = clock;
+    }
+
+    /**
+     * The product's view if it is at most {@link #MAX_AGE} old, else {@code null} (then a read
+     * starts, for the next question).
+     */
+    LineView fresh(String productId) {
+        long now = clock.millis();
+        Product product = products.get(productId);
+        if (product == null) {
+            if (products.size() >= MAX_PRODUCTS) {
+                return null;
+            }
+            product = products.computeIfAbsent(productId, Product::new);
+        }
+        product.askedAt = now;
+        LineView view = product.view;
+        if (view == null || now - view.readAt() >= REFRESH_EVERY.toMillis()) {
+            product.read();
+        }
+        return view != null && now - view.readAt() <= MAX_AGE.toMillis() ? view : null;
+    }
+
+    /**
+     * This instance's own scripts admitted {@code count} users to the product: its head moved, so
+     * read it again soon.
+     */
+    public void admitted(String productId, long count) {
+        Product product = products.get(productId);
+        if (product != null && count > 0) {
+            product.admissions.addAndGet(count);
+            product.moved();
+        }
+    }
+
+    /**
+     * These users' admission to the product was announced (by any instance, this one included):
+     * each of them is sent to Redis for a while, and the view is read again soon.
+     */
+    public void announced(String productId, String[] users) {
+        Product product = products.get(productId);
+        if (product != null && users.length > 0) {
+            product.admissions.addAndGet(users.length);
+            long now = clock.millis();
+            for (String user : users) {
+                product.recentlyAdmitted.put(user, now);
+            }
+            product.moved();
+        }
+    }
+
+    /** Whether the user's admission to the product was announced lately (within twice {@link #MAX_AGE}). */
+    boolean recentlyAdmitted(String productId, String userId) {
+        Product product = products.get(productId);
+        return product != null && product.recentlyAdmitted.containsKey(userId);
+    }
+
+    /**
+     * How many admissions to the product this instance heard of since {@code view} was read: the
+     * shoppers that many places from its head may have been admitted meanwhile.
+     */
+    long admittedSince(String productId, LineView view) {
+        Product product = products.get(productId);
+        return product == null ? Long.MAX_VALUE : product.admissions.get() - view.admissionsHeard();
+    }
+
+    /**
+     * An operator changed the product (its mode, its max-active): this instance's view of it is
+     * not used again until read anew.
+     */
+    public void changed(String productId) {
+        Product product = products.get(productId);
+        if (product != null) {
+            product.view = null;
+            product.stale = true;
+            product.read();
+        }
+    }
+
+    /**
+     * Drops every view, so the next answers come from Redis: for when Redis's data were replaced
+     * under a running gateway (a restore, a test's flush), which no announcement tells.
+     */
+    public void forgetAll() {
+        products.clear();
+    }
+
+    /** How many products have a view (for tests and metrics). */
+    int size() {
+        return products.size();
+    }
+
+    @Override
+    public void start() {
+        ticker = Flux.interval(TICK).subscribe(tick -> refresh());
+        // admin.lua announces an operator's change as everyone released.
+        operatorChanges = redis.listenToPattern(QueueKeys.RELEASED_PATTERN)
+                .filter(message -> EVERYONE.equals(message.getMessage()))
+                .doOnNext(message -> changed(QueueKeys.productOfReleasedChannel(message.getChannel())))
+                .retryWhen(Retry.backoff(Long.MAX_VALUE, Duration.ofMillis(200)).maxBackoff(Duration.ofSeconds(5)))
+                .subscribe();
+    }
+
+    /** Reads again the views in use that are getting old, and forgets the ones nobody asks about. */
+    private void refresh() {
+        long now = clock.millis();
+        products.values().forEach(product -> {
+            product.recentlyAdmitted.values().removeIf(heardAt -> now - heardAt > 2 * MAX_AGE.toMillis());
+            if (now - product.askedAt > FORGET_AFTER.toMillis()) {
+                products.remove(product.productId, product);
+            }
+            else if (product.view == null || now - product.view.readAt() >= REFRESH_EVERY.toMillis() - TICK.toMillis()) {
+                product.read();
+            }
+        });
+    }
+
+    @Override
+    public void stop() {
+        for (Disposable current : new Disposable[] {ticker, operatorChanges}) {
+            if (current != null) {
+                current.dispose();
+            }
+        }
+        ticker = null;
+        operatorChanges = null;
+    }
+
+    @Override
+    public boolean isRunning() {
+        return ticker != null;
+    }
+
+    /** One product's view and its reads: at most one in flight. */
+    private final class Product {
+
+        private final String productId;
+        private final AtomicBoolean reading = new AtomicBoolean();
+        private final AtomicLong admissions = new AtomicLong();
+        private final Map<String, Long> recentlyAdmitted = new ConcurrentHashMap<>();
+        private volatile LineView view;
+        private volatile long askedAt;
+        // Set when a change makes the read in flight (sent before it) worthless.
+        private volatile boolean stale;
+
+        Product(String productId) {
+            this.productId = productId;
+        }
+
+        /** The head moved: read again once the view is a little old. */
+        void moved() {
+            LineView current = view;
+            if (current == null || clock.millis() - current.readAt() >= REFRESH_AFTER_ADMISSION.toMillis()) {
+                read();
+            }
+        }
+
+        void read() {
+            if (!reading.compareAndSet(false, true)) {
+                return;
+            }
+            stale = false;
+            long sentAt = clock.millis();
+            long heard = admissions.get();
+            LineView previous = view;
+            Mono.defer(() -> scripts.view().run(productId, previous == null ? null : previous.leftVersion(),
+                            previous == null ? -1 : previous.leftCount()))
+                    .doFinally(signal -> {
+                        reading.set(false);
+                        if (stale) {
+                            read();
+                        }
+                    })
+                    .subscribe(read -> {
+                        if (!stale) {
+                            view = LineView.of(sentAt, heard, read, previous);
+                        }
+                    }, error -> log.debug("Could not read the line of product " + productId
+                            + "; Redis answers its shoppers until a read succeeds: " + error));
+        }
+    }
+}

@@ -1,0 +1,71 @@
+package io.queuegate.line;
+
+import java.time.Clock;
+
+import io.queuegate.store.Placement;
+
+/**
+ * Answers a shopper in line from this instance's memory: their rank from the ticket their signed
+ * token carries and the instance's view of the product's line (at most {@link LineViews#MAX_AGE}
+ * stale), and the fact that they asked noted for abandon-after in the next batch. A waiting crowd
+ * then costs Redis a view read per product and instance twice a second and a batched mark, not a
+ * script call per poll. {@code null} means Redis must answer: no fresh view, or something only
+ * Redis can tell (the shopper's turn may have come: the head reached their ticket, their admission
+ * was announced, or admissions heard of since the view was read could have reached them).
+ */
+public class LocalAnswers {
+
+    private final LineViews views;
+    private final SeenMarks seen;
+    private final Clock clock;
+
+    public LocalAnswers(LineViews views, SeenMarks seen, Clock clock) {
+        this.views = views;
+        this.seen = seen;
+        this.clock = clock;
+    }
+
+    /**
+     * The answer to a poll on a protected route by the holder of {@code ticket}, as {@code join.lua}
+     * would give it (waiting, pre-queued, or turned away by a closed room), or {@code null}. The
+     * poll counts as being seen.
+     */
+    public LocalStanding poll(String productId, String userId, long ticket) {
+        return standing(productId, userId, ticket, true, true);
+    }
+
+    /**
+     * Where the holder of {@code ticket} stands, as {@code status.lua} would tell it (waiting or
+     * pre-queued), or {@code null}.
+     *
+     * @param seen whether this counts as being seen: every status request does; a live stream's
+     *             periodic look does only as often as a polling client would ask
+     */
+    public LocalStanding status(String productId, String userId, long ticket, boolean seen) {
+        return standing(productId, userId, ticket, false, seen);
+    }
+
+    /** Notes that the holder of {@code ticket} is still there, for the next batch of seen marks. */
+    public void seen(String productId, long ticket) {
+        seen.mark(productId, ticket);
+    }
+
+    private LocalStanding standing(String productId, String userId, long ticket, boolean asJoin, boolean markSeen) {
+        LineView view = views.fresh(productId);
+        if (view == null || views.recentlyAdmitted(productId, userId)) {
+            return null;
+        }
+        Placement placement = view.placementOf(ticket, clock.millis(), asJoin);
+        if (placement == null) {
+            return null;
+        }
+        if (placement.state() == Placement.State.WAITING && placement.rank() <= views.admittedSince(productId, view)) {
+            // Admissions heard of since the view was read may have reached this shopper.
+            return null;
+        }
+        if (markSeen && view.abandonAfterMillis() > 0) {
+            seen.mark(productId, ticket);
+        }
+        return new LocalStanding(placement, view.opensAt(), view.abandonAfter());
+    }
+}

@@ -1,0 +1,17 @@
+package io.queuegate.line;
+
+import java.time.Duration;
+import java.time.Instant;
+
+import io.queuegate.store.Placement;
+
+/**
+ * Where a shopper in line stands, worked out by this instance from its view of the line.
+ *
+ * @param placement waiting (with the rank), in a sale's pre-queue (with its size) or turned away
+ *                  by a closed room
+ * @param opensAt the sale's opens-at as Redis holds it, or {@code null}
+ * @param abandonAfter the product's abandon-after as Redis holds it, {@link Duration#ZERO} for never
+ */
+public record LocalStanding(Placement placement, Instant opensAt, Duration abandonAfter) {
+}

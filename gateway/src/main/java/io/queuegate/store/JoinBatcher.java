@@ -1,0 +1,138 @@
+package io.queuegate.store;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.queuegate.store.script.JoinScript;
+
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
+
+/**
+ * Group commit for {@code join.lua}: while one call for a product is on its way to Redis, the
+ * joins and Redis-side polls that arrive for the same product (under the same rules) wait and go
+ * together in the next call. A quiet product's join goes at once, alone; in a join storm one call
+ * carries up to {@value #MAX_BATCH} users, and the call's fixed costs to Redis (the script, the
+ * product's settings, its rules) are paid once for all of them. Each user is decided in turn by
+ * the script, exactly as if alone; a call that fails fails every user it carried.
+ */
+final class JoinBatcher {
+
+    /** The most users one call carries: it holds Redis for about 5 µs each. */
+    static final int MAX_BATCH = 64;
+
+    private final Map<Lane.Key, Lane> lanes = new ConcurrentHashMap<>();
+
+    /** Sends a batch: the joiners in order, to one call of the script. */
+    interface Sender {
+        Mono<JoinScript.Result> send(String productId, ProductRules rules, List<JoinScript.Joiner> joiners);
+    }
+
+    private final Sender sender;
+
+    JoinBatcher(Sender sender) {
+        this.sender = sender;
+    }
+
+    /** The user's outcome, decided in the next call for the product; nothing is sent until subscribed. */
+    Mono<JoinScript.Joined> join(String productId, ProductRules rules, JoinScript.Joiner joiner) {
+        return Mono.defer(() -> {
+            Sinks.One<JoinScript.Joined> outcome = Sinks.one();
+            Lane.Key key = new Lane.Key(productId, rules);
+            while (!lanes.computeIfAbsent(key, Lane::new).offer(new Pending(joiner, outcome))) {
+                // The lane retired between the lookup and the offer: a fresh one takes it.
+                lanes.remove(key);
+            }
+            return outcome.asMono();
+        });
+    }
+
+    /** How many products have a lane open (for tests). */
+    int lanes() {
+        return lanes.size();
+    }
+
+    private record Pending(JoinScript.Joiner joiner, Sinks.One<JoinScript.Joined> outcome) {
+    }
+
+    /** One product's (and rules') queue of joins, with at most one call in flight. */
+    private final class Lane {
+
+        record Key(String productId, ProductRules rules) {
+        }
+
+        private final Key key;
+        private final ArrayDeque<Pending> waiting = new ArrayDeque<>();
+        private boolean inFlight;
+        private boolean retired;
+
+        Lane(Key key) {
+            this.key = key;
+        }
+
+        /** @return false when the lane has retired and takes nothing more */
+        boolean offer(Pending pending) {
+            List<Pending> batch;
+            synchronized (this) {
+                if (retired) {
+                    return false;
+                }
+                waiting.add(pending);
+                if (inFlight) {
+                    return true;
+                }
+                inFlight = true;
+                batch = take();
+            }
+            send(batch);
+            return true;
+        }
+
+        /** Takes the next batch; the caller holds the lock. */
+        private List<Pending> take() {
+            List<Pending> batch = new ArrayList<>(Math.min(waiting.size(), MAX_BATCH));
+            while (!waiting.isEmpty() && batch.size() < MAX_BATCH) {
+                batch.add(waiting.poll());
+            }
+            return batch;
+        }
+
+        private void send(List<Pending> batch) {
+            List<JoinScript.Joiner> joiners = batch.stream().map(Pending::joiner).toList();
+            Mono<JoinScript.Result> call;
+            try {
+                call = sender.send(key.productId(), key.rules(), joiners);
+            }
+            catch (RuntimeException ex) {
+                call = Mono.error(ex);
+            }
+            call.subscribe(result -> {
+                for (int i = 0; i < batch.size(); i++) {
+                    batch.get(i).outcome().tryEmitValue(result.joined().get(i));
+                }
+            }, error -> {
+                batch.forEach(pending -> pending.outcome().tryEmitError(error));
+                next();
+            }, this::next);
+        }
+
+        /** After a call: the next batch, or the lane retires when nothing waits. */
+        private void next() {
+            List<Pending> batch;
+            synchronized (this) {
+                if (waiting.isEmpty()) {
+                    inFlight = false;
+                    retired = true;
+                    lanes.remove(key, this);
+                    return;
+                }
+                batch = take();
+            }
+            send(batch);
+        }
+    }
+
+}

@@ -1,0 +1,64 @@
+package io.queuegate.store.script;
+
+import java.util.List;
+
+import io.queuegate.store.RoomMode;
+import io.queuegate.store.ScriptReply;
+import io.queuegate.store.ScriptRunner;
+
+import reactor.core.publisher.Mono;
+
+/** {@code view.lua}: the moving parts of a product's line, for an instance's own view of it. */
+public final class ViewScript extends ProductScript {
+
+    public ViewScript(ScriptRunner runner) {
+        super(runner, "view.lua");
+    }
+
+    /**
+     * @param known whether the product has any state in Redis
+     * @param head the position served next
+     * @param last the last ticket handed out
+     * @param leftVersion the version of the places given up
+     * @param leftCount how many places given up the head has not reached yet
+     * @param left their positions, ascending, when {@code leftChanged}; else empty (the caller's
+     *             are current)
+     * @param leftComplete false when there are too many places given up to send: the caller can
+     *                     then work out no rank on its own
+     * @param drawFrom the first ticket of a sale's draw, or -1
+     * @param drawTo the last ticket of a closed draw, or -1 while none is closed
+     * @param seed the closed draw's seed, or {@code ""}
+     * @param opens the sale's opens-at (epoch ms), or -1
+     * @param opened the opens-at the sale last opened at (epoch ms), or -1
+     * @param rate the admission rate's stored value (admissions per second), or -1 when none
+     * @param rateAt when it was stored (epoch ms)
+     * @param rateSince when its history began (epoch ms)
+     * @param abandonAfter the product's abandon-after (ms), 0 for never
+     */
+    public record Result(boolean known, long head, long last, long leftVersion, long leftCount, boolean leftChanged,
+            long[] left, boolean leftComplete, long drawFrom, long drawTo, String seed, long opens, long opened, RoomMode mode,
+            boolean draining, double rate, long rateAt, long rateSince, long abandonAfter) {
+    }
+
+    /**
+     * @param leftVersion the version of the places given up the caller holds, or {@code null}
+     * @param leftCount how many it holds, or -1
+     */
+    public Mono<Result> run(String productId, Long leftVersion, long leftCount) {
+        return fields(productId, leftVersion == null ? "" : Long.toString(leftVersion), Long.toString(leftCount))
+                .map(ViewScript::result);
+    }
+
+    static Result result(ScriptReply reply) {
+        List<?> positions = reply.list("left");
+        long[] left = new long[positions.size()];
+        for (int i = 0; i < left.length; i++) {
+            left[i] = ((Number) positions.get(i)).longValue();
+        }
+        return new Result(reply.flag("known"), reply.number("head"), reply.number("last"), reply.number("left_version"),
+                reply.number("left_count"), reply.flag("left_changed"), left, reply.flag("left_complete"), reply.number("draw_from"),
+                reply.number("draw_to"), reply.text("seed"), reply.number("opens"), reply.number("opened"),
+                reply.code("mode", RoomMode.class), reply.flag("draining"), reply.decimal("rate"),
+                reply.number("rate_at"), reply.number("rate_since"), reply.number("abandon"));
+    }
+}

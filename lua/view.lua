@@ -1,0 +1,42 @@
+--!include fill.lua
+-- What a gateway instance needs to answer a waiting shopper's poll from its own memory: the moving
+-- parts of the product's line (the head, the last ticket, the places given up ahead), a sale's
+-- draw once it may be shown, the room's mode and the admission rate. Every instance reads it for
+-- the products it serves at least every second, so its answers are at most that stale; with the
+-- version of the places given up it already holds, the list itself is sent only when it changed,
+-- and never when it is longer than LEFT_VIEW_MAX (a crowd of leavers the head has not reached: the
+-- instance then asks Redis about everyone in line, as it would without a view). Read-only.
+--
+-- KEYS  settings, active, seq (keys.lua)
+-- ARGV  1 product id   2 the version of the places given up the caller holds ('' = none)
+--       3 how many it holds (-1 = none)
+-- Reply known (1 when the product has state), head, last (the last ticket), left_version,
+--       left_count, left_changed (1 when 'left' is sent), left (the positions of the places given
+--       up ahead of the head, ascending; empty unless left_changed), left_complete (0 when there
+--       are more than LEFT_VIEW_MAX and none are sent), draw_from, draw_to (-1 when
+--       none), seed (the draw's seed once it is closed, else ''), opens, opened (epoch ms, -1 when
+--       none), mode (MODE), draining (1 or 0), rate, rate_at, rate_since (the admission rate's
+--       state, for the estimate; -1 when none), abandon (ms)
+local LEFT_VIEW_MAX = 10000
+local k = script_keys()
+local c = settings_of(k)
+local version = c.left_v or '0'
+local count = redis.call('ZCARD', k.left)
+local changed = ARGV[2] ~= version or tonumber(ARGV[3]) ~= count
+local complete = count <= LEFT_VIEW_MAX
+local left = {}
+if changed and complete and count > 0 then
+    local entries = redis.call('ZRANGE', k.left, 0, -1, 'WITHSCORES')
+    for i = 2, #entries, 2 do
+        left[#left + 1] = tonumber(entries[i])
+    end
+end
+local revealed = c.draw_to and true or false
+return { 'known', c.max and 1 or 0, 'head', tonumber(c.head) or 1, 'last', last_ticket(k),
+    'left_version', tonumber(version), 'left_count', count, 'left_changed', changed and 1 or 0, 'left', left,
+    'left_complete', complete and 1 or 0,
+    'draw_from', tonumber(c.draw_from) or -1, 'draw_to', tonumber(c.draw_to) or -1,
+    'seed', revealed and c.seed or '', 'opens', tonumber(c.opens) or -1, 'opened', tonumber(c.opened) or -1,
+    'mode', c.mode or MODE.QUEUE, 'draining', c.draining == '1' and 1 or 0,
+    'rate', c.rate or '-1', 'rate_at', tonumber(c.rate_at) or -1, 'rate_since', tonumber(c.rate_since) or -1,
+    'abandon', tonumber(c.abandon) or 0 }
