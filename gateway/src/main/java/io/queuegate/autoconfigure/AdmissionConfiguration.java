@@ -16,6 +16,8 @@ import io.queuegate.live.AdmissionNotifier;
 import io.queuegate.live.LiveStatus;
 import io.queuegate.live.StreamLimits;
 import io.queuegate.paths.CanonicalPathFilter;
+import io.queuegate.paths.RoutedTrailingSlashFilter;
+import io.queuegate.paths.TrailingSlashFilter;
 import io.queuegate.routes.RouteQueuePolicies;
 import io.queuegate.store.ProductQueues;
 import io.queuegate.token.SigningKeys;
@@ -30,6 +32,7 @@ import io.queuegate.web.WaitingPage;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.cloud.gateway.filter.WeightCalculatorWebFilter;
 import org.springframework.cloud.gateway.route.RouteLocator;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -112,9 +115,21 @@ class AdmissionConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    CanonicalPathFilter queuegateCanonicalPathFilter(ObjectProvider<RouteLocator> routes, QueueResponses responses,
-            QueueEventHub events) {
-        return new CanonicalPathFilter(routes, responses, events);
+    CanonicalPathFilter queuegateCanonicalPathFilter(QueueResponses responses, QueueEventHub events) {
+        return new CanonicalPathFilter(responses, events);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    TrailingSlashFilter queuegateTrailingSlashFilter(ObjectProvider<RouteLocator> routes,
+            ObjectProvider<WeightCalculatorWebFilter> weights, QueueResponses responses, QueueEventHub events) {
+        return new TrailingSlashFilter(routes, weights, responses, events);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    RoutedTrailingSlashFilter queuegateRoutedTrailingSlashFilter(QueueResponses responses, QueueEventHub events) {
+        return new RoutedTrailingSlashFilter(responses, events);
     }
 
     @Bean
