@@ -3,9 +3,12 @@ package io.queuegate.identity;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
+import java.time.Clock;
 import java.util.Arrays;
 import java.util.List;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.springframework.http.server.reactive.ServerHttpRequest;
 
 /**
@@ -18,14 +21,27 @@ import org.springframework.http.server.reactive.ServerHttpRequest;
  * ever looked up) stops the walk, and the last address believed before it is the client. The
  * client's address is written as a peer's is. The peer is the TCP connection's
  * remote address: the gateway must not let the server rewrite it from forwarded headers
- * ({@code server.forward-headers-strategy: none}).
+ * ({@code server.forward-headers-strategy: none}). An untrusted peer that sends
+ * {@code X-Forwarded-For} (most likely a proxy missing from {@code queuegate.trusted-proxies}) is
+ * reported at WARN, at most once a minute.
  */
 public final class ClientAddresses {
 
+    private static final String FORWARDED_FOR = "X-Forwarded-For";
+
+    private static final Log log = LogFactory.getLog(ClientAddresses.class);
+
     private final TrustedProxies trustedProxies;
+    private final OnceAMinute ignoredForwardedFor;
 
     public ClientAddresses(TrustedProxies trustedProxies) {
+        this(trustedProxies, Clock.systemUTC());
+    }
+
+    /** @param clock for the once-a-minute warning about an untrusted peer's {@code X-Forwarded-For} */
+    public ClientAddresses(TrustedProxies trustedProxies, Clock clock) {
         this.trustedProxies = trustedProxies;
+        this.ignoredForwardedFor = new OnceAMinute(clock);
     }
 
     public String of(ServerHttpRequest request) {
@@ -33,9 +49,16 @@ public final class ClientAddresses {
         InetAddress peer = remote == null ? null : remote.getAddress();
         String peerText = peer == null ? "unknown" : peer.getHostAddress();
         if (peer == null || !trustedProxies.contains(peer)) {
+            if (request.getHeaders().containsHeader(FORWARDED_FOR) && ignoredForwardedFor.open()) {
+                log.warn("Ignored " + FORWARDED_FOR + " from " + peerText + ": the peer is not in "
+                        + "queuegate.trusted-proxies, so it is the client itself for per-address join limits and "
+                        + "live stream caps. Behind a proxy, ingress or load balancer that is every shopper's "
+                        + "address, and those limits become one limit for everybody: if a proxy of yours sets this "
+                        + "header, add its address there. This warning repeats at most once a minute.");
+            }
             return peerText;
         }
-        List<String> forwarded = request.getHeaders().getOrEmpty("X-Forwarded-For").stream()
+        List<String> forwarded = request.getHeaders().getOrEmpty(FORWARDED_FOR).stream()
                 .flatMap(value -> Arrays.stream(value.split(",")))
                 .map(String::trim)
                 .filter(hop -> !hop.isEmpty())
