@@ -12,6 +12,7 @@ import io.queuegate.events.QueueEventHub;
 import io.queuegate.identity.ClientAddresses;
 import io.queuegate.identity.IdentityResolver;
 import io.queuegate.identity.TrustedHeaderIdentity;
+import io.queuegate.identity.TrustedProxies;
 import io.queuegate.live.AdmissionNotifier;
 import io.queuegate.live.LiveStatus;
 import io.queuegate.live.StreamLimits;
@@ -28,6 +29,7 @@ import io.queuegate.web.QueueAdmissionFilter;
 import io.queuegate.web.QueueEndpoints;
 import io.queuegate.web.QueueResponses;
 import io.queuegate.web.ReleaseHeader;
+import io.queuegate.web.SecureCookies;
 import io.queuegate.web.WaitingPage;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -100,8 +102,10 @@ class AdmissionConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    QueueResponses queueResponses(ObjectProvider<JsonMapper> json, WaitingPage page, QueueGateProperties properties) {
-        return new QueueResponses(json.getIfAvailable(JsonMapper::new), page, properties.token().ttl());
+    QueueResponses queueResponses(ObjectProvider<JsonMapper> json, WaitingPage page, QueueGateProperties properties,
+            TrustedProxies proxies) {
+        return new QueueResponses(json.getIfAvailable(JsonMapper::new), page, properties.token().ttl(),
+                new SecureCookies(properties.token().cookieSecure(), proxies));
     }
 
     @Bean

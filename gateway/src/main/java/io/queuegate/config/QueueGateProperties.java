@@ -128,8 +128,13 @@ public record QueueGateProperties(
      * @param secret HS256 signing secret, at least 32 bytes; required (only the demo profile sets one)
      * @param previousSecrets older secrets whose tokens are still accepted during a rotation; default none
      * @param ttl lifetime of a wait token; default 2 hours
+     * @param cookieSecure when the token cookie is {@code Secure}: {@code auto} (when the request
+     *                     came over TLS, to the gateway or to a trusted proxy that says
+     *                     {@code X-Forwarded-Proto: https}), {@code always} or {@code never};
+     *                     default {@code auto}
      */
-    public record Token(String secret, List<String> previousSecrets, @DefaultValue("2h") Duration ttl) {
+    public record Token(String secret, List<String> previousSecrets, @DefaultValue("2h") Duration ttl,
+            @DefaultValue("auto") CookieSecure cookieSecure) {
 
         /** HS256 needs a key at least as long as its 256-bit hash. */
         public static final int MIN_SECRET_BYTES = 32;
