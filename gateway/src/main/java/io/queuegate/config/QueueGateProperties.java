@@ -260,8 +260,13 @@ public record QueueGateProperties(
      *                          byte, so a client sending a byte at a time would hold the
      *                          connection forever); default none in a shop's gateway, 10 seconds
      *                          in the runnable gateway
+     * @param keepAliveWorkaround set Reactor Netty's JVM-wide
+     *                            {@code reactor.netty.http.server.lastFlushWhenNoRead} (unless set
+     *                            already), without which Reactor Netty up to 1.3.7 may stop reading a
+     *                            kept-alive connection; default {@code false} in a shop's gateway (the
+     *                            JVM is the application's), {@code true} in the runnable gateway
      */
-    public record Server(Duration headerReadTimeout) {
+    public record Server(Duration headerReadTimeout, @DefaultValue("false") boolean keepAliveWorkaround) {
 
         public Server {
             if (headerReadTimeout != null && (headerReadTimeout.isNegative() || headerReadTimeout.isZero())) {
