@@ -73,9 +73,9 @@ public record QueueGateProperties(
         }
     }
 
-    /** @deprecated since 0.2: use {@code queuegate.identity.header} */
-    @Deprecated(since = "0.2")
-    @DeprecatedConfigurationProperty(replacement = "queuegate.identity.header", since = "0.2")
+    /** @deprecated in 0.2.0: use {@code queuegate.identity.header} */
+    @Deprecated(since = "0.2.0")
+    @DeprecatedConfigurationProperty(replacement = "queuegate.identity.header", since = "0.2.0")
     public String userIdHeader() {
         return userIdHeader;
     }
@@ -229,9 +229,9 @@ public record QueueGateProperties(
             requirePositive("queuegate.joins.window", window);
         }
 
-        /** @deprecated since 0.2: use {@code queuegate.trusted-proxies} */
-        @Deprecated(since = "0.2")
-        @DeprecatedConfigurationProperty(replacement = "queuegate.trusted-proxies", since = "0.2")
+        /** @deprecated in 0.2.0: use {@code queuegate.trusted-proxies} */
+        @Deprecated(since = "0.2.0")
+        @DeprecatedConfigurationProperty(replacement = "queuegate.trusted-proxies", since = "0.2.0")
         public List<String> trustedProxies() {
             return trustedProxies;
         }
