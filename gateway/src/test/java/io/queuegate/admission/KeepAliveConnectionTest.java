@@ -21,7 +21,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A kept-alive connection keeps answering when an answer from Redis is followed by one given
  * without Redis. Reactor Netty 1.3.6 stopped reading such a connection about once in thirty
  * (reactor/reactor-netty#4361); {@code queuegate.server.keep-alive-workaround} sets the server
- * flag that avoids it, and this test fails without that flag.
+ * flag that avoids it, and this test fails without that flag. Reactor Netty reads the flag once
+ * per JVM, so every test gateway sets it ({@code GatewayInstance}): to see this test fail, run it
+ * alone without the setting.
  */
 class KeepAliveConnectionTest {
 
