@@ -1,5 +1,5 @@
 -- The result codes the scripts answer with, by name. The Java side mirrors each table with an
--- enum (ScriptCodes lists them) and ScriptCodesTest checks that both sides hold the same codes.
+-- enum (ScriptCodes lists them) and ScriptContractTest checks that both sides hold the same codes.
 
 -- Where a user stands (join.lua, status.lua).
 local STATE = {

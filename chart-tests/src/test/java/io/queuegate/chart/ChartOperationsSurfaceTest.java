@@ -91,6 +91,7 @@ class ChartOperationsSurfaceTest {
     @Test
     void ingressPointsOnlyAtTheShopperServiceAndItsHttpPort() {
         Manifests manifests = render("--set", "ingress.enabled=true", "--set-json",
+                "queuegate.trustedProxies=[\"10.0.0.0/8\"]", "--set-json",
                 "ingress.hosts=[{\"host\":\"shop.example.com\",\"paths\":[{\"path\":\"/\"},{\"path\":\"/actuator\"}]},"
                         + "{\"host\":\"ops.example.com\",\"paths\":[{\"path\":\"/\"}]}]");
         List<Object> backends = list(manifests.get("Ingress", GATEWAY), "spec.rules").stream()

@@ -101,6 +101,13 @@ class ChartRejectsBadValuesTest {
                 arguments("the shoppers' port moved through extraConfig",
                         List.of("--set", SECRET, "--set", HOST, "--set", "extraConfig.server.port=9090"),
                         "extraConfig must not move server.port or management.server.port"),
+                arguments("an Ingress with no trusted proxies (every shopper would be the ingress controller)",
+                        List.of("--set", SECRET, "--set", HOST, "--set", "ingress.enabled=true"),
+                        "ingress.enabled=true needs queuegate.trustedProxies"),
+                arguments("an Ingress with no trusted proxies, the opt-out set to false",
+                        List.of("--set", SECRET, "--set", HOST, "--set", "ingress.enabled=true",
+                                "--set", "ingress.allowWithoutTrustedProxies=false"),
+                        "or set ingress.allowWithoutTrustedProxies=true"),
                 arguments("both PDB bounds",
                         List.of("--set", SECRET, "--set", HOST, "--set", "pdb.minAvailable=1", "--set", "pdb.maxUnavailable=1"),
                         "set only one of pdb.minAvailable and pdb.maxUnavailable"));

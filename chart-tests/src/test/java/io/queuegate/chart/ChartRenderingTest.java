@@ -307,6 +307,17 @@ class ChartRenderingTest {
     }
 
     @Test
+    void ingressTrustsTheProxiesItIsGivenAndRendersWithoutThemOnlyWhenToldTo() {
+        assertThat(map(render("ci/ingress-values.yaml").applicationConfig(), "queuegate"))
+                .containsEntry("trusted-proxies", List.of("10.0.0.0/8"));
+
+        Manifests optedOut = render("ci/default-values.yaml", "--set", "ingress.enabled=true",
+                "--set", "ingress.allowWithoutTrustedProxies=true");
+        assertThat(optedOut.get("Ingress", GATEWAY)).isNotNull();
+        assertThat(map(optedOut.applicationConfig(), "queuegate")).doesNotContainKey("trusted-proxies");
+    }
+
+    @Test
     void devRedisRunsBesideTheGatewayWhichConnectsToIt() {
         Manifests manifests = render("ci/dev-redis-values.yaml");
         Map<String, Object> redisDeployment = manifests.get("Deployment", "qg-queuegate-dev-redis");

@@ -10,9 +10,9 @@ import io.queuegate.token.WaitTokenCodec;
  * it. The identity comes only from an {@code IdentityResolver} (a principal, or a header from a
  * trusted proxy), never from what a client sends. A token from the {@code Queue-Token} header is
  * explicit, so a token for another product or another user is an error. The cookie is ambient,
- * shared by every product a browser visits, so a cookie for another product or another user is
- * set aside, not an error: it grants nothing either way, and an anonymous caller keeps its id
- * across products that way.
+ * shared by every product a browser visits, so a valid cookie for another product or another user
+ * is set aside, not an error: it grants nothing either way, and an anonymous caller keeps its id
+ * across products that way. A cookie that is not a valid token at all is refused (and cleared).
  */
 public final class CallerResolver {
 

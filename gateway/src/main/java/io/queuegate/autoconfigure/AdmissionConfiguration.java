@@ -13,6 +13,7 @@ import io.queuegate.events.QueueEvents;
 import io.queuegate.identity.ClientAddresses;
 import io.queuegate.identity.IdentityResolver;
 import io.queuegate.identity.TrustedHeaderIdentity;
+import io.queuegate.identity.TrustedProxies;
 import io.queuegate.line.LineViews;
 import io.queuegate.line.LocalAnswers;
 import io.queuegate.line.SeenMarks;
@@ -20,6 +21,8 @@ import io.queuegate.live.AdmissionNotifier;
 import io.queuegate.live.LiveStatus;
 import io.queuegate.live.StreamLimits;
 import io.queuegate.paths.CanonicalPathFilter;
+import io.queuegate.paths.RoutedTrailingSlashFilter;
+import io.queuegate.paths.TrailingSlashFilter;
 import io.queuegate.routes.RouteQueuePolicies;
 import io.queuegate.store.ProductQueues;
 import io.queuegate.store.QueueScripts;
@@ -31,10 +34,12 @@ import io.queuegate.web.QueueAdmissionFilter;
 import io.queuegate.web.QueueEndpoints;
 import io.queuegate.web.QueueResponses;
 import io.queuegate.web.ReleaseHeader;
+import io.queuegate.web.SecureCookies;
 import io.queuegate.web.WaitingPage;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.cloud.gateway.filter.WeightCalculatorWebFilter;
 import org.springframework.cloud.gateway.route.RouteLocator;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -136,8 +141,10 @@ class AdmissionConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    QueueResponses queueResponses(ObjectProvider<JsonMapper> json, WaitingPage page, QueueGateProperties properties) {
-        return new QueueResponses(json.getIfAvailable(JsonMapper::new), page, properties.token().ttl());
+    QueueResponses queueResponses(ObjectProvider<JsonMapper> json, WaitingPage page, QueueGateProperties properties,
+            TrustedProxies proxies) {
+        return new QueueResponses(json.getIfAvailable(JsonMapper::new), page, properties.token().ttl(),
+                new SecureCookies(properties.token().cookieSecure(), proxies));
     }
 
     @Bean
@@ -151,9 +158,21 @@ class AdmissionConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    CanonicalPathFilter queuegateCanonicalPathFilter(ObjectProvider<RouteLocator> routes, QueueResponses responses,
-            QueueEventHub events) {
-        return new CanonicalPathFilter(routes, responses, events);
+    CanonicalPathFilter queuegateCanonicalPathFilter(QueueResponses responses, QueueEventHub events) {
+        return new CanonicalPathFilter(responses, events);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    TrailingSlashFilter queuegateTrailingSlashFilter(ObjectProvider<RouteLocator> routes,
+            ObjectProvider<WeightCalculatorWebFilter> weights, QueueResponses responses, QueueEventHub events) {
+        return new TrailingSlashFilter(routes, weights, responses, events);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    RoutedTrailingSlashFilter queuegateRoutedTrailingSlashFilter(QueueResponses responses, QueueEventHub events) {
+        return new RoutedTrailingSlashFilter(responses, events);
     }
 
     @Bean

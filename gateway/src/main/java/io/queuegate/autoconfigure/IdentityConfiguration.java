@@ -34,8 +34,8 @@ class IdentityConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    ClientAddresses clientAddresses(TrustedProxies proxies) {
-        return new ClientAddresses(proxies);
+    ClientAddresses clientAddresses(TrustedProxies proxies, Clock queuegateClock) {
+        return new ClientAddresses(proxies, queuegateClock);
     }
 
     /**

@@ -21,7 +21,12 @@ class ServerConfiguration {
         return new HeaderReadTimeout(properties.server().headerReadTimeout());
     }
 
+    /**
+     * Only when {@code queuegate.server.keep-alive-workaround} is true: it sets a JVM-wide system
+     * property, which a library must not do behind the application's back.
+     */
     @Bean
+    @ConditionalOnProperty(name = "queuegate.server.keep-alive-workaround", havingValue = "true")
     KeepAliveWorkaround queuegateKeepAliveWorkaround() {
         return new KeepAliveWorkaround();
     }

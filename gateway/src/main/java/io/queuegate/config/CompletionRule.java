@@ -1,5 +1,6 @@
 package io.queuegate.config;
 
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 
@@ -12,8 +13,18 @@ import org.springframework.web.util.pattern.PathPatternParser;
 /**
  * A route's {@code complete-on} rule, such as {@code "POST /api/products/{productId}/orders"}:
  * the request whose 2xx answer ends the caller's session, so the backend needs no change.
+ *
+ * <p>The method compared is the one the gateway sees, so a shop must act on that one too: on
+ * protected routes the {@link #METHOD_OVERRIDE_HEADERS} never reach it (a shop honouring
+ * {@code X-HTTP-Method-Override: POST} on a {@code GET} would otherwise buy without completing).
+ * A {@code HEAD} request matches a {@code GET} rule: Spring MVC, like most frameworks, serves
+ * {@code HEAD} with the {@code GET} handler, so it is the same purchase with the body left off.
  */
 public final class CompletionRule {
+
+    /** Request headers with which a client asks a backend to act on another method than the request's. */
+    public static final List<String> METHOD_OVERRIDE_HEADERS = List.of("X-HTTP-Method-Override", "X-HTTP-Method",
+            "X-Method-Override");
 
     /** The rule of a route without {@code complete-on}: sessions end by leave or expiry. */
     public static final CompletionRule NONE = new CompletionRule(null, null, "");
@@ -42,8 +53,9 @@ public final class CompletionRule {
 
     /** Whether {@code request} is the completing request. */
     public boolean matches(ServerHttpRequest request) {
+        HttpMethod requested = request.getMethod();
         return pattern != null
-                && method.equals(request.getMethod())
+                && (method.equals(requested) || HttpMethod.GET.equals(method) && HttpMethod.HEAD.equals(requested))
                 && pattern.matches(PathContainer.parsePath(request.getPath().pathWithinApplication().value()));
     }
 

@@ -73,9 +73,9 @@ public record QueueGateProperties(
         }
     }
 
-    /** @deprecated since 0.2: use {@code queuegate.identity.header} */
-    @Deprecated(since = "0.2")
-    @DeprecatedConfigurationProperty(replacement = "queuegate.identity.header", since = "0.2")
+    /** @deprecated in 0.2.0: use {@code queuegate.identity.header} */
+    @Deprecated(since = "0.2.0")
+    @DeprecatedConfigurationProperty(replacement = "queuegate.identity.header", since = "0.2.0")
     public String userIdHeader() {
         return userIdHeader;
     }
@@ -128,8 +128,13 @@ public record QueueGateProperties(
      * @param secret HS256 signing secret, at least 32 bytes; required (only the demo profile sets one)
      * @param previousSecrets older secrets whose tokens are still accepted during a rotation; default none
      * @param ttl lifetime of a wait token; default 2 hours
+     * @param cookieSecure when the token cookie is {@code Secure}: {@code auto} (when the request
+     *                     came over TLS, to the gateway or to a trusted proxy that says
+     *                     {@code X-Forwarded-Proto: https}), {@code always} or {@code never};
+     *                     default {@code auto}
      */
-    public record Token(String secret, List<String> previousSecrets, @DefaultValue("2h") Duration ttl) {
+    public record Token(String secret, List<String> previousSecrets, @DefaultValue("2h") Duration ttl,
+            @DefaultValue("auto") CookieSecure cookieSecure) {
 
         /** HS256 needs a key at least as long as its 256-bit hash. */
         public static final int MIN_SECRET_BYTES = 32;
@@ -224,9 +229,9 @@ public record QueueGateProperties(
             requirePositive("queuegate.joins.window", window);
         }
 
-        /** @deprecated since 0.2: use {@code queuegate.trusted-proxies} */
-        @Deprecated(since = "0.2")
-        @DeprecatedConfigurationProperty(replacement = "queuegate.trusted-proxies", since = "0.2")
+        /** @deprecated in 0.2.0: use {@code queuegate.trusted-proxies} */
+        @Deprecated(since = "0.2.0")
+        @DeprecatedConfigurationProperty(replacement = "queuegate.trusted-proxies", since = "0.2.0")
         public List<String> trustedProxies() {
             return trustedProxies;
         }
@@ -255,8 +260,13 @@ public record QueueGateProperties(
      *                          byte, so a client sending a byte at a time would hold the
      *                          connection forever); default none in a shop's gateway, 10 seconds
      *                          in the runnable gateway
+     * @param keepAliveWorkaround set Reactor Netty's JVM-wide
+     *                            {@code reactor.netty.http.server.lastFlushWhenNoRead} (unless set
+     *                            already), without which Reactor Netty up to 1.3.7 may stop reading a
+     *                            kept-alive connection; default {@code false} in a shop's gateway (the
+     *                            JVM is the application's), {@code true} in the runnable gateway
      */
-    public record Server(Duration headerReadTimeout) {
+    public record Server(Duration headerReadTimeout, @DefaultValue("false") boolean keepAliveWorkaround) {
 
         public Server {
             if (headerReadTimeout != null && (headerReadTimeout.isNegative() || headerReadTimeout.isZero())) {

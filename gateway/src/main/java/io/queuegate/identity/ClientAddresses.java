@@ -2,9 +2,13 @@ package io.queuegate.identity;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.time.Clock;
 import java.util.Arrays;
 import java.util.List;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.springframework.http.server.reactive.ServerHttpRequest;
 
 /**
@@ -12,16 +16,32 @@ import org.springframework.http.server.reactive.ServerHttpRequest;
  * is believed only as far as trusted proxies wrote it: walking it from the right, the first
  * address that is not a trusted proxy is the client. A client cannot choose its own address by
  * sending the header, because the first untrusted hop stops the walk, and a request whose peer
- * is not a trusted proxy is its peer, whatever it claims. The peer is the TCP connection's
+ * is not a trusted proxy is its peer, whatever it claims. A hop may carry a port or brackets
+ * ({@code 203.0.113.9:443}, {@code [2001:db8::1]:443}); a hop that is no literal address (no name is
+ * ever looked up) stops the walk, and the last address believed before it is the client. The
+ * client's address is written as a peer's is. The peer is the TCP connection's
  * remote address: the gateway must not let the server rewrite it from forwarded headers
- * ({@code server.forward-headers-strategy: none}).
+ * ({@code server.forward-headers-strategy: none}). An untrusted peer that sends
+ * {@code X-Forwarded-For} (most likely a proxy missing from {@code queuegate.trusted-proxies}) is
+ * reported at WARN, at most once a minute.
  */
 public final class ClientAddresses {
 
+    private static final String FORWARDED_FOR = "X-Forwarded-For";
+
+    private static final Log log = LogFactory.getLog(ClientAddresses.class);
+
     private final TrustedProxies trustedProxies;
+    private final OnceAMinute ignoredForwardedFor;
 
     public ClientAddresses(TrustedProxies trustedProxies) {
+        this(trustedProxies, Clock.systemUTC());
+    }
+
+    /** @param clock for the once-a-minute warning about an untrusted peer's {@code X-Forwarded-For} */
+    public ClientAddresses(TrustedProxies trustedProxies, Clock clock) {
         this.trustedProxies = trustedProxies;
+        this.ignoredForwardedFor = new OnceAMinute(clock);
     }
 
     public String of(ServerHttpRequest request) {
@@ -29,19 +49,35 @@ public final class ClientAddresses {
         InetAddress peer = remote == null ? null : remote.getAddress();
         String peerText = peer == null ? "unknown" : peer.getHostAddress();
         if (peer == null || !trustedProxies.contains(peer)) {
+            if (request.getHeaders().containsHeader(FORWARDED_FOR) && ignoredForwardedFor.open()) {
+                log.warn("Ignored " + FORWARDED_FOR + " from " + peerText + ": the peer is not in "
+                        + "queuegate.trusted-proxies, so it is the client itself for per-address join limits and "
+                        + "live stream caps. Behind a proxy, ingress or load balancer that is every shopper's "
+                        + "address, and those limits become one limit for everybody: if a proxy of yours sets this "
+                        + "header, add its address there. This warning repeats at most once a minute.");
+            }
             return peerText;
         }
-        List<String> forwarded = request.getHeaders().getOrEmpty("X-Forwarded-For").stream()
+        List<String> forwarded = request.getHeaders().getOrEmpty(FORWARDED_FOR).stream()
                 .flatMap(value -> Arrays.stream(value.split(",")))
                 .map(String::trim)
                 .filter(hop -> !hop.isEmpty())
                 .toList();
+        // The last address believed so far: the peer, then each trusted hop.
+        String client = peerText;
         for (int i = forwarded.size() - 1; i >= 0; i--) {
-            if (!trustedProxies.contains(forwarded.get(i))) {
-                return forwarded.get(i);
+            byte[] hop = IpLiteral.hop(forwarded.get(i));
+            if (hop == null) {
+                // Not an address: nothing left of it can be told apart, and a string of the
+                // client's choosing must not become a per-address limit of its own.
+                return client;
+            }
+            client = text(hop);
+            if (!trustedProxies.contains(hop)) {
+                return client;
             }
         }
-        return forwarded.isEmpty() ? peerText : forwarded.get(0);
+        return client;
     }
 
     /**
@@ -50,7 +86,7 @@ public final class ClientAddresses {
      * 64 bits at will). Anything that is not a literal address counts as itself.
      */
     public static String network(String address) {
-        byte[] bytes = TrustedProxies.Addresses.literal(address);
+        byte[] bytes = IpLiteral.parse(address);
         if (bytes == null || bytes.length == 4) {
             return address;
         }
@@ -59,5 +95,15 @@ public final class ClientAddresses {
             prefix.append(Integer.toHexString(((bytes[i] & 0xFF) << 8) | (bytes[i + 1] & 0xFF))).append(':');
         }
         return prefix.append(":/64").toString();
+    }
+
+    /** An address written as a peer's is ({@link InetAddress#getHostAddress}); no lookup. */
+    private static String text(byte[] address) {
+        try {
+            return InetAddress.getByAddress(address).getHostAddress();
+        }
+        catch (UnknownHostException impossible) {
+            throw new IllegalStateException(impossible); // only for a length other than 4 or 16
+        }
     }
 }

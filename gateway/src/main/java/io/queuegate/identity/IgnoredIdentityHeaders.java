@@ -2,7 +2,6 @@ package io.queuegate.identity;
 
 import java.net.InetSocketAddress;
 import java.time.Clock;
-import java.util.concurrent.atomic.AtomicLong;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -15,18 +14,14 @@ import org.springframework.web.server.ServerWebExchange;
  */
 public final class IgnoredIdentityHeaders {
 
-    static final long EVERY_MILLIS = 60_000;
-
     private static final Log log = LogFactory.getLog(IgnoredIdentityHeaders.class);
 
     private final String header;
-    private final Clock clock;
-    /** When the last warning went out (epoch ms); 0 before the first. */
-    private final AtomicLong lastWarned = new AtomicLong();
+    private final OnceAMinute gate;
 
     public IgnoredIdentityHeaders(String header, Clock clock) {
         this.header = header;
-        this.clock = clock;
+        this.gate = new OnceAMinute(clock);
     }
 
     /**
@@ -35,12 +30,7 @@ public final class IgnoredIdentityHeaders {
      * @param why why it is not believed, and what to do if it should be
      */
     public void check(ServerWebExchange exchange, String why) {
-        if (!exchange.getRequest().getHeaders().containsHeader(header)) {
-            return;
-        }
-        long now = clock.millis();
-        long last = lastWarned.get();
-        if ((last != 0 && now - last < EVERY_MILLIS) || !lastWarned.compareAndSet(last, now)) {
+        if (!exchange.getRequest().getHeaders().containsHeader(header) || !gate.open()) {
             return;
         }
         InetSocketAddress peer = exchange.getRequest().getRemoteAddress();

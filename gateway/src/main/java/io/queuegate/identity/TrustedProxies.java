@@ -1,13 +1,12 @@
 package io.queuegate.identity;
 
 import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.util.List;
 
 /**
  * The proxies in front of the gateway ({@code queuegate.trusted-proxies}): addresses or CIDR
  * blocks whose identity header and {@code X-Forwarded-For} are believed. Only literal addresses
- * are accepted, so nothing here ever does a DNS lookup.
+ * are accepted ({@link IpLiteral}), so nothing here ever does a DNS lookup.
  */
 public final class TrustedProxies {
 
@@ -23,24 +22,19 @@ public final class TrustedProxies {
     }
 
     public boolean contains(InetAddress address) {
-        if (address == null) {
-            return false;
-        }
-        byte[] bytes = address.getAddress();
-        for (Block block : blocks) {
-            if (block.contains(bytes)) {
-                return true;
-            }
-        }
-        return false;
+        return address != null && contains(address.getAddress());
     }
 
-    /** Whether a textual address (a hop of {@code X-Forwarded-For}) is trusted; anything unparsable is not. */
-    public boolean contains(String address) {
-        byte[] bytes = Addresses.literal(address);
-        if (bytes == null) {
-            return false;
-        }
+    /**
+     * Whether a hop of {@code X-Forwarded-For} is trusted: a literal address, possibly with a port
+     * or in brackets ({@link IpLiteral#hop}); anything else is not.
+     */
+    public boolean contains(String hop) {
+        byte[] bytes = IpLiteral.hop(hop);
+        return bytes != null && contains(bytes);
+    }
+
+    boolean contains(byte[] bytes) {
         for (Block block : blocks) {
             if (block.contains(bytes)) {
                 return true;
@@ -53,7 +47,7 @@ public final class TrustedProxies {
 
         static Block parse(String text) {
             String[] parts = text.trim().split("/", 2);
-            byte[] address = Addresses.literal(parts[0]);
+            byte[] address = IpLiteral.parse(parts[0].trim());
             if (address == null) {
                 throw new IllegalArgumentException("queuegate.trusted-proxies: '" + text
                         + "' is not an IP address or CIDR block");
@@ -83,31 +77,6 @@ public final class TrustedProxies {
             }
             int rest = prefix % 8;
             return rest == 0 || ((address[full] ^ network[full]) & (0xFF << (8 - rest))) == 0;
-        }
-    }
-
-    /** Parsing of literal addresses, shared with {@link ClientAddresses}. */
-    static final class Addresses {
-
-        private Addresses() {
-        }
-
-        /** The address's bytes, or {@code null} when the text is not a literal IPv4 or IPv6 address. */
-        static byte[] literal(String text) {
-            if (text == null) {
-                return null;
-            }
-            String trimmed = text.trim();
-            // Only digits, dots, colons and hex: InetAddress then parses without a lookup.
-            if (trimmed.isEmpty() || !trimmed.matches("[0-9A-Fa-f:.]+")) {
-                return null;
-            }
-            try {
-                return InetAddress.getByName(trimmed).getAddress();
-            }
-            catch (UnknownHostException ex) {
-                return null;
-            }
         }
     }
 }

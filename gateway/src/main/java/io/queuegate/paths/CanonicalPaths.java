@@ -9,7 +9,7 @@ package io.queuegate.paths;
  * canonical when it starts with {@code /}, has no empty, {@code .} or {@code ..} segment, only
  * printable ASCII, no {@code \} or {@code ;}, and no encoded {@code /}, {@code \}, {@code .},
  * {@code %}, {@code ;} or control character. A trailing {@code /} is judged by the route it would
- * reach ({@link CanonicalPathFilter}).
+ * reach ({@link TrailingSlashFilter}, {@link RoutedTrailingSlashFilter}).
  */
 public final class CanonicalPaths {
 

@@ -13,8 +13,10 @@ import reactor.netty.http.server.HttpServer;
  * {@code reactor.netty.http.server.lastFlushWhenNoRead} ends the previous operations when the
  * next request arrives instead of parking it. It is a JVM-wide system property that Reactor Netty
  * reads once, when the server first accepts a connection, so it is set here, as the server is
- * built and before it starts; an explicit setting wins. Remove with Reactor Netty 1.3.8 or later
- * (it needs a Netty newer than Spring Boot 4.0.7 brings).
+ * built and before it starts; an explicit setting wins. Being JVM-wide, it is installed only with
+ * {@code queuegate.server.keep-alive-workaround: true}, which the runnable gateway sets and a
+ * shop's own gateway may. Remove with Reactor Netty 1.3.8 or later (it needs a Netty newer than
+ * Spring Boot 4.0.7 brings).
  */
 public final class KeepAliveWorkaround implements NettyServerCustomizer {
 

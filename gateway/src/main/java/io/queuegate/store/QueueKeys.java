@@ -7,7 +7,7 @@ import java.util.List;
  * {@code {<pid>}}, so each script touches a single Redis Cluster slot; the registry, the due index
  * and the slot-event stream are keys outside any tag, and no product script touches them. The
  * product's names mirror {@code lua/keys.lua}, which makes the same names for the scripts;
- * {@code QueueKeysTest} checks that both agree.
+ * {@code ScriptContractTest} checks that both agree.
  */
 public final class QueueKeys {
 

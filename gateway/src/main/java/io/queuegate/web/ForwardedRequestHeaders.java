@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.function.Predicate;
 
 import io.queuegate.admission.PresentedToken;
+import io.queuegate.config.CompletionRule;
 import io.queuegate.routes.RouteQueuePolicies;
 
 import org.springframework.cloud.gateway.filter.headers.HttpHeadersFilter;
@@ -20,7 +21,9 @@ import org.springframework.web.server.ServerWebExchange;
  * {@code Queue-Challenge} and {@code Queue-Invite} headers, the {@code queue_token} cookie, and a
  * client's {@code Queue-Release} (an answer header of the shop's, never a request header). On a
  * protected route the identity header carries the identity the admission decided, whatever the
- * client sent, and is absent for an anonymous caller: the shop sees exactly who was admitted. On
+ * client sent, and is absent for an anonymous caller: the shop sees exactly who was admitted, and
+ * the method override headers ({@link CompletionRule#METHOD_OVERRIDE_HEADERS}) are dropped, so the
+ * shop acts on the method {@code complete-on} was compared with. On
  * any other route the identity header reaches the shop only when a trusted proxy wrote it
  * ({@code queuegate.identity.source: header}): a shop's backend can never be told an identity a
  * client made up, on whatever route.
@@ -64,7 +67,8 @@ public class ForwardedRequestHeaders implements HttpHeadersFilter, Ordered {
     public HttpHeaders filter(HttpHeaders input, ServerWebExchange exchange) {
         Route route = exchange.getAttribute(ServerWebExchangeUtils.GATEWAY_ROUTE_ATTR);
         String identity;
-        if (RouteQueuePolicies.isProtected(route)) {
+        boolean protectedRoute = RouteQueuePolicies.isProtected(route);
+        if (protectedRoute) {
             String decided = exchange.getAttribute(IDENTITY);
             identity = decided != null ? decided : ANONYMOUS;
         }
@@ -72,13 +76,16 @@ public class ForwardedRequestHeaders implements HttpHeadersFilter, Ordered {
             // Nothing decided here: the header goes on as a trusted proxy wrote it, or not at all.
             identity = input.containsHeader(identityHeader) && !identityHeaderBelieved.test(exchange) ? ANONYMOUS : null;
         }
-        if (!needsChange(input, identity)) {
+        if (!needsChange(input, identity, protectedRoute)) {
             return input;
         }
         // The request's own headers are read-only; any other instance is a copy an earlier
         // filter made for this forwarded request, which may be changed in place.
         HttpHeaders forwarded = input == exchange.getRequest().getHeaders() ? HttpHeaders.copyOf(input) : input;
         PRIVATE_HEADERS.forEach(forwarded::remove);
+        if (protectedRoute) {
+            CompletionRule.METHOD_OVERRIDE_HEADERS.forEach(forwarded::remove);
+        }
         withoutQueueCookie(forwarded);
         if (identity != null) {
             if (identity.isEmpty()) {
@@ -91,10 +98,17 @@ public class ForwardedRequestHeaders implements HttpHeadersFilter, Ordered {
         return forwarded;
     }
 
-    private boolean needsChange(HttpHeaders input, String identity) {
+    private boolean needsChange(HttpHeaders input, String identity, boolean protectedRoute) {
         for (String header : PRIVATE_HEADERS) {
             if (input.containsHeader(header)) {
                 return true;
+            }
+        }
+        if (protectedRoute) {
+            for (String header : CompletionRule.METHOD_OVERRIDE_HEADERS) {
+                if (input.containsHeader(header)) {
+                    return true;
+                }
             }
         }
         if (identity != null && (!identity.isEmpty() || input.containsHeader(identityHeader))) {

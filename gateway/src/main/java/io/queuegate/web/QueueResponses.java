@@ -8,6 +8,8 @@ import java.util.Locale;
 import io.queuegate.admission.Admission;
 import io.queuegate.admission.Caller;
 import io.queuegate.admission.PresentedToken;
+import io.queuegate.config.CookieSecure;
+import io.queuegate.identity.TrustedProxies;
 
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.http.HttpHeaders;
@@ -34,11 +36,18 @@ public class QueueResponses {
     private final JsonMapper json;
     private final WaitingPage page;
     private final Duration tokenTtl;
+    private final SecureCookies secureCookies;
 
+    /** Token cookies are {@code Secure} when the request itself came over TLS. */
     public QueueResponses(JsonMapper json, WaitingPage page, Duration tokenTtl) {
+        this(json, page, tokenTtl, new SecureCookies(CookieSecure.AUTO, new TrustedProxies(List.of())));
+    }
+
+    public QueueResponses(JsonMapper json, WaitingPage page, Duration tokenTtl, SecureCookies secureCookies) {
         this.json = json;
         this.page = page;
         this.tokenTtl = tokenTtl;
+        this.secureCookies = secureCookies;
     }
 
     public Mono<Void> waiting(ServerWebExchange exchange, Admission.Waiting waiting) {
@@ -146,18 +155,14 @@ public class QueueResponses {
         exchange.getResponse().addCookie(cookie(exchange.getRequest(), "", Duration.ZERO));
     }
 
-    private static ResponseCookie cookie(ServerHttpRequest request, String value, Duration maxAge) {
+    private ResponseCookie cookie(ServerHttpRequest request, String value, Duration maxAge) {
         return ResponseCookie.from(PresentedToken.COOKIE, value)
                 .httpOnly(true)
                 .sameSite("Lax")
-                .secure(isHttps(request))
+                .secure(secureCookies.secure(request))
                 .path("/")
                 .maxAge(maxAge)
                 .build();
-    }
-
-    private static boolean isHttps(ServerHttpRequest request) {
-        return request.getSslInfo() != null || "https".equalsIgnoreCase(request.getURI().getScheme());
     }
 
     /** True when the client ranks HTML above JSON; {@code *}{@code /*} alone (curl) means JSON. */

@@ -57,6 +57,27 @@ class ForwardedRequestTest {
         assertThat(fixture.redis().commands().zrange("qg:{42}:active", 0, -1)).containsExactly("alice");
     }
 
+    /**
+     * {@code complete-on} compares the method the gateway sees; a shop that honours a method
+     * override header would act on another one, so on protected routes those headers never
+     * reach it. Open routes are none of the waiting room's business: they keep them.
+     */
+    @Test
+    void methodOverrideHeadersNeverReachTheShopOnAProtectedRoute() {
+        for (String path : new String[] { "/api/products/42", "/open/page" }) {
+            fixture.client().get().uri(path).header("X-User-Id", "alice")
+                    .header("X-HTTP-Method-Override", "POST").header("X-HTTP-Method", "POST")
+                    .header("X-Method-Override", "POST")
+                    .exchange().expectStatus().isOk().expectBody().returnResult();
+        }
+        fixture.backend().verify(1, getRequestedFor(urlPathEqualTo("/api/products/42"))
+                .withHeader("X-HTTP-Method-Override", absent()).withHeader("X-HTTP-Method", absent())
+                .withHeader("X-Method-Override", absent()));
+        fixture.backend().verify(1, getRequestedFor(urlPathEqualTo("/open/page"))
+                .withHeader("X-HTTP-Method-Override", equalTo("POST")).withHeader("X-HTTP-Method", equalTo("POST"))
+                .withHeader("X-Method-Override", equalTo("POST")));
+    }
+
     @Test
     void aShopPageOnAnotherOriginCanReadTheWaitingAnswersHeaders() {
         fixture.client().get().uri("/api/products/42").header("X-User-Id", "alice").exchange().expectStatus().isOk();

@@ -4,6 +4,9 @@ import java.net.InetSocketAddress;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -28,6 +31,37 @@ class ClientAddressesTest {
     void onlyTrustedHopsMeansTheFirstOne() {
         assertThat(behindProxies.of(request("10.0.0.2", "10.0.0.9, 10.0.0.8"))).isEqualTo("10.0.0.9");
         assertThat(behindProxies.of(request("10.0.0.2", null))).isEqualTo("10.0.0.2");
+    }
+
+    @ParameterizedTest(name = "{0} is the client {1}")
+    @CsvSource(delimiter = '|', value = {
+            "198.51.100.7:5678     | 198.51.100.7",
+            "[2001:db9::1]:443     | 2001:db9:0:0:0:0:0:1",
+            "[2001:db9::1]         | 2001:db9:0:0:0:0:0:1",
+            "2001:db9::1           | 2001:db9:0:0:0:0:0:1",
+            "::ffff:198.51.100.7   | 198.51.100.7" })
+    void aHopWrittenWithAPortOrBracketsIsItsAddressWrittenAsAPeersIs(String hop, String client) {
+        assertThat(behindProxies.of(request("10.0.0.2", hop + ", 10.1.2.3"))).isEqualTo(client);
+    }
+
+    @ParameterizedTest(name = "the trusted hop {0}")
+    @ValueSource(strings = { "10.1.2.3:8080", "[2001:db8::5]:443", "[2001:db8::5]" })
+    void aTrustedProxyIsRecognisedWithAPortOrBrackets(String trustedHop) {
+        assertThat(behindProxies.of(request("10.0.0.2", "198.51.100.7, " + trustedHop))).isEqualTo("198.51.100.7");
+    }
+
+    /**
+     * A hop that is no address cannot be the client: an attacker behind a proxy that passes it
+     * on would get a fresh per-address limit for every string. The walk stops there, and the
+     * last address it believed (a trusted proxy, or the peer) stays the client.
+     */
+    @ParameterizedTest(name = "the hop {0}")
+    @ValueSource(strings = { "cafe", "unknown", "1234", "0x7f.0.0.1", "010.0.0.1", "1.2.3", "1.2.3.4.5",
+            "256.1.1.1", "1.2.3.4:", "1.2.3.4:99999", "fe80::1%eth0", "[2001:db9::1", "2001:db9::1]:443",
+            "::ffff:999.1.1.1", "1:2:3:4:5:6:7:8:9", "1::2::3" })
+    void aHopThatIsNoLiteralAddressLeavesThePreviousHopTheClient(String garbage) {
+        assertThat(behindProxies.of(request("10.0.0.2", "6.6.6.6, " + garbage))).isEqualTo("10.0.0.2");
+        assertThat(behindProxies.of(request("10.0.0.2", "6.6.6.6, " + garbage + ", 10.1.2.3"))).isEqualTo("10.1.2.3");
     }
 
     @Test

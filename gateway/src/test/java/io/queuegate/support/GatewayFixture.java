@@ -24,7 +24,7 @@ public final class GatewayFixture implements BeforeAllCallback, AfterAllCallback
 
     private final Map<String, Object> queue;
     private final Map<String, Object> properties = new LinkedHashMap<>();
-    private final Map<String, String> openRoutes = new LinkedHashMap<>();
+    private final Map<String, Map<String, Object>> extraRoutes = new LinkedHashMap<>();
 
     private int instances = 1;
     private RedisProcess redis;
@@ -42,7 +42,16 @@ public final class GatewayFixture implements BeforeAllCallback, AfterAllCallback
 
     /** Adds a second route to the shop, without a {@code queue} block. */
     public GatewayFixture withOpenRoute(String id, String path) {
-        openRoutes.put(id, path);
+        return withRoute(id, Map.of("predicates[0]", "Path=" + path));
+    }
+
+    /**
+     * Adds a route to the shop after the product route (and after the routes added before it):
+     * {@code route} holds its properties below the route's own prefix, such as
+     * {@code "predicates[0]" -> "Path=/open/**"} or {@code "metadata.queue.max-active" -> "1"}.
+     */
+    public GatewayFixture withRoute(String id, Map<String, Object> route) {
+        extraRoutes.put(id, route);
         return this;
     }
 
@@ -65,11 +74,11 @@ public final class GatewayFixture implements BeforeAllCallback, AfterAllCallback
         Map<String, Object> all = GatewayInstance.defaults(redis, backend.baseUrl(), queue);
         all.putAll(properties);
         int index = 1;
-        for (Map.Entry<String, String> route : openRoutes.entrySet()) {
+        for (Map.Entry<String, Map<String, Object>> route : extraRoutes.entrySet()) {
             String prefix = "spring.cloud.gateway.server.webflux.routes[" + index++ + "].";
             all.put(prefix + "id", route.getKey());
             all.put(prefix + "uri", backend.baseUrl());
-            all.put(prefix + "predicates[0]", "Path=" + route.getValue());
+            route.getValue().forEach((name, value) -> all.put(prefix + name, value));
         }
         for (int i = 0; i < instances; i++) {
             gateways.add(GatewayInstance.start(all));

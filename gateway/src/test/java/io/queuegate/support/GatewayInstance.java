@@ -22,8 +22,9 @@ public final class GatewayInstance implements AutoCloseable {
 
     /**
      * What a shop's gateway would configure around QueueGate, as the tests expect it: oversized
-     * headers refused by the server, the circuit breaker's window, health groups, and the
-     * actuator on the one port (the library leaves exposure to the application).
+     * headers refused by the server, the keep-alive workaround, the circuit breaker's window,
+     * health groups, and the actuator on the one port (the library leaves exposure to the
+     * application).
      */
     private static final Map<String, Object> SHOP_GATEWAY = Map.ofEntries(
             Map.entry("spring.data.redis.timeout", "2s"),
@@ -32,6 +33,9 @@ public final class GatewayInstance implements AutoCloseable {
             Map.entry("queuegate.trusted-proxies[0]", "127.0.0.1/32"),
             Map.entry("queuegate.trusted-proxies[1]", "::1/128"),
             Map.entry("server.max-http-request-header-size", "16KB"),
+            // Reactor Netty reads the flag once per JVM, at the first connection any server accepts:
+            // every gateway of the test JVM sets it, or KeepAliveConnectionTest depends on test order.
+            Map.entry("queuegate.server.keep-alive-workaround", "true"),
             Map.entry("resilience4j.circuitbreaker.instances.queuegate.sliding-window-type", "COUNT_BASED"),
             Map.entry("resilience4j.circuitbreaker.instances.queuegate.sliding-window-size", "20"),
             Map.entry("resilience4j.circuitbreaker.instances.queuegate.minimum-number-of-calls", "10"),

@@ -4,6 +4,7 @@ import java.net.http.HttpResponse;
 import java.util.Map;
 
 import com.github.tomakehurst.wiremock.WireMockServer;
+import io.queuegate.server.KeepAliveWorkaround;
 import io.queuegate.support.Backend;
 import io.queuegate.support.RedisProcess;
 
@@ -65,6 +66,12 @@ class RunnableDefaultsTest {
         // The product route still queues: the first shopper passes, the second waits.
         assertThat(gateway.shopper("GET", "/api/products/42").statusCode()).isEqualTo(200);
         assertThat(gateway.shopper("GET", "/api/products/42").statusCode()).isEqualTo(429);
+    }
+
+    /** Reactor Netty 1.3.6 parks a kept-alive connection without it (KeepAliveConnectionTest). */
+    @Test
+    void theRunnableGatewayTurnsTheKeepAliveWorkaroundOn() {
+        assertThat(gateway.bean(KeepAliveWorkaround.class)).isNotNull();
     }
 
     @Test

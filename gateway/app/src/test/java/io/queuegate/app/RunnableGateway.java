@@ -68,6 +68,10 @@ final class RunnableGateway implements AutoCloseable {
         return managementPort;
     }
 
+    <T> T bean(Class<T> type) {
+        return context.getBean(type);
+    }
+
     HttpResponse<String> shopper(String method, String path, String... headers) {
         return send(port(), method, path, headers);
     }
