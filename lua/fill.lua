@@ -191,11 +191,21 @@ end
 
 -- A request that would complete the session (complete-on) claims the completion first, so one
 -- admission buys once: while the claim stands, every other completing request of the session is
--- refused. The claim ends with the session (leave.lua deletes it), is released by the gateway when
--- the shop's answer is not a success, and expires with the session if the gateway never returns.
+-- refused. The claim ends with the session (leave.lua deletes it), is given back by the gateway
+-- only when the shop itself answered with a failure (unclaim.lua), and otherwise expires with the
+-- session. Its value names the session (its expiry) and the request ('claim', a random id): a
+-- claim left by an earlier session whose release was lost never blocks a later session, and only
+-- the request that holds a claim can give it back. ('1' is what the previous release stored: held.)
 -- Returns whether this request holds the claim.
-local function claim_completion(k, uid, now, expiry)
-    return redis.call('SET', k:completing(uid), '1', 'NX', 'PX', math.max(1, expiry - now)) ~= false
+local function claim_completion(k, uid, now, expiry, claim)
+    local key = k:completing(uid)
+    local session = tostring(expiry)
+    local held = redis.call('GET', key)
+    if held and (held == '1' or string.sub(held, 1, #session + 1) == session .. ':') then
+        return false
+    end
+    redis.call('SET', key, session .. ':' .. claim, 'PX', math.max(1, expiry - now))
+    return true
 end
 
 -- The admission rate (users per second) as of now, from the settings read, for wait estimates;

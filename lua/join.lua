@@ -20,9 +20,9 @@
 --       always open)   8 closes-at (epoch ms, '' = never)   9 max-admit-per-minute (0 = unpaced)
 --       10 abandon-after (ms, 0 = never)   11 arrival-ttl (ms, 0 = the session ttl)   12 a seed
 --       from a secure random generator, used if this call opens a pre-queue's draw ('' when the
---       product has no opens-at)   13 onwards, a pair per user: the user id, and 'c' when the
---       request would complete the session (complete-on: an active user must then claim the
---       completion) or '' otherwise
+--       product has no opens-at)   13 onwards, a pair per user: the user id, and when the request
+--       would complete the session (complete-on: an active user must then claim the completion)
+--       the claim's id, a random string without ':', else ''
 -- Reply rate (admissions per second x 10^6), promoted (users this call admitted), users: one entry
 --       per pair, in the order given, each the fixed list {state (STATE), rank (1-based while
 --       waiting; in a pre-queue how many are in it; else 0), enqueued (1 when this call gave the
@@ -94,15 +94,15 @@ local function rank_of_new(ticket)
     return ticket - (tonumber(c.head) or 1) + 1 - left_count
 end
 
-local function admitted(uid, completing, expiry)
+local function admitted(uid, claim, expiry)
     expiry = arrive(k, uid, now, c, expiry)
-    if completing and not claim_completion(k, uid, now, expiry) then
+    if claim ~= '' and not claim_completion(k, uid, now, expiry, claim) then
         return { STATE.COMPLETING, 0, 0, -1 }
     end
     return { STATE.ACTIVE, 0, 0, -1 }
 end
 
-local function decide(uid, completing)
+local function decide(uid, claim)
     if c.mode == MODE.CLOSED then
         -- Turned away for now, but still there: whoever has a place keeps it.
         local ticket = ticket_of(k, uid, c)
@@ -113,7 +113,7 @@ local function decide(uid, completing)
     end
     local expiry = tonumber(redis.call('ZSCORE', k.active, uid))
     if expiry and expiry > now then
-        return admitted(uid, completing, expiry)
+        return admitted(uid, claim, expiry)
     end
     local enqueued = 0
     local ticket = ticket_of(k, uid, c)
@@ -146,7 +146,7 @@ local function decide(uid, completing)
             -- Admitted by this very request: they have arrived.
             expiry = tonumber(redis.call('ZSCORE', k.active, uid))
             if expiry then
-                local answer = admitted(uid, completing, expiry)
+                local answer = admitted(uid, claim, expiry)
                 answer[3] = enqueued
                 return answer
             end
@@ -162,7 +162,7 @@ end
 
 local users = {}
 for i = 13, #ARGV, 2 do
-    users[#users + 1] = decide(ARGV[i], ARGV[i + 1] == 'c')
+    users[#users + 1] = decide(ARGV[i], ARGV[i + 1])
 end
 
 if #changes > 0 then

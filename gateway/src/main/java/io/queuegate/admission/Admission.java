@@ -11,13 +11,13 @@ public sealed interface Admission {
      * The caller holds a place: forward.
      *
      * @param issuedToken non-null when a new token was made
-     * @param claimedCompletion whether this request holds the session's completion claim (it
-     *                          matches {@code complete-on}): its success ends the session
+     * @param claim the id of the session's completion claim when this request holds it (it
+     *              matches {@code complete-on}): its success ends the session; else {@code null}
      */
-    record Active(Caller caller, String issuedToken, boolean claimedCompletion) implements Admission {
+    record Active(Caller caller, String issuedToken, String claim) implements Admission {
 
         public Active(Caller caller, String issuedToken) {
-            this(caller, issuedToken, false);
+            this(caller, issuedToken, null);
         }
     }
 

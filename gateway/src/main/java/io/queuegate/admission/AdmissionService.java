@@ -79,7 +79,7 @@ public class AdmissionService {
             LocalStanding standing = local.poll(caller.productId(), caller.userId(), caller.ticket());
             if (standing != null) {
                 return Mono.just(decide(caller, new JoinScript.Joined(standing.placement(), false, caller.ticket()),
-                        request.policy(), request.routeId(), false, request.presented().value()));
+                        request.policy(), request.routeId(), null, request.presented().value()));
             }
         }
         // Only a join without a token can add a member or a queue; polls with a token pass free.
@@ -91,7 +91,7 @@ public class AdmissionService {
         }
         QueuePolicy policy = request.policy();
         // A caller who may not be let through must not hold the completion either.
-        boolean claim = request.completing() && caller.mayForward();
+        String claim = request.completing() && caller.mayForward() ? Identifiers.newClaimId() : null;
         return queues.join(caller.productId(), caller.userId(), policy.rules(), claim)
                 .map(joined -> decide(caller, joined, policy, request.routeId(), claim, null))
                 .onErrorResume(RedisFailures::isRedisFailure, error -> {
@@ -125,19 +125,19 @@ public class AdmissionService {
     }
 
     /**
-     * @param claimed whether the join claimed the session's completion (it answers active only if it did)
+     * @param claim the id of the completion claim the join took if it answers active, else {@code null}
      * @param presentedToken the caller's token when its answer comes from this instance's memory
      *                       (it still says the same, so it is not signed again), else {@code null}
      */
     private Admission decide(Caller caller, JoinScript.Joined joined, QueuePolicy policy, String routeId,
-            boolean claimed, String presentedToken) {
+            String claim, String presentedToken) {
         Placement placement = joined.placement();
         if (joined.enqueued()) {
             events.joined(caller.productId(), routeId, caller.userId(), placement.rank());
         }
         switch (placement.state()) {
             case ACTIVE:
-                return active(caller, joined, routeId, claimed);
+                return active(caller, joined, routeId, claim);
             case COMPLETING:
                 return new Admission.Rejected(Refusal.COMPLETION_IN_PROGRESS, null, false, 0);
             case DRAINING:
@@ -153,7 +153,7 @@ public class AdmissionService {
         }
     }
 
-    private Admission active(Caller caller, JoinScript.Joined joined, String routeId, boolean claimed) {
+    private Admission active(Caller caller, JoinScript.Joined joined, String routeId, String claim) {
         if (!caller.mayForward()) {
             // The place of a signed-in shopper is let through only with that shopper's identity;
             // their token alone was enough to wait.
@@ -170,7 +170,7 @@ public class AdmissionService {
                     nonNegative(Duration.between(caller.joinedAt(), tokens.now())));
         }
         boolean needsToken = !caller.hasToken() || caller.joinedAt() != null;
-        return new Admission.Active(caller, needsToken ? issue(caller, null, null) : null, claimed);
+        return new Admission.Active(caller, needsToken ? issue(caller, null, null) : null, claim);
     }
 
     private Admission waiting(Caller caller, JoinScript.Joined joined, QueuePolicy policy, String presentedToken) {

@@ -2,6 +2,7 @@ package io.queuegate.admission;
 
 import java.time.Instant;
 
+import io.queuegate.identity.UserIds;
 import io.queuegate.token.WaitToken;
 
 /**
@@ -13,17 +14,21 @@ import io.queuegate.token.WaitToken;
  * @param anonymous whether the gateway made the id
  * @param token the valid token for this product the caller presented, or {@code null} (then one
  *              must be issued)
+ * @param identity the identity the request proved (a principal's name, or a trusted proxy's
+ *                 header) as it came, before it was turned into {@code userId}; {@code null} when
+ *                 it proved none
  * @param mayForward whether the request may be let through to the shop when the caller is
  *                   active: always for anonymous tokens and for the identity the request proves;
  *                   not for a signed-in shopper's token presented without that shopper's identity
  *                   (it still gets waiting answers, status and events: a browser's page and
  *                   {@code EventSource} carry no bearer token)
  */
-public record Caller(String productId, String userId, boolean anonymous, WaitToken token, boolean mayForward) {
+public record Caller(String productId, String userId, boolean anonymous, String identity, WaitToken token,
+        boolean mayForward) {
 
     /** A caller without a token, who may be forwarded. */
-    public Caller(String productId, String userId, boolean anonymous) {
-        this(productId, userId, anonymous, null, true);
+    public Caller(String productId, String userId, boolean anonymous, String identity) {
+        this(productId, userId, anonymous, identity, null, true);
     }
 
     public boolean hasToken() {
@@ -40,8 +45,14 @@ public record Caller(String productId, String userId, boolean anonymous, WaitTok
         return token == null ? null : token.ticket();
     }
 
-    /** The identity the forwarded request tells the shop: the user id, or {@code null} for an anonymous caller. */
+    /**
+     * The identity the forwarded request tells the shop: the one the request proved, as it came
+     * when a header can carry it ({@link UserIds#forwardable}); {@code null} for an anonymous caller.
+     */
     public String forwardedIdentity() {
-        return anonymous ? null : userId;
+        if (anonymous) {
+            return null;
+        }
+        return UserIds.forwardable(identity != null ? identity : userId);
     }
 }

@@ -32,25 +32,25 @@ public final class CallerResolver {
         Identifiers.requireProductId(productId);
         String userId = identity == null ? null : UserIds.of(identity);
         if (presented == null) {
-            return newCaller(productId, userId, null);
+            return newCaller(productId, userId, identity, null);
         }
         WaitToken token = verify(presented);
         if (!token.productId().equals(productId)) {
             if (presented.fromCookie()) {
-                return newCaller(productId, userId, token);
+                return newCaller(productId, userId, identity, token);
             }
             throw new QueueRejection(Refusal.WRONG_PRODUCT, "the token was issued for another product");
         }
         if (userId == null) {
             // A token alone: enough to wait and ask; a signed-in shopper's place is only let
             // through with that shopper's identity.
-            return new Caller(productId, token.userId(), token.anonymous(), token, token.anonymous());
+            return new Caller(productId, token.userId(), token.anonymous(), null, token, token.anonymous());
         }
         if (!token.anonymous() && token.userId().equals(userId)) {
-            return new Caller(productId, userId, false, token, true);
+            return new Caller(productId, userId, false, identity, token, true);
         }
         if (presented.fromCookie()) {
-            return newCaller(productId, userId, null);
+            return newCaller(productId, userId, identity, null);
         }
         throw new QueueRejection(Refusal.WRONG_USER, "the token belongs to another user");
     }
@@ -67,12 +67,12 @@ public final class CallerResolver {
         }
     }
 
-    private static Caller newCaller(String productId, String userId, WaitToken otherProductToken) {
+    private static Caller newCaller(String productId, String userId, String identity, WaitToken otherProductToken) {
         if (userId != null) {
-            return new Caller(productId, userId, false);
+            return new Caller(productId, userId, false, identity);
         }
         boolean keepAnonymousId = otherProductToken != null && otherProductToken.anonymous();
         String anonymousId = keepAnonymousId ? otherProductToken.userId() : Identifiers.newAnonymousUserId();
-        return new Caller(productId, anonymousId, true);
+        return new Caller(productId, anonymousId, true, null);
     }
 }

@@ -44,6 +44,13 @@ public final class Identifiers {
         return productId;
     }
 
+    /** 96 random bits naming one request's completion claim, so only that request can give it back. */
+    public static String newClaimId() {
+        byte[] bytes = new byte[12];
+        RANDOM.nextBytes(bytes);
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+    }
+
     /** 128 random bits: unguessable, so nobody can take over an anonymous caller's place. */
     public static String newAnonymousUserId() {
         byte[] bytes = new byte[16];

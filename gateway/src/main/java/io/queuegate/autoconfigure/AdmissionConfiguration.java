@@ -34,6 +34,7 @@ import io.queuegate.web.QueueAdmissionFilter;
 import io.queuegate.web.QueueEndpoints;
 import io.queuegate.web.QueueResponses;
 import io.queuegate.web.ReleaseHeader;
+import io.queuegate.web.StreamLeaseRelease;
 import io.queuegate.web.SecureCookies;
 import io.queuegate.web.WaitingPage;
 
@@ -220,6 +221,12 @@ class AdmissionConfiguration {
         return new QueueEndpoints(callers, queues, responses, liveStatus, admission, identities, clientAddresses,
                 new StreamLimits(properties.events().maxPerShopper(), properties.events().maxPerAddress()),
                 localAnswers, tokens);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    StreamLeaseRelease queuegateStreamLeaseRelease() {
+        return new StreamLeaseRelease();
     }
 
     @Bean

@@ -25,6 +25,9 @@ public final class UserIds {
 
     static final String HASHED_PREFIX = "#";
 
+    /** The longest identity forwarded as it came. */
+    static final int MAX_FORWARDED = 512;
+
     private UserIds() {
     }
 
@@ -34,6 +37,26 @@ public final class UserIds {
             return name;
         }
         return HASHED_PREFIX + Base64.getUrlEncoder().withoutPadding().encodeToString(sha256(name)).substring(0, 22);
+    }
+
+    /**
+     * What the shop is told a caller is, in the forwarded identity header: the identity as it came
+     * when a header can carry it unchanged (printable ASCII, no surrounding spaces, at most
+     * {@value #MAX_FORWARDED} characters: {@code auth0|123}, an e-mail with {@code +}), else its
+     * queue id ({@link #of}), which the shop can compute too.
+     */
+    public static String forwardable(String name) {
+        if (name.isEmpty() || name.length() > MAX_FORWARDED || name.charAt(0) == ' '
+                || name.charAt(name.length() - 1) == ' ') {
+            return of(name);
+        }
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (c < 0x20 || c > 0x7e) {
+                return of(name);
+            }
+        }
+        return name;
     }
 
     private static byte[] sha256(String name) {

@@ -62,12 +62,13 @@ public final class ProductQueues {
      * Joins of one product that meet on this instance go to Redis together (group commit, see
      * {@link JoinBatcher}); each is still decided exactly as if alone.
      *
-     * @param completing whether the request would complete the session: an active user must then
-     *                   claim the completion ({@link Placement.State#COMPLETING} when another holds
-     *                   it); the claim ends with the session, or with {@link #releaseCompletion}
+     * @param claim when the request would complete the session, a new random id for its
+     *              completion claim, which an active user must take ({@link Placement.State#COMPLETING}
+     *              when another request holds it); the claim ends with the session, or with
+     *              {@link #releaseCompletion}; {@code null} for any other request
      */
-    public Mono<JoinScript.Joined> join(String productId, String userId, ProductRules rules, boolean completing) {
-        return batcher.join(productId, rules, new JoinScript.Joiner(userId, completing));
+    public Mono<JoinScript.Joined> join(String productId, String userId, ProductRules rules, String claim) {
+        return batcher.join(productId, rules, new JoinScript.Joiner(userId, claim));
     }
 
     private Mono<JoinScript.Result> joinAll(String productId, ProductRules rules, List<JoinScript.Joiner> joiners) {
@@ -150,11 +151,13 @@ public final class ProductQueues {
     }
 
     /**
-     * Gives up a completion claim whose request did not complete (the shop did not answer with a
-     * success, or the client went away), so the session may complete with another request.
+     * Gives back a completion claim whose request the shop answered with a failure, so the session
+     * may complete with another request; only if that request still holds it.
+     *
+     * @return whether it held the claim
      */
-    public Mono<Void> releaseCompletion(String productId, String userId) {
-        return guard.guard(redis.delete(QueueKeys.of(productId).completing(userId))).then();
+    public Mono<Boolean> releaseCompletion(String productId, String userId, String claim) {
+        return scripts.unclaim().run(productId, userId, claim);
     }
 
     /**

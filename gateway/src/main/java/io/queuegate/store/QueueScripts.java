@@ -13,6 +13,7 @@ import io.queuegate.store.script.RescheduleScript;
 import io.queuegate.store.script.SeenScript;
 import io.queuegate.store.script.SnapshotScript;
 import io.queuegate.store.script.StatusScript;
+import io.queuegate.store.script.UnclaimScript;
 import io.queuegate.store.script.ViewScript;
 
 /**
@@ -35,6 +36,7 @@ public final class QueueScripts {
     private final MarkDueScript markDue;
     private final SeenScript seen;
     private final ViewScript view;
+    private final UnclaimScript unclaim;
 
     public QueueScripts(ScriptRunner runner) {
         this.join = new JoinScript(runner);
@@ -51,6 +53,7 @@ public final class QueueScripts {
         this.markDue = new MarkDueScript(runner);
         this.seen = new SeenScript(runner);
         this.view = new ViewScript(runner);
+        this.unclaim = new UnclaimScript(runner);
     }
 
     public JoinScript join() {
@@ -107,5 +110,9 @@ public final class QueueScripts {
 
     public ViewScript view() {
         return view;
+    }
+
+    public UnclaimScript unclaim() {
+        return unclaim;
     }
 }

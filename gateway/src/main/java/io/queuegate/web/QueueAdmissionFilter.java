@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.queuegate.admission.Admission;
 import io.queuegate.admission.AdmissionRequest;
@@ -177,7 +176,7 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
         }
         // Forwarded unchecked while Redis is down: the identity is still the one the request proves.
         exchange.getAttributes().put(ForwardedRequestHeaders.IDENTITY,
-                identity == null ? ForwardedRequestHeaders.ANONYMOUS : UserIds.of(identity));
+                identity == null ? ForwardedRequestHeaders.ANONYMOUS : UserIds.forwardable(identity));
         return bodyLimited(exchange, chain, routeId);
     }
 
@@ -188,13 +187,11 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
         String forwardedIdentity = caller.forwardedIdentity();
         exchange.getAttributes().put(ForwardedRequestHeaders.IDENTITY,
                 forwardedIdentity == null ? ForwardedRequestHeaders.ANONYMOUS : forwardedIdentity);
-        Completion completion = new Completion(caller, routeId, active.claimedCompletion());
+        Completion completion = new Completion(caller, routeId, active.claim());
         // Before the answer leaves, so a client that sees its order succeed can no longer pass.
         exchange.getResponse().beforeCommit(() -> completion.end(exchange));
         // The token itself stays here: ForwardedRequestHeaders leaves it out of the forwarded request.
-        return bodyLimited(exchange, chain, routeId)
-                // No answer was committed (the client went away, the shop failed): a claim must not outlive the request.
-                .doFinally(signal -> completion.abandon());
+        return bodyLimited(exchange, chain, routeId);
     }
 
     private Mono<Void> bodyLimited(ServerWebExchange exchange, GatewayFilterChain chain, String routeId) {
@@ -211,38 +208,33 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
 
     /**
      * How one forwarded request ends the session: when the backend says so ({@code Queue-Release:
-     * true}, on any status) or when it held the session's completion claim and the shop answered
-     * with a success. A claim whose request did not succeed is given back, so the shopper can try
-     * again; a claim is settled once, whichever comes first of the answer and the end of the
-     * request.
+     * true}, on any status), or when it held the session's completion claim and the shop answered
+     * it with a success (below 400: a redirect after a purchase is a success). A claim is given back
+     * only when the shop itself answered with a failure, so the shopper can try again. Whenever
+     * the shop's answer is unknown (the client went away, the gateway timed out or could not reach
+     * the shop, the body was too large) the purchase may have gone through: the claim stays, and
+     * ends with the session.
      */
     private final class Completion {
 
         private final Caller caller;
         private final String routeId;
-        private final boolean claimed;
-        private final AtomicBoolean settled = new AtomicBoolean();
+        private final String claim;
 
-        Completion(Caller caller, String routeId, boolean claimed) {
+        Completion(Caller caller, String routeId, String claim) {
             this.caller = caller;
             this.routeId = routeId;
-            this.claimed = claimed;
+            this.claim = claim;
         }
 
         Mono<Void> end(ServerWebExchange exchange) {
             HttpStatusCode status = exchange.getResponse().getStatusCode();
-            boolean succeeded = claimed && status != null && status.is2xxSuccessful();
-            if (succeeded || ReleaseHeader.released(exchange)) {
-                settled.set(true);
+            boolean shopAnswered = exchange.getAttribute(ServerWebExchangeUtils.CLIENT_RESPONSE_ATTR) != null;
+            boolean claimed = claim != null;
+            if (ReleaseHeader.released(exchange) || (claimed && shopAnswered && status != null && status.value() < 400)) {
                 return complete();
             }
-            return claimed && settled.compareAndSet(false, true) ? release() : Mono.empty();
-        }
-
-        void abandon() {
-            if (claimed && settled.compareAndSet(false, true)) {
-                release().subscribe();
-            }
+            return claimed && shopAnswered ? release() : Mono.empty();
         }
 
         private Mono<Void> complete() {
@@ -266,7 +258,8 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
         }
 
         private Mono<Void> release() {
-            return store.releaseCompletion(caller.productId(), caller.userId())
+            return store.releaseCompletion(caller.productId(), caller.userId(), claim)
+                    .then()
                     .onErrorResume(error -> {
                         // The claim then ends with the session: one admission still buys at most once.
                         log.warn("Could not release the completion claim of a failed request for product "

@@ -118,6 +118,7 @@ public class QueueEndpoints {
                 return written(responses.error(exchange, QueueError.TOO_MANY_STREAMS,
                         QueueError.TOO_MANY_STREAMS.message(), false, RetryAfter.MAX_SECONDS));
             }
+            exchange.getAttributes().put(StreamLeaseRelease.LEASE, lease);
             return ServerResponse.ok()
                     .contentType(MediaType.TEXT_EVENT_STREAM)
                     .header("Cache-Control", "no-store")

@@ -3,6 +3,7 @@ package io.queuegate.admission;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeoutException;
 
 import com.github.tomakehurst.wiremock.stubbing.Scenario;
 import io.queuegate.support.GatewayFixture;
@@ -12,8 +13,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.http.HttpStatus;
 import org.springframework.test.web.reactive.server.WebTestClient;
+import org.springframework.web.reactive.function.client.WebClient;
 
 import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
@@ -26,15 +29,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * One admission buys once. The completion of a session ({@code complete-on}) is claimed in Redis
  * before the purchase is forwarded, so concurrent purchases of one session, on any instance, are
- * refused while one is in flight; a purchase the shop does not accept gives the claim back.
+ * refused while one is in flight; a purchase the shop refuses gives the claim back, one whose
+ * answer never came (the client hung up, the gateway gave up) keeps it.
  */
 class PurchaseDoorTest {
 
     private static final String ORDERS = "/api/products/42/orders";
 
+    /** Longer than the shop's slowest answer in the other tests, shorter than the one it gives up on. */
+    private static final int RESPONSE_TIMEOUT_MS = 2_500;
+
     @RegisterExtension
     static final GatewayFixture fixture = GatewayFixture.withQueue(Map.of("max-active", "1",
                     "complete-on", "POST /api/products/{productId}/orders"))
+            .with("spring.cloud.gateway.server.webflux.routes[0].metadata.response-timeout", RESPONSE_TIMEOUT_MS)
             .instances(2);
 
     @Test
@@ -62,13 +70,16 @@ class PurchaseDoorTest {
         fixture.backend().stubFor(post(urlPathEqualTo(ORDERS)).willReturn(aResponse().withStatus(201)
                 .withFixedDelay(1_500)));
         String token = admitted("alice");
-        Flux.just(0).subscribeOn(Schedulers.boundedElastic())
-                .map(i -> order(fixture.gateway(0), "alice", token).expectBody().returnResult()).subscribe();
+        Mono<?> first = Mono.fromCallable(() -> order(fixture.gateway(0), "alice", token).expectBody().returnResult())
+                .subscribeOn(Schedulers.boundedElastic()).cache();
+        first.subscribe();
         assertThat(fixture.redis().commands()).satisfies(redis -> org.awaitility.Awaitility.await()
                 .atMost(Duration.ofSeconds(5)).until(() -> redis.exists("qg:{42}:completing:alice") == 1));
 
         order(fixture.gateway(1), "alice", token).expectStatus().isEqualTo(HttpStatus.CONFLICT)
                 .expectBody().jsonPath("$.error").isEqualTo("completion_in_progress");
+        // Done before the next test, whose alice it would otherwise complete.
+        first.block(Duration.ofSeconds(10));
     }
 
     @Test
@@ -89,17 +100,61 @@ class PurchaseDoorTest {
     }
 
     @Test
+    void anOrderWhoseClientWentAwayCannotBePlacedAgain() throws Exception {
+        // The scalper's move: send the order, hang up once the shop has it, send it again.
+        fixture.backend().stubFor(post(urlPathEqualTo(ORDERS)).willReturn(aResponse().withStatus(201)
+                .withFixedDelay(1_500)));
+        String token = admitted("alice");
+        assertThat(WebClient.create(fixture.gateway(0).baseUrl()).post().uri(ORDERS).header("X-User-Id", "alice")
+                .header("Queue-Token", token).bodyValue("{\"quantity\":1}").retrieve().toBodilessEntity()
+                .timeout(Duration.ofMillis(500)).onErrorResume(TimeoutException.class, gone -> Mono.empty())
+                .block(Duration.ofSeconds(5))).as("hung up before the answer").isNull();
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5))
+                .untilAsserted(() -> fixture.backend().verify(1, postRequestedFor(urlPathEqualTo(ORDERS))));
+        Thread.sleep(1_500);
+
+        order(fixture.gateway(1), "alice", token).expectStatus().isEqualTo(HttpStatus.CONFLICT)
+                .expectBody().jsonPath("$.error").isEqualTo("completion_in_progress");
+        fixture.backend().verify(1, postRequestedFor(urlPathEqualTo(ORDERS)));
+    }
+
+    @Test
+    void anOrderTheGatewayGaveUpWaitingForCannotBePlacedAgain() {
+        fixture.backend().stubFor(post(urlPathEqualTo(ORDERS)).willReturn(aResponse().withStatus(201)
+                .withFixedDelay(RESPONSE_TIMEOUT_MS + 1_500)));
+        String token = admitted("alice");
+
+        order(fixture.gateway(0), "alice", token).expectStatus().isEqualTo(HttpStatus.GATEWAY_TIMEOUT);
+        assertThat(fixture.redis().commands().exists("qg:{42}:completing:alice"))
+                .as("the shop may have placed it: the claim stays").isEqualTo(1);
+        order(fixture.gateway(1), "alice", token).expectStatus().isEqualTo(HttpStatus.CONFLICT);
+        fixture.backend().verify(1, postRequestedFor(urlPathEqualTo(ORDERS)));
+    }
+
+    @Test
+    void aRedirectAfterTheOrderCompletesTheSession() {
+        fixture.backend().stubFor(post(urlPathEqualTo(ORDERS)).willReturn(aResponse().withStatus(303)
+                .withHeader("Location", "/orders/17")));
+        String token = admitted("alice");
+
+        order(fixture.gateway(0), "alice", token).expectStatus().isEqualTo(HttpStatus.SEE_OTHER);
+        assertThat(fixture.redis().commands().zrange("qg:{42}:active", 0, -1)).isEmpty();
+    }
+
+    @Test
     void theClaimExpiresWithTheSession() {
         fixture.backend().stubFor(post(urlPathEqualTo(ORDERS)).willReturn(aResponse().withStatus(201)
                 .withFixedDelay(1_000)));
         String token = admitted("alice");
-        Flux.just(0).subscribeOn(Schedulers.boundedElastic())
-                .map(i -> order(fixture.gateway(0), "alice", token).expectBody().returnResult()).subscribe();
+        Mono<?> first = Mono.fromCallable(() -> order(fixture.gateway(0), "alice", token).expectBody().returnResult())
+                .subscribeOn(Schedulers.boundedElastic()).cache();
+        first.subscribe();
         org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5))
                 .until(() -> fixture.redis().commands().exists("qg:{42}:completing:alice") == 1);
         double sessionEnd = fixture.redis().commands().zscore("qg:{42}:active", "alice");
         long claimTtl = fixture.redis().commands().pttl("qg:{42}:completing:alice");
         assertThat(System.currentTimeMillis() + claimTtl).isCloseTo((long) sessionEnd, org.assertj.core.data.Offset.offset(2_000L));
+        first.block(Duration.ofSeconds(10));
     }
 
     @Test

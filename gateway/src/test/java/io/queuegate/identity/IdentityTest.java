@@ -137,7 +137,8 @@ class IdentityTest {
         join(viaProxy, "auth0|123").expectStatus().isOk();
         String id = UserIds.of("auth0|123");
         assertThat(redis.commands().zrange("qg:{42}:active", 0, -1)).containsExactly(id);
-        assertThat(shop.findAll(anyRequestedFor(anyUrl())).get(0).getHeader("X-User-Id")).isEqualTo(id);
+        assertThat(shop.findAll(anyRequestedFor(anyUrl())).get(0).getHeader("X-User-Id"))
+                .as("the shop is told the identity as it came, not the queue's id").isEqualTo("auth0|123");
         join(viaProxy, "Ana María").expectStatus().isEqualTo(429)
                 .expectBody().jsonPath("$.userId").isEqualTo(UserIds.of("Ana María"));
     }

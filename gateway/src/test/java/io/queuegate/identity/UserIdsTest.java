@@ -42,4 +42,22 @@ class UserIdsTest {
     void differentNamesGetDifferentIds() {
         assertThat(UserIds.of("auth0|123")).isNotEqualTo(UserIds.of("auth0|124"));
     }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "auth0|123", "alice smith", "alice+drops@example.com", "x*", "alice{42}", "alice" })
+    void theShopIsToldAnIdentityAsItCameWhenAHeaderCanCarryIt(String name) {
+        assertThat(UserIds.forwardable(name)).isEqualTo(name);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "Ana María", "bob\tby", "line\r\nX-Admin: true", " padded", "padded " })
+    void anIdentityNoHeaderCanCarryAsItCameIsToldAsItsQueueId(String name) {
+        assertThat(UserIds.forwardable(name)).isEqualTo(UserIds.of(name)).startsWith("#");
+    }
+
+    @Test
+    void aVeryLongIdentityIsToldAsItsQueueId() {
+        assertThat(UserIds.forwardable("a".repeat(512))).isEqualTo("a".repeat(512));
+        assertThat(UserIds.forwardable("a".repeat(513))).startsWith("#");
+    }
 }

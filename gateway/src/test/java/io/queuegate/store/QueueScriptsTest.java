@@ -353,12 +353,10 @@ class QueueScriptsTest {
     @Test
     void aCompletingRequestClaimsTheCompletionForTheRestOfTheSessionOnce() {
         join("a", NOW, 1);
-        JoinScript.Args completing = new JoinScript.Args(PID, "a", NOW + 1_000,
-                ProductRules.plain(1, Duration.ofMillis(TTL), "scheduler"), Duration.ofMillis(IDLE), "", true);
-        assertThat(scripts.join(completing).placement().state()).isEqualTo(State.ACTIVE);
+        assertThat(completing("a", NOW + 1_000, "first").placement().state()).isEqualTo(State.ACTIVE);
         assertThat(commands.pttl(KEYS.completing("a"))).as("it ends with the session")
                 .isBetween(TTL - 1_000 - 1_000, TTL - 1_000);
-        assertThat(scripts.join(completing).placement().state()).as("a second completing request")
+        assertThat(completing("a", NOW + 1_000, "second").placement().state()).as("a second completing request")
                 .isEqualTo(State.COMPLETING);
         assertThat(join("a", NOW + 2_000, 1).placement().state()).as("any other request goes on")
                 .isEqualTo(State.ACTIVE);
@@ -367,13 +365,55 @@ class QueueScriptsTest {
     }
 
     @Test
+    void onlyTheRequestHoldingAClaimGivesItBack() {
+        join("a", NOW, 1);
+        completing("a", NOW + 1, "first");
+
+        assertThat(unclaim("a", "second")).as("a request that never held it").isFalse();
+        assertThat(completing("a", NOW + 2, "third").placement().state()).isEqualTo(State.COMPLETING);
+        assertThat(unclaim("a", "first")).isTrue();
+        assertThat(completing("a", NOW + 3, "fourth").placement().state()).as("free to claim again")
+                .isEqualTo(State.ACTIVE);
+        assertThat(unclaim("a", "first")).as("a late release of the first claim leaves the fourth").isFalse();
+        assertThat(completing("a", NOW + 4, "fifth").placement().state()).isEqualTo(State.COMPLETING);
+    }
+
+    @Test
+    void aClaimLeftByAnEarlierSessionNeverBlocksALaterOne() {
+        join("a", NOW, 1);
+        completing("a", NOW + 1, "old-session");
+        // A release that never came (a gateway of the previous release left the claim behind), and the
+        // session ended by time: the user is admitted again, to a session of its own.
+        commands.zrem(KEYS.active(), "a");
+        assertThat(commands.exists(KEYS.completing("a"))).isEqualTo(1);
+        join("a", NOW + 5_000, 1);
+
+        assertThat(completing("a", NOW + 6_000, "new-session").placement().state()).isEqualTo(State.ACTIVE);
+        assertThat(completing("a", NOW + 6_001, "another").placement().state()).isEqualTo(State.COMPLETING);
+    }
+
+    @Test
+    void aClaimOfThePreviousReleaseIsHeld() {
+        join("a", NOW, 1);
+        commands.set(KEYS.completing("a"), "1");
+        assertThat(completing("a", NOW + 1, "new").placement().state()).isEqualTo(State.COMPLETING);
+    }
+
+    @Test
     void aWaitingUsersCompletingRequestClaimsNothing() {
         join("a", NOW, 1);
         join("b", NOW, 1);
-        JoinScript.Args completing = new JoinScript.Args(PID, "b", NOW + 1,
-                ProductRules.plain(1, Duration.ofMillis(TTL), "scheduler"), Duration.ofMillis(IDLE), "", true);
-        assertThat(scripts.join(completing).placement().state()).isEqualTo(State.WAITING);
+        assertThat(completing("b", NOW + 1, "claim").placement().state()).isEqualTo(State.WAITING);
         assertThat(commands.exists(KEYS.completing("b"))).isZero();
+    }
+
+    private JoinScript.Result completing(String user, long now, String claim) {
+        return scripts.join(new JoinScript.Args(PID, user, now, ProductRules.plain(1, Duration.ofMillis(TTL), "scheduler"),
+                Duration.ofMillis(IDLE), "", claim));
+    }
+
+    private boolean unclaim(String user, String claim) {
+        return scripts.scripts().unclaim().run(PID, user, claim).block(Duration.ofSeconds(10));
     }
 
     @Test

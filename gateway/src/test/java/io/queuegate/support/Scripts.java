@@ -58,7 +58,7 @@ public final class Scripts implements AutoCloseable {
 
     /** A join with the product's rules, a seed for a draw it may open, and no completion claimed. */
     public JoinScript.Result join(String productId, String userId, long now, ProductRules rules, Duration idle) {
-        return join(new JoinScript.Args(productId, userId, now, rules, idle, rules.opensAt() == null ? "" : SEED, false));
+        return join(new JoinScript.Args(productId, userId, now, rules, idle, rules.opensAt() == null ? "" : SEED, null));
     }
 
     public JoinScript.Result join(JoinScript.Args args) {

@@ -24,10 +24,17 @@ public final class JoinScript extends ProductScript {
     /**
      * One user's part of a call.
      *
-     * @param completing whether the request would complete the session: an active user must
-     *                   claim the completion ({@link Placement.State#COMPLETING} when another holds it)
+     * @param claim when the request would complete the session, the id of its completion claim (an
+     *              active user must take it: {@link Placement.State#COMPLETING} when another
+     *              request holds it); else {@code null}
      */
-    public record Joiner(String userId, boolean completing) {
+    public record Joiner(String userId, String claim) {
+
+        public Joiner {
+            if (claim != null && (claim.isEmpty() || claim.indexOf(':') >= 0)) {
+                throw new IllegalArgumentException("a claim id is a non-empty string without ':'");
+            }
+        }
     }
 
     /**
@@ -40,10 +47,10 @@ public final class JoinScript extends ProductScript {
     public record Args(String productId, long now, ProductRules rules, Duration idle, String drawSeed,
             List<Joiner> joiners) {
 
-        /** One user's call. */
+        /** One user's call; {@code claim} as in {@link Joiner}. */
         public Args(String productId, String userId, long now, ProductRules rules, Duration idle, String drawSeed,
-                boolean completing) {
-            this(productId, now, rules, idle, drawSeed, List.of(new Joiner(userId, completing)));
+                String claim) {
+            this(productId, now, rules, idle, drawSeed, List.of(new Joiner(userId, claim)));
         }
     }
 
@@ -97,7 +104,7 @@ public final class JoinScript extends ProductScript {
         argv.add(args.drawSeed());
         for (Joiner joiner : args.joiners()) {
             argv.add(joiner.userId());
-            argv.add(joiner.completing() ? "c" : "");
+            argv.add(joiner.claim() == null ? "" : joiner.claim());
         }
         return fields(args.productId(), argv.toArray(String[]::new)).map(JoinScript::result);
     }
