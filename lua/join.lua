@@ -78,7 +78,7 @@ end
 -- The user is still there: seen, and their line entries kept.
 local function present(uid, ticket)
     stamp_seen(k, ticket, now, c, changes)
-    keep(k, uid, ticket, idle)
+    keep(k, uid, ticket, ARGV[6])
 end
 
 -- Once a fill finds no place free (or no admission due by the pace), none frees within the call.

@@ -26,8 +26,18 @@ local SKIP_BUDGET = 500
 local SEEN_WRAP = 16777216 -- 2^24 bits, so a seen bitmap never exceeds 2 MB
 local DRAW_ROUNDS = 6
 
+-- Key names a call asks for more than once are made once a call: building a string costs Redis
+-- more than most commands do, and a call that enters many users fills a page or two.
+local pages = {}
+
 local function page_of(k, ticket)
-    return k:page(math.floor(ticket / PAGE))
+    local n = math.floor(ticket / PAGE)
+    local page = pages[n]
+    if not page then
+        page = k:page(n)
+        pages[n] = page
+    end
+    return page
 end
 
 -- A script asks for the same user's bucket several times: the hash is worked out once a call.
@@ -121,8 +131,9 @@ end
 -- Gives the user the next ticket: the back of the line.
 local function enqueue(k, uid)
     local ticket = redis.call('INCR', k.seq)
-    redis.call('HSET', page_of(k, ticket), ticket, uid)
-    redis.call('HSET', bucket_of(k, uid), uid, ticket)
+    local written = tostring(ticket)
+    redis.call('HSET', page_of(k, ticket), written, uid)
+    redis.call('HSET', bucket_of(k, uid), uid, written)
     return ticket
 end
 
@@ -132,9 +143,16 @@ end
 -- itself: the gateway answers their other polls from its own view of the line, and sends them to
 -- Redis at least every time their token is signed again (at most half the token's lifetime), well
 -- inside the idle ttl (the token's lifetime and a session more).
+-- A page or bucket is kept once a call, however many of its users the call keeps.
+local kept = {}
+
 local function keep(k, uid, ticket, ttl)
-    redis.call('PEXPIRE', page_of(k, ticket), ttl)
-    redis.call('PEXPIRE', bucket_of(k, uid), ttl)
+    for _, key in ipairs({ page_of(k, ticket), bucket_of(k, uid) }) do
+        if not kept[key] then
+            kept[key] = true
+            redis.call('PEXPIRE', key, ttl)
+        end
+    end
 end
 
 -- A key made by a script other than join.lua lives as long as the product's other keys: join.lua
@@ -182,22 +200,61 @@ end
 -- in the current span's bitmap. The bitmap's expiry is set once per span for the whole product
 -- (settings 'seen_ttl' names the span it was set for; 'changes' collects that field for the caller
 -- to write), not once per user.
+-- The current span's bitmap, worked out once a call ('now' is the call's).
+local seen_now = nil
+
 local function stamp_seen(k, ticket, now, c, changes)
-    local abandon = tonumber(c.abandon) or 0
-    if abandon <= 0 then
+    if not seen_now then
+        local abandon = tonumber(c.abandon) or 0
+        if abandon <= 0 then
+            seen_now = { off = true }
+        else
+            local span = seen_span(abandon)
+            local n = math.floor(now / span)
+            seen_now = { key = k:seen(span, n), marker = span .. ':' .. n, ttl = abandon + 2 * span }
+        end
+    end
+    if seen_now.off then
         return
     end
-    local span = seen_span(abandon)
-    local n = math.floor(now / span)
-    local key = k:seen(span, n)
-    redis.call('SETBIT', key, ticket % SEEN_WRAP, 1)
-    local marker = span .. ':' .. n
-    if c.seen_ttl ~= marker then
-        redis.call('PEXPIRE', key, abandon + 2 * span)
-        c.seen_ttl = marker
+    redis.call('SETBIT', seen_now.key, ticket % SEEN_WRAP, 1)
+    if c.seen_ttl ~= seen_now.marker then
+        redis.call('PEXPIRE', seen_now.key, seen_now.ttl)
+        c.seen_ttl = seen_now.marker
         changes[#changes + 1] = 'seen_ttl'
-        changes[#changes + 1] = marker
+        changes[#changes + 1] = seen_now.marker
     end
+end
+
+-- stamp_seen for many tickets, given as the strings of their numbers: one BITFIELD command sets
+-- up to SEEN_BATCH bits, and a ticket below 10^7 (inside SEEN_WRAP) is its own bit offset, so no
+-- number is turned into a string and back. Returns how many were marked.
+local SEEN_BATCH = 400
+
+local function stamp_seen_all(k, tickets, now, c, changes)
+    if #tickets == 0 then
+        return 0
+    end
+    stamp_seen(k, tonumber(tickets[1]), now, c, changes)
+    if seen_now.off then
+        return 0
+    end
+    local ops = {}
+    for i = 2, #tickets do
+        local ticket = tickets[i]
+        if #ticket > 7 then
+            ticket = tostring(tonumber(ticket) % SEEN_WRAP)
+        end
+        ops[#ops + 1] = 'SET'
+        ops[#ops + 1] = 'u1'
+        ops[#ops + 1] = ticket
+        ops[#ops + 1] = '1'
+        if #ops == 4 * SEEN_BATCH or i == #tickets then
+            redis.call('BITFIELD', seen_now.key, unpack(ops))
+            ops = {}
+        end
+    end
+    return #tickets
 end
 
 -- Notes that someone asked about the product, adding the settings fields to write to 'changes'

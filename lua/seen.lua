@@ -5,7 +5,8 @@
 -- 250 ms per product. Being heard also keeps the product's outage detection ('heard_at') awake.
 --
 -- KEYS  settings, active, seq (keys.lua)
--- ARGV  1 product id   2 now (epoch ms)   3 onwards, the tickets of the users seen
+-- ARGV  1 product id   2 now (epoch ms)   3 onwards, the tickets of the users seen (whole numbers
+--       written plainly)
 -- Reply marked (how many tickets were marked)
 local k = script_keys()
 local now = tonumber(ARGV[2])
@@ -17,13 +18,7 @@ end
 local c = { abandon = values[1], heard_at = values[2], seen_since = values[3], seen_ttl = values[4] }
 local changes = {}
 heard(now, c, changes)
-local marked = 0
-if (tonumber(c.abandon) or 0) > 0 then
-    for i = 3, #ARGV do
-        stamp_seen(k, tonumber(ARGV[i]), now, c, changes)
-        marked = marked + 1
-    end
-end
+local marked = stamp_seen_all(k, { unpack(ARGV, 3) }, now, c, changes)
 if #changes > 0 then
     redis.call('HSET', k.settings, unpack(changes))
 end

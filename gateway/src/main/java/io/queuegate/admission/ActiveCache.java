@@ -11,6 +11,7 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
 
 import reactor.core.Disposable;
+import reactor.core.publisher.Flux;
 import reactor.util.retry.Retry;
 
 /**
@@ -81,7 +82,8 @@ public class ActiveCache implements SmartLifecycle {
         if (!isEnabled()) {
             return;
         }
-        releases = redis.listenToPattern(QueueKeys.RELEASED_PATTERN)
+        // Deferred: a Redis down at startup is retried like a lost connection, never fails the start.
+        releases = Flux.defer(() -> redis.listenToPattern(QueueKeys.RELEASED_PATTERN))
                 .doOnNext(message -> forget(QueueKeys.productOfReleasedChannel(message.getChannel()),
                         message.getMessage()))
                 .retryWhen(Retry.backoff(Long.MAX_VALUE, Duration.ofMillis(200)).maxBackoff(Duration.ofSeconds(5))

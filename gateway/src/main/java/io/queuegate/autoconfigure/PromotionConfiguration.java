@@ -77,7 +77,6 @@ class PromotionConfiguration {
     @ConditionalOnMissingBean
     RouteValidation queuegateRouteValidation(RouteLocator routeLocator, RouteQueuePolicies policies,
             QueueGateProperties properties, PromotionListeners listeners, Environment environment) {
-        return new RouteValidation(routeLocator, policies, properties.products(), listeners, environment,
-                properties.page().heartbeat());
+        return new RouteValidation(routeLocator, policies, properties.products(), listeners, environment);
     }
 }

@@ -291,7 +291,8 @@ public record QueueGateProperties(
      *                            default {@code classpath:queuegate/unavailable-page.html}
      * @param messages message bundle base names, the first that has a text wins; default
      *                 {@code queuegate/messages} (English, Korean); put a shop's own first
-     * @param heartbeat how often a live connection re-reads the real place; default 15 seconds
+     * @param heartbeat how often a live connection repeats the shopper's place when it has not
+     *                  changed, which keeps proxies from closing it; default 15 seconds
      */
     public record Page(@DefaultValue("classpath:queuegate/waiting-page.html") String template,
             @DefaultValue("classpath:queuegate/unavailable-page.html") String unavailableTemplate,

@@ -160,7 +160,7 @@ public class LineViews implements SmartLifecycle {
     public void start() {
         ticker = Flux.interval(TICK).subscribe(tick -> refresh());
         // admin.lua announces an operator's change as everyone released.
-        operatorChanges = redis.listenToPattern(QueueKeys.RELEASED_PATTERN)
+        operatorChanges = Flux.defer(() -> redis.listenToPattern(QueueKeys.RELEASED_PATTERN))
                 .filter(message -> EVERYONE.equals(message.getMessage()))
                 .doOnNext(message -> changed(QueueKeys.productOfReleasedChannel(message.getChannel())))
                 .retryWhen(Retry.backoff(Long.MAX_VALUE, Duration.ofMillis(200)).maxBackoff(Duration.ofSeconds(5)))

@@ -63,8 +63,11 @@ public class LocalAnswers {
             // Admissions heard of since the view was read may have reached this shopper.
             return null;
         }
-        if (markSeen && view.abandonAfterMillis() > 0) {
-            seen.mark(productId, ticket);
+        if (view.abandonAfterMillis() > 0) {
+            seen.heard(productId);
+            if (markSeen) {
+                seen.mark(productId, ticket);
+            }
         }
         return new LocalStanding(placement, view.opensAt(), view.abandonAfter());
     }

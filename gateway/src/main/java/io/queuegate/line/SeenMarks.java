@@ -3,6 +3,7 @@ package io.queuegate.line;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -22,7 +23,10 @@ import reactor.core.publisher.Mono;
  * The shoppers in line this instance heard from without asking Redis (answers from its view of the
  * line), gathered per product and written every {@link #FLUSH_EVERY} in one {@code seen.lua} call
  * per product and {@link #PER_CALL} tickets: abandon-after needs to know who is still there, not
- * one write per poll. A write that fails keeps its marks for the next flush.
+ * one write per poll. A write that fails keeps its marks for the next flush. A product whose
+ * shoppers asked is told so with every flush, marks due or not: its outage detection
+ * ({@code heard_at}) must not take a spell without marks (live pages mark every half
+ * abandon-after) for an outage.
  */
 public class SeenMarks implements SmartLifecycle {
 
@@ -40,6 +44,8 @@ public class SeenMarks implements SmartLifecycle {
     private final QueueScripts scripts;
     private final Clock clock;
     private final Map<String, Set<Long>> pending = new ConcurrentHashMap<>();
+    // Products asked about since the last flush: each is told it was heard from, marks due or not.
+    private final Set<String> asked = ConcurrentHashMap.newKeySet();
     private volatile Disposable flushing;
 
     public SeenMarks(QueueScripts scripts, Clock clock) {
@@ -55,9 +61,19 @@ public class SeenMarks implements SmartLifecycle {
         }
     }
 
+    /** Someone asked about the product's line just now. */
+    void heard(String productId) {
+        asked.add(productId);
+    }
+
     /** Writes what was gathered, one product after another. */
     Mono<Void> flush() {
-        return Flux.fromIterable(List.copyOf(pending.keySet()))
+        Set<String> products = new HashSet<>(pending.keySet());
+        for (String productId : List.copyOf(asked)) {
+            asked.remove(productId);
+            products.add(productId);
+        }
+        return Flux.fromIterable(products)
                 .concatMap(this::flush, 1)
                 .then();
     }
@@ -65,7 +81,7 @@ public class SeenMarks implements SmartLifecycle {
     private Mono<Void> flush(String productId) {
         Set<Long> tickets = pending.remove(productId);
         if (tickets == null || tickets.isEmpty()) {
-            return Mono.empty();
+            return scripts.seen().run(productId, clock.millis(), List.of()).then().onErrorResume(error -> Mono.empty());
         }
         List<List<Long>> calls = new ArrayList<>();
         List<Long> call = new ArrayList<>(Math.min(PER_CALL, tickets.size()));

@@ -12,6 +12,7 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
 
 import reactor.core.Disposable;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
 import reactor.util.retry.Retry;
@@ -77,7 +78,8 @@ public class AdmissionNotifier implements SmartLifecycle {
 
     @Override
     public void start() {
-        subscription = redis.listenToPattern(QueueKeys.ADMITTED_PATTERN)
+        // Deferred: a Redis down at startup is retried like a lost connection, never fails the start.
+        subscription = Flux.defer(() -> redis.listenToPattern(QueueKeys.ADMITTED_PATTERN))
                 .doOnNext(message -> announced(QueueKeys.productOfAdmittedChannel(message.getChannel()),
                         message.getMessage()))
                 .retryWhen(Retry.backoff(Long.MAX_VALUE, Duration.ofMillis(200)).maxBackoff(Duration.ofSeconds(5)))

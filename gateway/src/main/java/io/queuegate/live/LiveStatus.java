@@ -23,8 +23,8 @@ import reactor.core.publisher.Sinks;
  * when it changes (looked up every {@link #LOOK_EVERY} in this instance's view of the line, no
  * Redis call), the same place again every heartbeat (which keeps proxies from closing an idle
  * connection), and {@code active} the moment the caller's admission is announced, after which the
- * stream ends. The caller counts as seen (abandon-after) as often as a polling client would ask,
- * in the instance's batched marks. Redis is asked only when the view cannot answer (no ticket in
+ * stream ends. The caller counts as seen (abandon-after) every half abandon-after, in the
+ * instance's batched marks. Redis is asked only when the view cannot answer (no ticket in
  * the token yet, the head reached the ticket), at most once a heartbeat. When the caller's token
  * is due to be signed again the stream ends with {@code renew}: the page reloads through the
  * gateway, which signs it.
@@ -122,10 +122,13 @@ public class LiveStatus implements SmartLifecycle {
             return sent != null && now - sentAt >= heartbeat.toMillis() ? send(sent, now) : Mono.empty();
         }
 
-        /** As often as a client following Retry-After would ask: once per heartbeat, and within a quarter of abandon-after. */
+        /**
+         * Every half abandon-after: promotion counts a shopper seen within abandon-after (to a
+         * quarter of it), so one lost mark still leaves time for the next.
+         */
         private void markSeen(LocalStanding standing, long now) {
             long abandon = standing.abandonAfter().toMillis();
-            if (abandon > 0 && now - markedAt >= Math.min(heartbeat.toMillis(), abandon / 4)) {
+            if (abandon > 0 && now - markedAt >= abandon / 2) {
                 markedAt = now;
                 local.seen(caller.productId(), ticket);
             }

@@ -1,6 +1,5 @@
 package io.queuegate.routes;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -41,20 +40,14 @@ public class RouteValidation implements SmartInitializingSingleton, ApplicationL
     private final Map<String, QueueSettings> productOverrides;
     private final PromotionListeners listeners;
     private final Environment environment;
-    private final Duration heartbeat;
 
-    /**
-     * @param heartbeat how often a live connection re-reads the place, which is what keeps an
-     *                  events-only waiter seen: it must be well inside every abandon-after
-     */
     public RouteValidation(RouteLocator routes, RouteQueuePolicies policies, Map<String, QueueSettings> productOverrides,
-            PromotionListeners listeners, Environment environment, Duration heartbeat) {
+            PromotionListeners listeners, Environment environment) {
         this.routes = routes;
         this.policies = policies;
         this.productOverrides = productOverrides;
         this.listeners = listeners;
         this.environment = environment;
-        this.heartbeat = heartbeat;
     }
 
     @Override
@@ -102,11 +95,8 @@ public class RouteValidation implements SmartInitializingSingleton, ApplicationL
                 QueueSettings settings = policies.routeSettings(route);
                 QueuePolicy policy = QueuePolicy.from(settings);
                 strategies.add(policy.promotion());
-                requireHeartbeatWithin(policy);
                 for (QueueSettings override : productOverrides.values()) {
-                    QueuePolicy product = QueuePolicy.from(settings.overriddenBy(override));
-                    strategies.add(product.promotion());
-                    requireHeartbeatWithin(product);
+                    strategies.add(QueuePolicy.from(settings.overriddenBy(override)).promotion());
                 }
                 log.info("Route '" + route.getId() + "' is protected by QueueGate: " + policy);
             }
@@ -115,15 +105,6 @@ public class RouteValidation implements SmartInitializingSingleton, ApplicationL
             }
         }
         return new Checked(problems, strategies, protectedRoutes);
-    }
-
-    private void requireHeartbeatWithin(QueuePolicy policy) {
-        Duration abandonAfter = policy.abandonAfter();
-        if (!abandonAfter.isZero() && heartbeat.multipliedBy(2).compareTo(abandonAfter) > 0) {
-            throw new IllegalArgumentException("abandon-after (" + abandonAfter + ") must be at least twice "
-                    + "queuegate.page.heartbeat (" + heartbeat + "), or shoppers who only hold the live "
-                    + "connection would lose their place");
-        }
     }
 
     /** Spring Cloud Gateway 5 reads routes only under spring.cloud.gateway.server.webflux.routes. */

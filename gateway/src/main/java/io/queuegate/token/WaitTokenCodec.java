@@ -41,11 +41,6 @@ public final class WaitTokenCodec {
 
     private static final Duration CLOCK_SKEW = Duration.ofSeconds(30);
 
-    /**
-     * A waiting token is signed again after at most this long (or half its lifetime, if shorter).
-     * Its holder's request then goes to Redis, which also keeps their place's entries alive.
-     */
-    public static final Duration RENEW_AFTER = Duration.ofMinutes(30);
 
     /**
      * Tokens already verified, by their exact text: a client sends the same token with every
@@ -66,7 +61,7 @@ public final class WaitTokenCodec {
         this.keys = keys;
         this.ttl = ttl;
         this.clock = clock;
-        this.renewAfter = ttl.dividedBy(2).compareTo(RENEW_AFTER) < 0 ? ttl.dividedBy(2) : RENEW_AFTER;
+        this.renewAfter = ttl.dividedBy(2);
         this.parser = Jwts.parser()
                 .keyLocator(new KeyById(keys))
                 .clock(() -> Date.from(clock.instant()))
@@ -107,8 +102,9 @@ public final class WaitTokenCodec {
 
     /**
      * Whether a token should be signed anew with the next answer from Redis: once half its
-     * lifetime has passed (at most {@link #RENEW_AFTER}), so a long wait never ends in an expired
-     * token, while the answers in between hand back the same token without signing.
+     * lifetime has passed, so a long wait never ends in an expired token, while the answers in
+     * between hand back the same token without signing. Its holder's request then goes to Redis,
+     * which also keeps their place's entries alive (they outlive a token's whole lifetime).
      */
     public boolean dueForRenewal(WaitToken token) {
         return !clock.instant().isBefore(token.issuedAt().plus(renewAfter));

@@ -25,11 +25,16 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.core.ParameterizedTypeReference;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.reactive.server.EntityExchangeResult;
+import org.springframework.http.codec.ServerSentEvent;
 import org.springframework.test.web.reactive.server.WebTestClient;
+import org.springframework.web.reactive.function.client.WebClient;
+
+import reactor.core.Disposable;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
@@ -72,7 +77,6 @@ class DropFlowTest {
     static final GatewayFixture fixture = GatewayFixture.withQueue(QUEUE)
             .instances(2)
             .with("management.endpoints.web.exposure.include", "health,queues")
-            // abandon-after 3s needs a heartbeat of at most 1.5s
             .with("queuegate.page.heartbeat", "1s")
             .with("queuegate.products.soon.opens-at", SOON)
             .with("queuegate.products.ended.closes-at", LONG_AGO)
@@ -604,6 +608,31 @@ class DropFlowTest {
                 .jsonPath("$.waiting").isEqualTo(0).jsonPath("$.active").isEqualTo(0);
         for (String user : gone) {
             status(a, "idle", user, tokens.get(user)).jsonPath("$.status").isEqualTo("NOT_FOUND");
+        }
+    }
+
+    @Test
+    void aShopperOnTheLivePageKeepsTheirPlaceWhileAClosedTabAheadLosesIt() throws Exception {
+        // idle: abandon-after 3s, max-active 1. The live page asks nothing: its stream is all there is.
+        String holder = tokenOf(call(a, "/api/products/idle", "holder", null), 200);
+        tokenOf(call(a, "/api/products/idle", "closed-tab", null), 429);
+        String live = tokenOf(call(a, "/api/products/idle", "live", null), 429);
+        List<ServerSentEvent<String>> events = new CopyOnWriteArrayList<>();
+        Disposable stream = WebClient.create(fixture.gateway(1).baseUrl()).get().uri("/queue/idle/events")
+                .accept(MediaType.TEXT_EVENT_STREAM).header("X-User-Id", "live").header("Queue-Token", live)
+                .retrieve().bodyToFlux(new ParameterizedTypeReference<ServerSentEvent<String>>() {
+                }).subscribe(events::add);
+        try {
+            // Three abandon-afters with nothing but the open stream.
+            Thread.sleep(9_000);
+            finish("holder", holder, new ConcurrentHashMap<>(), ConcurrentHashMap.newKeySet());
+
+            await().atMost(Duration.ofSeconds(3)).untilAsserted(() ->
+                    assertThat(events).extracting(ServerSentEvent::event).contains("active"));
+            assertThat(fixture.redis().commands().zrange("qg:{idle}:active", 0, -1)).containsExactly("live");
+        }
+        finally {
+            stream.dispose();
         }
     }
 

@@ -78,13 +78,16 @@ class WaitingTokenClaimsTest {
     }
 
     @Test
-    void aWaitingTokenIsDueToBeSignedAgainAfterHalfItsLifetimeAtMostHalfAnHour() {
+    void aWaitingTokenIsDueToBeSignedAgainAfterHalfItsLifetime() {
         WaitToken fresh = codec.verify(codec.issue("42", "alice", false, NOW, 1L));
         assertThat(codec.dueForRenewal(fresh)).isFalse();
 
         WaitTokenCodec later = new WaitTokenCodec(keys, Duration.ofHours(2),
-                Clock.fixed(NOW.plus(WaitTokenCodec.RENEW_AFTER), ZoneOffset.UTC));
-        assertThat(later.dueForRenewal(fresh)).as("a 2 h token: after 30 min").isTrue();
+                Clock.fixed(NOW.plus(Duration.ofMinutes(59)), ZoneOffset.UTC));
+        assertThat(later.dueForRenewal(fresh)).as("a 2 h token: not before an hour").isFalse();
+        WaitTokenCodec hourLater = new WaitTokenCodec(keys, Duration.ofHours(2),
+                Clock.fixed(NOW.plus(Duration.ofHours(1)), ZoneOffset.UTC));
+        assertThat(hourLater.dueForRenewal(fresh)).as("a 2 h token: after an hour").isTrue();
 
         WaitTokenCodec shortLived = new WaitTokenCodec(keys, Duration.ofMinutes(10),
                 Clock.fixed(NOW.plus(Duration.ofMinutes(5)), ZoneOffset.UTC));
