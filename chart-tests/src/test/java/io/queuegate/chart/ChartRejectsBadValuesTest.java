@@ -110,7 +110,27 @@ class ChartRejectsBadValuesTest {
                         "or set ingress.allowWithoutTrustedProxies=true"),
                 arguments("both PDB bounds",
                         List.of("--set", SECRET, "--set", HOST, "--set", "pdb.minAvailable=1", "--set", "pdb.maxUnavailable=1"),
-                        "set only one of pdb.minAvailable and pdb.maxUnavailable"));
+                        "set only one of pdb.minAvailable and pdb.maxUnavailable"),
+                arguments("an alert window that is no Prometheus duration",
+                        List.of("--set", SECRET, "--set", HOST, "--set", "alerts.enabled=true",
+                                "--set", "alerts.stalledLine.window=ten minutes"),
+                        "alerts.stalledLine.window:"),
+                arguments("an alert threshold that would not be a number in PromQL",
+                        List.of("--set", SECRET, "--set", HOST, "--set", "alerts.enabled=true",
+                                "--set", "alerts.decisionLatency.thresholdSeconds=1s"),
+                        "alerts.decisionLatency.thresholdSeconds:"),
+                arguments("a misspelt alert",
+                        List.of("--set", SECRET, "--set", HOST, "--set", "alerts.stalledline.enabled=false"),
+                        "alerts:"),
+                arguments("a dashboard label value Kubernetes would refuse",
+                        List.of("--set", SECRET, "--set", HOST, "--set", "dashboards.enabled=true",
+                                "--set", "dashboards.labelValue=not a label"),
+                        "dashboards.labelValue:"),
+                arguments("every alert off while the rule is on",
+                        List.of("--set", SECRET, "--set", HOST, "--set", "alerts.enabled=true",
+                                "--set", "alerts.redisFailures.enabled=false", "--set", "alerts.failOpenPasses.enabled=false",
+                                "--set", "alerts.stalledLine.enabled=false", "--set", "alerts.decisionLatency.enabled=false"),
+                        "every alert under alerts.* is turned off"));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -1,15 +1,19 @@
 package io.queuegate.ops;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.queuegate.store.ProductQueues;
 import io.queuegate.store.QueueSnapshot;
+import io.queuegate.store.RoomMode;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -20,9 +24,13 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * The {@code queuegate.waiting} and {@code queuegate.active} gauges per product, read from Redis
- * every {@code queuegate.metrics.refresh-interval} in the background, so a scrape only reads
- * memory. A product has gauges while it is configured or anyone waits or holds a place in it.
+ * The {@code queuegate.waiting}, {@code queuegate.active}, {@code queuegate.mode} and
+ * {@code queuegate.draining} gauges per product, read from Redis every
+ * {@code queuegate.metrics.refresh-interval} in the background, so a scrape only reads memory. A
+ * product has gauges while it is configured or anyone waits or holds a place in it.
+ * {@code queuegate.mode} has one series per room mode, 1 for the product's mode and 0 for the
+ * others, so a switch never leaves a stale series behind; alerts use it and
+ * {@code queuegate.draining} to skip products an operator stopped on purpose.
  */
 public class QueueGauges implements SmartLifecycle {
 
@@ -68,8 +76,7 @@ public class QueueGauges implements SmartLifecycle {
         if (empty && !directory.isConfigured(productId)) {
             Counts gone = tracked.remove(productId);
             if (gone != null) {
-                registry.remove(gone.waitingGauge);
-                registry.remove(gone.activeGauge);
+                gone.gauges.forEach(registry::remove);
             }
             return;
         }
@@ -82,22 +89,36 @@ public class QueueGauges implements SmartLifecycle {
         }
         counts.waiting.set(snapshot.waiting());
         counts.active.set(snapshot.active());
+        counts.mode.set(snapshot.mode());
+        counts.draining.set(snapshot.draining() ? 1 : 0);
     }
 
     private Counts register(String productId) {
-        AtomicLong waiting = new AtomicLong();
-        AtomicLong active = new AtomicLong();
-        Gauge waitingGauge = Gauge.builder("queuegate.waiting", waiting, AtomicLong::get)
+        Counts counts = new Counts(new AtomicLong(), new AtomicLong(), new AtomicReference<>(RoomMode.QUEUE),
+                new AtomicLong(), new ArrayList<>());
+        counts.gauges.add(Gauge.builder("queuegate.waiting", counts.waiting, AtomicLong::get)
                 .description("Users in line, as last read from Redis")
                 .tag("product", productId)
                 .strongReference(true)
-                .register(registry);
-        Gauge activeGauge = Gauge.builder("queuegate.active", active, AtomicLong::get)
+                .register(registry));
+        counts.gauges.add(Gauge.builder("queuegate.active", counts.active, AtomicLong::get)
                 .description("Users holding a place (unexpired sessions), as last read from Redis")
                 .tag("product", productId)
                 .strongReference(true)
-                .register(registry);
-        return new Counts(waiting, active, waitingGauge, activeGauge);
+                .register(registry));
+        for (RoomMode mode : RoomMode.values()) {
+            counts.gauges.add(Gauge.builder("queuegate.mode", counts.mode, current -> current.get() == mode ? 1 : 0)
+                    .description("1 for the product's room mode, 0 for the others, as last read from Redis")
+                    .tags("product", productId, "mode", mode.code())
+                    .strongReference(true)
+                    .register(registry));
+        }
+        counts.gauges.add(Gauge.builder("queuegate.draining", counts.draining, AtomicLong::get)
+                .description("1 while the product turns new shoppers away (drain), as last read from Redis")
+                .tag("product", productId)
+                .strongReference(true)
+                .register(registry));
+        return counts;
     }
 
     @Override
@@ -128,6 +149,7 @@ public class QueueGauges implements SmartLifecycle {
         return running != null;
     }
 
-    private record Counts(AtomicLong waiting, AtomicLong active, Gauge waitingGauge, Gauge activeGauge) {
+    private record Counts(AtomicLong waiting, AtomicLong active, AtomicReference<RoomMode> mode, AtomicLong draining,
+            List<Gauge> gauges) {
     }
 }

@@ -43,6 +43,7 @@ class QueueMetricsTest {
         properties.put("queuegate.metrics.refresh-interval", "100ms");
         properties.put("queuegate.redis.timeout", "300ms");
         properties.put("queuegate.products.unchecked.on-redis-failure", "open");
+        properties.put("management.endpoints.web.exposure.include", "health,info,prometheus,queues");
         gateway = GatewayInstance.start(properties);
         shop = new ShopClient(gateway);
         meters = gateway.bean(MeterRegistry.class);
@@ -124,6 +125,37 @@ class QueueMetricsTest {
     }
 
     @Test
+    void theModeAndDrainingGaugesFollowWhatAnOperatorSet() {
+        shop.get("p7", "alice", null).expectStatus().isOk();
+        shop.get("p7", "bob", null).expectStatus().isEqualTo(HttpStatus.TOO_MANY_REQUESTS);
+        Awaitility.await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+            assertThat(modes("p7")).containsExactly(1.0, 0.0, 0.0, 0.0);
+            assertThat(gauge("queuegate.draining", "p7")).isZero();
+        });
+
+        shop.operate("p7", "{\"action\":\"drain\"}").expectStatus().isOk();
+        Awaitility.await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+            assertThat(modes("p7")).containsExactly(0.0, 0.0, 1.0, 0.0);
+            assertThat(gauge("queuegate.draining", "p7")).isEqualTo(1);
+        });
+        assertThat(shop.prometheus())
+                .contains("queuegate_mode{mode=\"queue-all\",product=\"p7\"} 1.0")
+                .contains("queuegate_mode{mode=\"queue\",product=\"p7\"} 0.0")
+                .contains("queuegate_draining{product=\"p7\"} 1.0");
+
+        shop.operate("p7", "{\"action\":\"mode\",\"value\":\"closed\"}").expectStatus().isOk();
+        shop.operate("p7", "{\"action\":\"undrain\"}").expectStatus().isOk();
+        Awaitility.await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+            assertThat(modes("p7")).containsExactly(0.0, 0.0, 0.0, 1.0);
+            assertThat(gauge("queuegate.draining", "p7")).isZero();
+        });
+
+        shop.operate("p7", "{\"action\":\"resume\"}").expectStatus().isOk();
+        Awaitility.await().atMost(Duration.ofSeconds(5))
+                .untilAsserted(() -> assertThat(modes("p7")).containsExactly(1.0, 0.0, 0.0, 0.0));
+    }
+
+    @Test
     void prometheusScrapesTheSameMeters() {
         shop.get("p6", "alice", null).expectStatus().isOk();
         shop.get("p6", "bob", null);
@@ -158,6 +190,16 @@ class QueueMetricsTest {
     private static double gauge(String name, String productId) {
         var gauge = Search.in(meters).name(name).tag("product", productId).gauge();
         return gauge == null ? -1 : gauge.value();
+    }
+
+    /** The product's {@code queuegate.mode} series in the order queue, passthrough, queue-all, closed. */
+    private static double[] modes(String productId) {
+        return java.util.stream.Stream.of("queue", "passthrough", "queue-all", "closed")
+                .mapToDouble(mode -> {
+                    var gauge = Search.in(meters).name("queuegate.mode").tags("product", productId, "mode", mode).gauge();
+                    return gauge == null ? -1 : gauge.value();
+                })
+                .toArray();
     }
 
     private static String jat(String token) {
