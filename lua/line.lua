@@ -271,7 +271,13 @@ local function heard(now, c, changes)
         changes[#changes + 1] = 'seen_since'
         changes[#changes + 1] = c.seen_since
     end
-    if not last or now - last >= HEARD_RESOLUTION then
+    -- A short abandon-after needs a finer 'heard_at': with 3 s, two writes a second apart plus an
+    -- instance's flush delay would come close to the 1.5 s that reads as an outage.
+    local resolution = HEARD_RESOLUTION
+    if abandon > 0 then
+        resolution = math.min(resolution, math.floor(abandon / 8))
+    end
+    if not last or now - last >= resolution then
         c.heard_at = tostring(now)
         changes[#changes + 1] = 'heard_at'
         changes[#changes + 1] = c.heard_at

@@ -24,14 +24,20 @@ import reactor.core.publisher.Mono;
  * line), gathered per product and written every {@link #FLUSH_EVERY} in one {@code seen.lua} call
  * per product and {@link #PER_CALL} tickets: abandon-after needs to know who is still there, not
  * one write per poll. A write that fails keeps its marks for the next flush. A product whose
- * shoppers asked is told so with every flush, marks due or not: its outage detection
- * ({@code heard_at}) must not take a spell without marks (live pages mark every half
- * abandon-after) for an outage.
+ * shoppers asked is told so with every flush for {@link #HEARD_LINGER} after they asked, marks
+ * due or not: its outage detection ({@code heard_at}) must not take a spell without marks (live
+ * pages mark every quarter abandon-after) for an outage.
  */
 public class SeenMarks implements SmartLifecycle {
 
     /** How late a mark may reach Redis; abandon-after is counted in spans of a quarter of it, at least 250 ms. */
     public static final Duration FLUSH_EVERY = Duration.ofMillis(250);
+
+    /**
+     * How long a product asked about is still reported heard from at every flush: longer than a
+     * live page's look period (1 s), so its outage detection never sees a gap for a late look.
+     */
+    static final Duration HEARD_LINGER = Duration.ofMillis(1_500);
 
     /** Tickets per script call: about 0.3 µs of Redis each, so a call holds Redis well under a millisecond. */
     static final int PER_CALL = 1_000;
@@ -44,8 +50,10 @@ public class SeenMarks implements SmartLifecycle {
     private final QueueScripts scripts;
     private final Clock clock;
     private final Map<String, Set<Long>> pending = new ConcurrentHashMap<>();
-    // Products asked about since the last flush: each is told it was heard from, marks due or not.
-    private final Set<String> asked = ConcurrentHashMap.newKeySet();
+    // When each product was last asked about: it is told it was heard from at every flush for
+    // HEARD_LINGER after that, marks due or not, so a product whose shoppers ask once a second (a
+    // live page looks that often) is reported at every flush, not only at the flush after a look.
+    private final Map<String, Long> asked = new ConcurrentHashMap<>();
     private volatile Disposable flushing;
 
     public SeenMarks(QueueScripts scripts, Clock clock) {
@@ -55,24 +63,32 @@ public class SeenMarks implements SmartLifecycle {
 
     /** The holder of {@code ticket} asked about their place in the product's line just now. */
     void mark(String productId, long ticket) {
-        Set<Long> tickets = pending.computeIfAbsent(productId, id -> ConcurrentHashMap.newKeySet());
-        if (tickets.size() < MAX_PENDING) {
-            tickets.add(ticket);
-        }
+        // Inside the map's lock on the product, as the flush's removal is: no mark lands in a set
+        // the flush already took.
+        pending.compute(productId, (id, tickets) -> {
+            Set<Long> all = tickets != null ? tickets : new HashSet<>();
+            if (all.size() < MAX_PENDING) {
+                all.add(ticket);
+            }
+            return all;
+        });
     }
 
     /** Someone asked about the product's line just now. */
     void heard(String productId) {
-        asked.add(productId);
+        asked.put(productId, clock.millis());
     }
 
     /** Writes what was gathered, one product after another. */
     Mono<Void> flush() {
         Set<String> products = new HashSet<>(pending.keySet());
-        for (String productId : List.copyOf(asked)) {
-            asked.remove(productId);
+        long lingerSince = clock.millis() - HEARD_LINGER.toMillis();
+        asked.forEach((productId, at) -> {
             products.add(productId);
-        }
+            if (at < lingerSince) {
+                asked.remove(productId, at);
+            }
+        });
         return Flux.fromIterable(products)
                 .concatMap(this::flush, 1)
                 .then();

@@ -23,7 +23,7 @@ import reactor.core.publisher.Sinks;
  * when it changes (looked up every {@link #LOOK_EVERY} in this instance's view of the line, no
  * Redis call), the same place again every heartbeat (which keeps proxies from closing an idle
  * connection), and {@code active} the moment the caller's admission is announced, after which the
- * stream ends. The caller counts as seen (abandon-after) every half abandon-after, in the
+ * stream ends. The caller counts as seen (abandon-after) every quarter abandon-after, in the
  * instance's batched marks. Redis is asked only when the view cannot answer (no ticket in
  * the token yet, the head reached the ticket), at most once a heartbeat. When the caller's token
  * is due to be signed again the stream ends with {@code renew}: the page reloads through the
@@ -123,12 +123,13 @@ public class LiveStatus implements SmartLifecycle {
         }
 
         /**
-         * Every half abandon-after: promotion counts a shopper seen within abandon-after (to a
-         * quarter of it), so one lost mark still leaves time for the next.
+         * Every quarter abandon-after (at most once a look): promotion counts a shopper seen within
+         * abandon-after, so a look that comes late or a flush that fails still leaves time for
+         * the next mark. A mark is a bit in a batched write: cheap enough to send often.
          */
         private void markSeen(LocalStanding standing, long now) {
             long abandon = standing.abandonAfter().toMillis();
-            if (abandon > 0 && now - markedAt >= abandon / 2) {
+            if (abandon > 0 && now - markedAt >= abandon / 4) {
                 markedAt = now;
                 local.seen(caller.productId(), ticket);
             }

@@ -197,6 +197,21 @@ class DropScriptsTest {
     }
 
     @Test
+    void aShortAbandonAfterAskedAboutEveryFewHundredMillisecondsIsNeverTakenForAnOutage() {
+        abandonAfter = 3_000;
+        join("a", NOW, 1);
+        join("closed-tab", NOW, 1);
+        join("asking", NOW, 1);
+        // Asked about every 800 ms (an instance flushing its marks): a once-a-second heard_at would
+        // leave a 1.6 s gap, more than half the abandon-after, and forgive the closed tab.
+        for (long t = NOW + 800; t <= NOW + 9_600; t += 800) {
+            join("asking", t, 1);
+        }
+        leave("a", NOW + 9_601);
+        assertThat(commands.zrange(KEYS.active(), 0, -1)).as("the closed tab is passed over").containsExactly("asking");
+    }
+
+    @Test
     void passthroughForwardsEveryoneWhateverThePaceOrTheOpening() {
         maxAdmitPerMinute = 60;
         opensAt = NOW + 60_000;
