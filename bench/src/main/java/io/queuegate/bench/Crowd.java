@@ -438,7 +438,7 @@ public final class Crowd {
                                 + "at 50 %% holds **%,d polling shoppers**.%n", waiting, crowdPolls, crowdLoad * 100,
                         localMicros, redisMicros, pollCapacity))
                 .append(String.format(Locale.ROOT, "- **On the waiting page** (event stream): %.4f µs a second a "
-                                + "stream (seen marks every half abandon-after, the instance's view reads and heard "
+                                + "stream (seen marks every quarter abandon-after, the instance's view reads and heard "
                                 + "marks, shared by %,d streams) plus a reload through Redis an hour (%.4f µs a second): "
                                 + "%.4f µs a second a waiter. One core at 50 %% holds **%,d waiting pages** "
                                 + "(extrapolated from %,d streams on a line of %,d; the per-instance share assumes "

@@ -4,6 +4,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -70,9 +71,15 @@ public final class ScriptCosts {
             client.setDefaultTimeout(Duration.ofMinutes(2));
             try {
                 String table = new ScriptCosts(client).run();
-                System.out.println(table);
+                String report = "# Redis CPU per script call\n\nMeasured by `bench/run scripts` on " + Instant.now()
+                        + ", commit `" + Machine.git("rev-parse", "--short", "HEAD") + "`" + Machine.uncommitted()
+                        + ".\n\nMachine: " + Machine.describe() + "; Redis "
+                        + Machine.find(client.connect().sync().info("server"), "redis_version:(\\S+)", "?") + ". Load average at start "
+                        + Machine.loadAverage() + ". Calls are pipelined, so a call's figure is Redis's own work "
+                        + "(`INFO cpu` main thread, user + sys), not a round trip's.\n\n" + table;
+                System.out.println(report);
                 if (out != null) {
-                    Files.writeString(out, table);
+                    Files.writeString(out, report);
                 }
             }
             finally {
