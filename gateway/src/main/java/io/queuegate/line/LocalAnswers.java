@@ -45,6 +45,14 @@ public class LocalAnswers {
         return standing(productId, userId, ticket, false, seen);
     }
 
+    /**
+     * Whether this instance's view of the product's line is fresh enough to answer from: when it
+     * is and still could not answer, the shopper's turn may have come, which only Redis can tell.
+     */
+    public boolean hasFreshView(String productId) {
+        return views.fresh(productId) != null;
+    }
+
     /** Notes that the holder of {@code ticket} is still there, for the next batch of seen marks. */
     public void seen(String productId, long ticket) {
         seen.mark(productId, ticket);

@@ -24,8 +24,10 @@ import reactor.core.publisher.Sinks;
  * Redis call), the same place again every heartbeat (which keeps proxies from closing an idle
  * connection), and {@code active} the moment the caller's admission is announced, after which the
  * stream ends. The caller counts as seen (abandon-after) every quarter abandon-after, in the
- * instance's batched marks. Redis is asked only when the view cannot answer (no ticket in
- * the token yet, the head reached the ticket), at most once a heartbeat. When the caller's token
+ * instance's batched marks. Redis is asked only when the view cannot answer: at the next look
+ * when the shopper's turn may have come (the head reached the ticket, or admissions heard of since
+ * the view was read could have reached it), else (no ticket in the token yet, no fresh view) at
+ * most once a heartbeat. When the caller's token
  * is due to be signed again the stream ends with {@code renew}: the page reloads through the
  * gateway, which signs it.
  */
@@ -110,7 +112,11 @@ public class LiveStatus implements SmartLifecycle {
                 markSeen(standing, now);
                 return send(Update.of(standing.placement()), now);
             }
-            if (now - askedRedisAt >= heartbeat.toMillis()) {
+            // A fresh view that cannot answer means the turn may have come: Redis is asked at the
+            // next look, which only the few shoppers near the head do. Without a fresh view (Redis
+            // slow or away) every stream would ask, so each waits a heartbeat.
+            long askEvery = local.hasFreshView(caller.productId()) ? LOOK_EVERY.toMillis() : heartbeat.toMillis();
+            if (now - askedRedisAt >= askEvery) {
                 askedRedisAt = now;
                 return store.status(caller.productId(), caller.userId()).flatMap(status -> {
                     ticket = status.ticket() != null ? status.ticket() : ticket;
