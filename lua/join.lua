@@ -84,14 +84,11 @@ end
 -- Once a fill finds no place free (or no admission due by the pace), none frees within the call.
 local full = false
 local promoted = 0
-local left_count = nil
 
 local function rank_of_new(ticket)
     -- A new ticket is the last in line: everyone between the head and it, less the places given up.
-    if not left_count then
-        left_count = redis.call('ZCARD', k.left)
-    end
-    return ticket - (tonumber(c.head) or 1) + 1 - left_count
+    -- Counted afresh each time: a fill that admits nobody may still pass places given up and trim them.
+    return ticket - (tonumber(c.head) or 1) + 1 - redis.call('ZCARD', k.left)
 end
 
 local function admitted(uid, claim, expiry)
@@ -142,7 +139,6 @@ local function decide(uid, claim)
         local moved, outcome = fill(k, now, c)
         promoted = promoted + moved
         if moved > 0 then
-            left_count = nil
             -- Admitted by this very request: they have arrived.
             expiry = tonumber(redis.call('ZSCORE', k.active, uid))
             if expiry then

@@ -2,6 +2,7 @@ package io.queuegate.admission;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Objects;
 
 import io.queuegate.config.QueuePolicy;
 import io.queuegate.config.RedisFailureMode;
@@ -77,7 +78,10 @@ public class AdmissionService {
         // claim must be taken in Redis), nor a token due to be signed again.
         if (caller.ticket() != null && !request.completing() && !tokens.dueForRenewal(caller.token())) {
             LocalStanding standing = local.poll(caller.productId(), caller.userId(), caller.ticket());
-            if (standing != null) {
+            // A pre-queue whose route now names another opening (a refresh moved or removed it)
+            // goes to Redis, whose join writes the route's rules.
+            if (standing != null && (standing.placement().state() != Placement.State.PRE_QUEUE
+                    || Objects.equals(standing.opensAt(), request.policy().opensAt()))) {
                 return Mono.just(decide(caller, new JoinScript.Joined(standing.placement(), false, caller.ticket()),
                         request.policy(), request.routeId(), null, request.presented().value()));
             }

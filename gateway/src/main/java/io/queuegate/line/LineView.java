@@ -54,20 +54,20 @@ record LineView(long readAt, long admissionsHeard, boolean known, long head, lon
         if (asJoin && mode == RoomMode.CLOSED) {
             return new Placement(Placement.State.ROOM_CLOSED, 0, 0);
         }
-        if (opens >= 0) {
-            if (now < opens) {
-                return new Placement(Placement.State.PRE_QUEUE, Math.max(0, last - head + 1 - leftCount),
-                        admissionRate(now));
-            }
-            if (opened != opens) {
-                // The first request after the opening closes the draw: a write.
-                return null;
-            }
+        if (opens >= 0 && now >= opens && opened != opens) {
+            // The first request after the opening closes the draw: a write.
+            return null;
         }
+        // Before an opening nothing is drawn yet: position and places given up are by ticket.
         long position = positionOf(ticket);
         if (position < head || !leftComplete || Arrays.binarySearch(left, position) >= 0) {
-            // Admitted, dropped or given up since: Redis knows which.
+            // Admitted, dropped or given up since (in this sale or an earlier one): Redis knows
+            // which, and joins again whoever holds no place, into the draw if it is still ahead.
             return null;
+        }
+        if (opens >= 0 && now < opens) {
+            return new Placement(Placement.State.PRE_QUEUE, Math.max(0, last - head + 1 - leftCount),
+                    admissionRate(now));
         }
         long givenUpAhead = firstAtOrAbove(position) - firstAtOrAbove(head);
         return new Placement(Placement.State.WAITING, position - head + 1 - givenUpAhead, admissionRate(now));

@@ -94,7 +94,10 @@ public class LiveStatus implements SmartLifecycle {
         private Update sent;
         private long sentAt;
         private long markedAt;
-        private long askedRedisAt = Long.MIN_VALUE;
+        // The product's abandon-after as last heard (view or Redis): marks go on without a fresh view.
+        private long abandonMillis;
+        // 0, not Long.MIN_VALUE: "now - askedRedisAt" must not overflow, or the first question never goes.
+        private long askedRedisAt;
 
         Stream(Caller caller) {
             this.caller = caller;
@@ -109,9 +112,13 @@ public class LiveStatus implements SmartLifecycle {
             long now = store.millis();
             LocalStanding standing = ticket == null ? null : local.status(caller.productId(), caller.userId(), ticket, false);
             if (standing != null) {
-                markSeen(standing, now);
+                abandonMillis = standing.abandonAfter().toMillis();
+                markSeen(now);
                 return send(Update.of(standing.placement()), now);
             }
+            // Without an answer from the view the shopper is still there: a place must not hang on
+            // a view that cannot be read (Redis slow) while questions wait a heartbeat.
+            markSeen(now);
             // A fresh view that cannot answer means the turn may have come: Redis is asked at the
             // next look, which only the few shoppers near the head do. Without a fresh view (Redis
             // slow or away) every stream would ask, so each waits a heartbeat.
@@ -120,6 +127,7 @@ public class LiveStatus implements SmartLifecycle {
                 askedRedisAt = now;
                 return store.status(caller.productId(), caller.userId()).flatMap(status -> {
                     ticket = status.ticket() != null ? status.ticket() : ticket;
+                    abandonMillis = status.abandonAfter().toMillis();
                     // status.lua counted the question as being seen.
                     markedAt = now;
                     return send(Update.of(status.placement()), now);
@@ -133,9 +141,8 @@ public class LiveStatus implements SmartLifecycle {
          * abandon-after, so a look that comes late or a flush that fails still leaves time for
          * the next mark. A mark is a bit in a batched write: cheap enough to send often.
          */
-        private void markSeen(LocalStanding standing, long now) {
-            long abandon = standing.abandonAfter().toMillis();
-            if (abandon > 0 && now - markedAt >= abandon / 4) {
+        private void markSeen(long now) {
+            if (ticket != null && abandonMillis > 0 && now - markedAt >= abandonMillis / 4) {
                 markedAt = now;
                 local.seen(caller.productId(), ticket);
             }

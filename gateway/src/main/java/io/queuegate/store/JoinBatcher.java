@@ -8,6 +8,8 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import io.queuegate.store.script.JoinScript;
 
+import org.springframework.dao.QueryTimeoutException;
+
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
 
@@ -17,12 +19,20 @@ import reactor.core.publisher.Sinks;
  * together in the next call. A quiet product's join goes at once, alone; in a join storm one call
  * carries up to {@value #MAX_BATCH} users, and the call's fixed costs to Redis (the script, the
  * product's settings, its rules) are paid once for all of them. Each user is decided in turn by
- * the script, exactly as if alone; a call that fails fails every user it carried.
+ * the script, exactly as if alone; a call that fails fails every user it carried and every user
+ * waiting behind it.
  */
 final class JoinBatcher {
 
-    /** The most users one call carries: it holds Redis for about 5 µs each. */
+    /** The most users one call carries: it holds Redis for about 15 µs each. */
     static final int MAX_BATCH = 64;
+
+    /**
+     * The most users that wait for a product's next calls. Beyond it Redis is not keeping up, and
+     * a request answered at once as a Redis failure (its route's {@code on-redis-failure}) is
+     * better than one that waits behind many calls.
+     */
+    static final int MAX_WAITING = 16 * MAX_BATCH;
 
     private final Map<Lane.Key, Lane> lanes = new ConcurrentHashMap<>();
 
@@ -42,9 +52,12 @@ final class JoinBatcher {
         return Mono.defer(() -> {
             Sinks.One<JoinScript.Joined> outcome = Sinks.one();
             Lane.Key key = new Lane.Key(productId, rules);
-            while (!lanes.computeIfAbsent(key, Lane::new).offer(new Pending(joiner, outcome))) {
+            Pending pending = new Pending(joiner, outcome);
+            Lane lane = lanes.computeIfAbsent(key, Lane::new);
+            while (!lane.offer(pending)) {
                 // The lane retired between the lookup and the offer: a fresh one takes it.
-                lanes.remove(key);
+                lanes.remove(key, lane);
+                lane = lanes.computeIfAbsent(key, Lane::new);
             }
             return outcome.asMono();
         });
@@ -80,6 +93,11 @@ final class JoinBatcher {
                 if (retired) {
                     return false;
                 }
+                if (waiting.size() >= MAX_WAITING) {
+                    pending.outcome().tryEmitError(new QueryTimeoutException(
+                            "Redis is not keeping up: " + MAX_WAITING + " joins of product " + key.productId() + " wait"));
+                    return true;
+                }
                 waiting.add(pending);
                 if (inFlight) {
                     return true;
@@ -113,10 +131,24 @@ final class JoinBatcher {
                 for (int i = 0; i < batch.size(); i++) {
                     batch.get(i).outcome().tryEmitValue(result.joined().get(i));
                 }
-            }, error -> {
-                batch.forEach(pending -> pending.outcome().tryEmitError(error));
-                next();
-            }, this::next);
+            }, error -> failAll(batch, error), this::next);
+        }
+
+        /**
+         * A failed call fails its batch and every join waiting behind it, and retires the lane:
+         * each would otherwise wait out its own failing call in turn, far past the Redis timeout.
+         */
+        private void failAll(List<Pending> batch, Throwable error) {
+            List<Pending> behind;
+            synchronized (this) {
+                behind = new ArrayList<>(waiting);
+                waiting.clear();
+                inFlight = false;
+                retired = true;
+                lanes.remove(key, this);
+            }
+            batch.forEach(pending -> pending.outcome().tryEmitError(error));
+            behind.forEach(pending -> pending.outcome().tryEmitError(error));
         }
 
         /** After a call: the next batch, or the lane retires when nothing waits. */

@@ -107,6 +107,20 @@ class LineViewTest {
     }
 
     @Test
+    void aPlaceGivenUpBeforeTheOpeningIsNotAnsweredAsPreQueued() {
+        long opensAt = NOW + 60_000;
+        ProductRules rules = new ProductRules(2, TTL, "scheduler", Instant.ofEpochMilli(opensAt), null, 0,
+                Duration.ZERO, TTL);
+        Map<String, Long> tickets = joinAll(rules, 5, NOW);
+        scripts.leave(PID, "u2", NOW + 10);
+
+        LineView view = read(NOW + 20);
+        assertThat(view.placementOf(tickets.get("u2"), NOW + 20, true))
+                .as("left the pre-queue: Redis joins them again, into the draw").isNull();
+        assertThat(view.placementOf(tickets.get("u3"), NOW + 20, true).state()).isEqualTo(State.PRE_QUEUE);
+    }
+
+    @Test
     void aClosedRoomTurnsAPollAwayButAQuestionStillGetsTheRank() {
         ProductRules rules = new ProductRules(1, TTL, "scheduler", null, null, 0, Duration.ZERO, TTL);
         Map<String, Long> tickets = joinAll(rules, 3, NOW);

@@ -8,6 +8,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 
 import io.queuegate.support.GatewayFixture;
+import io.queuegate.token.WaitTokenCodec;
 
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
@@ -65,6 +66,25 @@ class LiveUpdatesTest {
         assertThat(daves.get(1).data()).contains("\"rank\":1");
         carolStream.dispose();
         daveStream.dispose();
+    }
+
+    @Test
+    void aStreamOnATokenWithoutTicketIsAnsweredByRedisAtOnce() {
+        join(0, "alice");
+        join(0, "bob");
+        join(0, "carol");
+        // As the previous release signed it: no ticket, so no instance can answer from its view.
+        String old = fixture.gateway(1).bean(WaitTokenCodec.class).issue("42", "carol", false, null, null);
+        List<ServerSentEvent<String>> carols = new CopyOnWriteArrayList<>();
+        Disposable stream = events(1, "carol", old).subscribe(carols::add);
+        try {
+            Awaitility.await().atMost(Duration.ofSeconds(3)).untilAsserted(() ->
+                    assertThat(carols).extracting(ServerSentEvent::event).containsExactly("status"));
+            assertThat(carols.get(0).data()).contains("\"rank\":1");
+        }
+        finally {
+            stream.dispose();
+        }
     }
 
     @Test
