@@ -71,7 +71,11 @@ public final class WaitPercentiles {
         double running = 0;
         for (CountAtBucket bucket : buckets) {
             running = perBucket ? running + bucket.count() : bucket.count();
-            into.merge(bucket.bucket(TimeUnit.SECONDS), running, Double::sum);
+            double bound = bucket.bucket(TimeUnit.SECONDS);
+            // An open-ended (+Inf) bucket has no upper bound to interpolate to: the last finite one answers.
+            if (Double.isFinite(bound)) {
+                into.merge(bound, running, Double::sum);
+            }
         }
     }
 
