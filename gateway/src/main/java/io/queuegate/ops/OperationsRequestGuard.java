@@ -48,6 +48,8 @@ public class OperationsRequestGuard implements WebFilter, Ordered {
 
     private final ObjectProvider<PathMappedEndpoints> endpoints;
     private final ObjectProvider<ConsolePage> console;
+    /** The two paths, resolved at the first request (endpoints are fixed once the context runs). */
+    private volatile Paths paths;
 
     public OperationsRequestGuard(ObjectProvider<PathMappedEndpoints> endpoints, ObjectProvider<ConsolePage> console) {
         this.endpoints = endpoints;
@@ -56,20 +58,16 @@ public class OperationsRequestGuard implements WebFilter, Ordered {
 
     @Override
     public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
-        PathMappedEndpoints mapped = endpoints.getIfAvailable();
-        if (mapped == null) {
-            return chain.filter(exchange);
-        }
+        Paths known = paths();
         ServerHttpRequest request = exchange.getRequest();
         String path = request.getPath().pathWithinApplication().value();
-        String queues = mapped.getPath(QUEUES);
+        String queues = known.queues();
         if (queues != null && !SAFE.contains(request.getMethod())
                 && (path.equals(queues) || path.startsWith(queues + "/")) && crossSite(request)) {
             return refuse(exchange.getResponse());
         }
-        String page = mapped.getPath(CONSOLE);
-        ConsolePage consolePage = console.getIfAvailable();
-        if (page != null && consolePage != null && path.equals(page)) {
+        ConsolePage consolePage = known.page();
+        if (consolePage != null && path.equals(known.console())) {
             HttpHeaders headers = exchange.getResponse().getHeaders();
             headers.set("Content-Security-Policy", consolePage.contentSecurityPolicy());
             headers.set("X-Frame-Options", "DENY");
@@ -78,6 +76,20 @@ public class OperationsRequestGuard implements WebFilter, Ordered {
             headers.setCacheControl("no-store");
         }
         return chain.filter(exchange);
+    }
+
+    private Paths paths() {
+        Paths known = paths;
+        if (known == null) {
+            PathMappedEndpoints mapped = endpoints.getIfAvailable();
+            known = mapped == null ? new Paths(null, null, null)
+                    : new Paths(mapped.getPath(QUEUES), mapped.getPath(CONSOLE), console.getIfAvailable());
+            paths = known;
+        }
+        return known;
+    }
+
+    private record Paths(String queues, String console, ConsolePage page) {
     }
 
     /** Whether the browser says the request comes from another origin. */
