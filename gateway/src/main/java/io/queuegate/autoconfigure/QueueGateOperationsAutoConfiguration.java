@@ -1,5 +1,6 @@
 package io.queuegate.autoconfigure;
 
+import java.time.Clock;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -11,23 +12,36 @@ import io.queuegate.config.QueueGateProperties;
 import io.queuegate.events.QueueEventHub;
 import io.queuegate.events.QueueEvents;
 import io.queuegate.ops.AuditLog;
+import io.queuegate.ops.ConsolePage;
 import io.queuegate.ops.OperationsExposureCheck;
+import io.queuegate.ops.OperationsRequestGuard;
 import io.queuegate.ops.ProductTags;
+import io.queuegate.ops.QueueConsole;
+import io.queuegate.ops.QueueConsoleEndpoint;
+import io.queuegate.ops.QueueConsoleProperties;
 import io.queuegate.ops.QueueDirectory;
 import io.queuegate.ops.QueueGateHealthIndicator;
 import io.queuegate.ops.QueueGateMetricsProperties;
 import io.queuegate.ops.QueueGauges;
 import io.queuegate.ops.QueueMetrics;
 import io.queuegate.ops.QueuesEndpoint;
+import io.queuegate.ops.WaitPercentiles;
 import io.queuegate.routes.RouteQueuePolicies;
 import io.queuegate.store.ProductQueues;
 import io.queuegate.store.ProductRegistry;
 import io.queuegate.store.RedisGuard;
 
+import org.apache.commons.logging.LogFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.actuate.autoconfigure.web.server.ConditionalOnManagementPort;
+import org.springframework.boot.actuate.autoconfigure.web.server.ManagementPortType;
+import org.springframework.boot.actuate.endpoint.EndpointId;
+import org.springframework.boot.actuate.endpoint.OperationType;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.web.PathMappedEndpoints;
+import org.springframework.boot.actuate.endpoint.web.WebEndpointsSupplier;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -41,8 +55,8 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
 
 /**
- * QueueGate's operations side: Micrometer metrics, the {@code queues} actuator endpoint and the
- * audit log, all fed by the store's {@link QueueEventHub}. Every {@link QueueEvents} bean is
+ * QueueGate's operations side: Micrometer metrics, the {@code queues} actuator endpoint, the
+ * operator console and the audit log, all fed by the store's {@link QueueEventHub}. Every {@link QueueEvents} bean is
  * registered there, so an application can listen too.
  */
 @AutoConfiguration(after = QueueGateAutoConfiguration.class,
@@ -50,7 +64,7 @@ import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
 @ConditionalOnClass({ GlobalFilter.class, ReactiveStringRedisTemplate.class })
 @ConditionalOnProperty(name = "queuegate.enabled", matchIfMissing = true)
 @ConditionalOnBean(ProductQueues.class)
-@EnableConfigurationProperties(QueueGateMetricsProperties.class)
+@EnableConfigurationProperties({ QueueGateMetricsProperties.class, QueueConsoleProperties.class })
 public class QueueGateOperationsAutoConfiguration {
 
     @Bean
@@ -147,6 +161,67 @@ public class QueueGateOperationsAutoConfiguration {
                 ObjectProvider<org.springframework.boot.actuate.endpoint.EndpointAccessResolver> access) {
             return new OperationsExposureCheck(OperationsExposureCheck.Mode.WARN,
                     properties.operations().allowPublicPort(), environment, webEndpoints, controllers, access);
+        }
+
+        /** Refuses cross-site changes to the queues; serves the console page with its security headers. */
+        @Bean
+        @ConditionalOnMissingBean
+        OperationsRequestGuard queuegateOperationsRequestGuard(ObjectProvider<PathMappedEndpoints> endpoints,
+                ObjectProvider<ConsolePage> console) {
+            return new OperationsRequestGuard(endpoints, console);
+        }
+
+        /** The console needs a management port of its own: shoppers must never reach it. */
+        @Bean
+        @ConditionalOnManagementPort(ManagementPortType.SAME)
+        @ConditionalOnAvailableEndpoint(endpoint = QueueConsoleEndpoint.class)
+        SmartInitializingSingleton queuegateConsoleNeedsManagementPort() {
+            return () -> LogFactory.getLog(QueueConsoleEndpoint.class).warn("The queueconsole endpoint is exposed, "
+                    + "but the actuator shares the shopper port: the console is served only on a management port of "
+                    + "its own (management.server.port), so it is off");
+        }
+    }
+
+    /** {@code /actuator/queueconsole}: only where it is exposed and the actuator has a port of its own. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(Endpoint.class)
+    @ConditionalOnManagementPort(ManagementPortType.DIFFERENT)
+    @ConditionalOnAvailableEndpoint(endpoint = QueueConsoleEndpoint.class)
+    static class Console {
+
+        @Bean
+        @ConditionalOnMissingBean
+        ConsolePage queuegateConsolePage(QueueConsoleProperties properties) {
+            return new ConsolePage(properties);
+        }
+
+        @Bean
+        @ConditionalOnMissingBean
+        QueueConsole queueConsole(ProductQueues queues, QueueDirectory directory, RouteQueuePolicies policies,
+                ObjectProvider<MeterRegistry> registry, QueueConsoleProperties properties,
+                ObjectProvider<WebEndpointsSupplier> webEndpoints, Clock queuegateClock) {
+            MeterRegistry meters = registry.getIfAvailable();
+            return new QueueConsole(queues, directory, policies,
+                    meters == null ? WaitPercentiles.NONE : new WaitPercentiles(meters), properties,
+                    () -> queuesTakeActions(webEndpoints.getIfAvailable()), queuegateClock);
+        }
+
+        @Bean
+        @ConditionalOnMissingBean
+        QueueConsoleEndpoint queueConsoleEndpoint(ConsolePage page, QueueConsole console) {
+            return new QueueConsoleEndpoint(page, console);
+        }
+
+        /**
+         * Whether the {@code queues} endpoint is exposed with its write operation: Spring Boot
+         * leaves the operation out where its access is {@code read-only} (or {@code none}).
+         */
+        static boolean queuesTakeActions(WebEndpointsSupplier endpoints) {
+            EndpointId queues = EndpointId.of("queues");
+            return endpoints != null && endpoints.getEndpoints().stream()
+                    .filter(endpoint -> queues.equals(endpoint.getEndpointId()))
+                    .anyMatch(endpoint -> endpoint.getOperations().stream()
+                            .anyMatch(operation -> operation.getType() == OperationType.WRITE));
         }
     }
 }

@@ -66,7 +66,14 @@ public record QueueGateProperties(
     public QueueGateProperties {
         trustedProxies = trustedProxies == null ? List.of() : List.copyOf(trustedProxies);
         products = products == null ? Map.of() : Map.copyOf(products);
-        products.values().forEach(override -> QueuePolicy.from(override));
+        products.forEach((id, override) -> {
+            try {
+                QueuePolicy.from(override);
+            }
+            catch (IllegalArgumentException ex) {
+                throw new IllegalArgumentException("queuegate.products." + id + ": " + ex.getMessage(), ex);
+            }
+        });
         if (activeCacheTtl.isNegative() || activeCacheTtl.compareTo(Duration.ofSeconds(1)) > 0) {
             throw new IllegalArgumentException("queuegate.active-cache-ttl must be between 0 and 1s, was "
                     + activeCacheTtl);

@@ -26,6 +26,8 @@ import io.queuegate.store.ProductRules;
  *                     {@link Duration#ZERO} for never
  * @param arrivalTtl how long a newly admitted user has to arrive; default 60 s, never more
  *                   than the session
+ * @param displayName what the waiting page and the console call the product, or {@code null}
+ *                    (the default: the product id)
  */
 public record QueuePolicy(
         int maxActive,
@@ -39,7 +41,8 @@ public record QueuePolicy(
         Instant closesAt,
         int maxAdmitPerMinute,
         Duration abandonAfter,
-        Duration arrivalTtl) {
+        Duration arrivalTtl,
+        String displayName) {
 
     public static final int DEFAULT_MAX_ACTIVE = 10;
     public static final Duration DEFAULT_SESSION_TTL = Duration.ofMinutes(10);
@@ -54,6 +57,9 @@ public record QueuePolicy(
      * cannot keep up with much less than a second between polls.
      */
     public static final Duration MIN_ABANDON_AFTER = Duration.ofSeconds(3);
+
+    /** Longest display-name: a page title and a console card still show it whole. */
+    public static final int MAX_DISPLAY_NAME = 80;
 
     public QueuePolicy {
         if (maxActive < 1) {
@@ -81,6 +87,26 @@ public record QueuePolicy(
         if (arrivalTtl.compareTo(sessionTtl) > 0) {
             arrivalTtl = sessionTtl;
         }
+        displayName = checkDisplayName(displayName);
+    }
+
+    /** The name trimmed; {@code null} stays {@code null}. Fails on a blank, too long or control-character name. */
+    static String checkDisplayName(String displayName) {
+        if (displayName == null) {
+            return null;
+        }
+        String name = displayName.strip();
+        if (name.isEmpty()) {
+            throw new IllegalArgumentException("display-name must not be blank; leave it out to show the product id");
+        }
+        if (name.codePointCount(0, name.length()) > MAX_DISPLAY_NAME) {
+            throw new IllegalArgumentException("display-name must be at most " + MAX_DISPLAY_NAME
+                    + " characters, was " + name.codePointCount(0, name.length()));
+        }
+        if (name.codePoints().anyMatch(Character::isISOControl)) {
+            throw new IllegalArgumentException("display-name must not contain control characters (line breaks, tabs)");
+        }
+        return name;
     }
 
     /** Fills the unset fields of {@code settings} with the defaults and validates the result. */
@@ -98,7 +124,8 @@ public record QueuePolicy(
                 settings.closesAt(),
                 settings.maxAdmitPerMinute() != null ? settings.maxAdmitPerMinute() : 0,
                 settings.abandonAfter() != null ? settings.abandonAfter() : DEFAULT_ABANDON_AFTER,
-                settings.arrivalTtl() != null ? settings.arrivalTtl() : DEFAULT_ARRIVAL_TTL);
+                settings.arrivalTtl() != null ? settings.arrivalTtl() : DEFAULT_ARRIVAL_TTL,
+                settings.displayName());
     }
 
     /** Compiles a route's product-id-pattern, failing with a message that names the field. */

@@ -88,6 +88,11 @@ public final class QueueEventHub implements QueueEvents {
 
     @Override
     public void operatorAction(String productId, String action, String value, long promoted) {
-        each(l -> l.operatorAction(productId, action, value, promoted));
+        operatorAction(productId, action, value, promoted, null);
+    }
+
+    @Override
+    public void operatorAction(String productId, String action, String value, long promoted, String actor) {
+        each(l -> l.operatorAction(productId, action, value, promoted, actor));
     }
 }

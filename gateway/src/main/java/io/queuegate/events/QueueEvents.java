@@ -66,4 +66,14 @@ public interface QueueEvents {
     /** An operator changed a product through the {@code queues} endpoint. */
     default void operatorAction(String productId, String action, String value, long promoted) {
     }
+
+    /**
+     * An operator changed a product through the {@code queues} endpoint; by default the same as
+     * {@link #operatorAction(String, String, String, long)}.
+     *
+     * @param actor the name of the principal who acted, or {@code null} when the request had none
+     */
+    default void operatorAction(String productId, String action, String value, long promoted, String actor) {
+        operatorAction(productId, action, value, promoted);
+    }
 }

@@ -11,7 +11,8 @@ import org.slf4j.spi.LoggingEventBuilder;
 
 /**
  * The audit trail on the logger {@code io.queuegate.audit}: joins, admissions, completions, leaves,
- * expiries and operator actions at INFO, Redis failures at WARN. Each line is
+ * expiries and operator actions (with
+ * who acted, when the request had a principal) at INFO, Redis failures at WARN. Each line is
  * readable as text ({@code event key=value ...}) and carries the same facts as SLF4J key-value
  * pairs, which Boot's structured formats ({@code logging.structured.format.console=ecs}) turn
  * into fields. Tokens are never logged; anonymous ids are shortened, since one is all it takes
@@ -25,6 +26,7 @@ public class AuditLog implements QueueEvents {
     private static final Logger audit = LoggerFactory.getLogger(LOGGER);
     private static final String ANONYMOUS_PREFIX = "anon-";
     private static final int ANONYMOUS_SHOWN = 6;
+    private static final int ACTOR_SHOWN = 128;
 
     @Override
     public void joined(String productId, String routeId, String userId, long rank) {
@@ -66,8 +68,29 @@ public class AuditLog implements QueueEvents {
 
     @Override
     public void operatorAction(String productId, String action, String value, long promoted) {
+        operatorAction(productId, action, value, promoted, null);
+    }
+
+    @Override
+    public void operatorAction(String productId, String action, String value, long promoted, String actor) {
+        if (actor == null) {
+            log(Level.INFO, "operator_action", "product", productId, "action", action, "value", value,
+                    "promoted", promoted);
+            return;
+        }
         log(Level.INFO, "operator_action", "product", productId, "action", action, "value", value,
-                "promoted", promoted);
+                "promoted", promoted, "by", actor(actor));
+    }
+
+    /**
+     * A principal's name as one log field: control characters replaced, so a name cannot forge a
+     * line of its own, and at most {@value #ACTOR_SHOWN} characters.
+     */
+    static String actor(String name) {
+        StringBuilder out = new StringBuilder(Math.min(name.length(), ACTOR_SHOWN));
+        name.codePoints().limit(ACTOR_SHOWN)
+                .forEach(c -> out.appendCodePoint(Character.isISOControl(c) || Character.isWhitespace(c) ? '_' : c));
+        return out.toString();
     }
 
     /** Anonymous ids shortened to a prefix: enough to follow one caller through the log. */

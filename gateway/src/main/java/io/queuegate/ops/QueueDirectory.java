@@ -24,10 +24,15 @@ public class QueueDirectory {
 
     /** Configured products first, then the registry's, without repeats, at most {@code max}. */
     public Flux<String> products() {
+        return products(max);
+    }
+
+    /** Like {@link #products()}, with a bound of the caller's (the console lists more than the metrics tag). */
+    public Flux<String> products(int limit) {
         return Flux.fromIterable(configured.stream().sorted().toList())
                 .concatWith(registry.products())
                 .distinct()
-                .take(max);
+                .take(limit);
     }
 
     public boolean isConfigured(String productId) {

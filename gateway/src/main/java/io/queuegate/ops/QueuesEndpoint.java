@@ -1,5 +1,6 @@
 package io.queuegate.ops;
 
+import java.security.Principal;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
@@ -16,6 +17,7 @@ import io.queuegate.store.RedisFailures;
 import io.queuegate.store.RoomMode;
 
 import org.jspecify.annotations.Nullable;
+import org.springframework.boot.actuate.endpoint.SecurityContext;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
@@ -78,10 +80,12 @@ public class QueuesEndpoint {
      *               {@code undrain}
      * @param value for {@code max}: the new max-active, or empty to go back to the route's; for
      *              {@code mode}: {@code queue}, {@code passthrough}, {@code queue-all} or {@code closed}
+     * @param security who asks, for the audit log (the actuator passes it; its principal is
+     *                 {@code null} without Spring Security)
      */
     @WriteOperation
     public Mono<WebEndpointResponse<Object>> control(@Selector String productId, String action,
-            @Nullable String value) {
+            @Nullable String value, SecurityContext security) {
         WebEndpointResponse<Object> invalid = checkProduct(productId);
         if (invalid != null) {
             return Mono.just(invalid);
@@ -102,8 +106,10 @@ public class QueuesEndpoint {
                     "value of max must be a whole number from 1 to " + MAX_CAPACITY
                             + ", or empty for the route's max-active; was '" + value + "'"));
         }
+        Principal principal = security == null ? null : security.getPrincipal();
+        String actor = principal == null ? null : principal.getName();
         return store.control(productId, adminAction, applied)
-                .doOnNext(promoted -> events.operatorAction(productId, action, applied, promoted))
+                .doOnNext(promoted -> events.operatorAction(productId, action, applied, promoted, actor))
                 .flatMap(promoted -> store.snapshot(productId)
                         .map(snapshot -> ok(new ControlResult(action, applied, promoted, view(productId, snapshot)))))
                 .onErrorResume(RedisFailures::isRedisFailure, error -> Mono.just(unavailable()));

@@ -1,5 +1,6 @@
 package io.queuegate.routes;
 
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -26,11 +27,20 @@ public class RouteQueuePolicies {
     /** The metadata key that marks a route as protected. */
     public static final String METADATA_KEY = "queue";
 
+    /** Products remembered for {@link #label}; beyond it the memory starts over (invented ids cannot grow it). */
+    static final int MAX_LABELLED = 10_000;
+
     private final Map<String, QueueSettings> productOverrides;
     // Keyed by route id (a String hashes once), holding the Route instance: routes are rebuilt on
     // refresh, so an entry for another instance of the same id is stale. Route.hashCode would
     // hash its whole metadata on every request.
     private final Map<String, RouteEntry> byRoute = new ConcurrentHashMap<>();
+    /**
+     * The last policy served per product, only of products it names or schedules: a route's
+     * display-name or opens-at applies to products the configuration cannot list, so the console
+     * learns them from the requests. Values are shared policy instances; only the keys cost memory.
+     */
+    private final Map<String, QueuePolicy> labelled = new ConcurrentHashMap<>();
 
     public RouteQueuePolicies(Map<String, QueueSettings> productOverrides) {
         this.productOverrides = productOverrides;
@@ -65,9 +75,43 @@ public class RouteQueuePolicies {
         RouteEntry entry = entry(route);
         QueueSettings override = productOverrides.get(productId);
         // Products without an override share their route's policy; overrides are configured, so few.
-        return override == null ? entry.policy()
+        QueuePolicy policy = override == null ? entry.policy()
                 : entry.byProduct().computeIfAbsent(productId,
                         id -> QueuePolicy.from(entry.settings().overriddenBy(override)));
+        if ((policy.displayName() != null || policy.opensAt() != null) && labelled.get(productId) != policy) {
+            if (labelled.size() >= MAX_LABELLED) {
+                labelled.clear();
+            }
+            labelled.put(productId, policy);
+        }
+        return policy;
+    }
+
+    /**
+     * What operators see of a product beside its id: its display-name and a scheduled sale's
+     * opens-at, as the last request for it was served here, else as {@code queuegate.products}
+     * configures them; both {@code null} when neither names it.
+     */
+    public ProductLabel label(String productId) {
+        QueuePolicy served = labelled.get(productId);
+        if (served != null) {
+            return new ProductLabel(served.displayName(), served.opensAt());
+        }
+        QueueSettings override = productOverrides.get(productId);
+        if (override == null) {
+            return ProductLabel.NONE;
+        }
+        String name = override.displayName();
+        return new ProductLabel(name == null || name.isBlank() ? null : name.strip(), override.opensAt());
+    }
+
+    /**
+     * @param displayName the product's display-name, or {@code null}
+     * @param opensAt when its scheduled sale opens, or {@code null}
+     */
+    public record ProductLabel(String displayName, Instant opensAt) {
+
+        static final ProductLabel NONE = new ProductLabel(null, null);
     }
 
     private RouteEntry entry(Route route) {

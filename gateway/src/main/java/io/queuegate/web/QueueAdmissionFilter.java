@@ -115,7 +115,8 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
                                 completing))
                         .flatMap(decision -> {
                             report(route.getId(), productId, decision, Duration.ofNanos(System.nanoTime() - started));
-                            return act(exchange, chain, decision, identity.orElse(null), route.getId());
+                            return act(exchange, chain, decision, identity.orElse(null), route.getId(),
+                                    policy.displayName());
                         }));
     }
 
@@ -161,12 +162,12 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
     }
 
     private Mono<Void> act(ServerWebExchange exchange, GatewayFilterChain chain, Admission decision, String identity,
-            String routeId) {
+            String routeId, String displayName) {
         if (decision instanceof Admission.Active active) {
             return forward(exchange, chain, active, routeId);
         }
         if (decision instanceof Admission.Waiting waiting) {
-            return responses.waiting(exchange, waiting);
+            return responses.waiting(exchange, waiting, displayName);
         }
         if (decision instanceof Admission.Rejected rejected) {
             return responses.rejected(exchange, rejected);

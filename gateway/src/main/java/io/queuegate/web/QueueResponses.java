@@ -51,6 +51,11 @@ public class QueueResponses {
     }
 
     public Mono<Void> waiting(ServerWebExchange exchange, Admission.Waiting waiting) {
+        return waiting(exchange, waiting, null);
+    }
+
+    /** @param displayName what the page calls the product; {@code null} for its id */
+    public Mono<Void> waiting(ServerWebExchange exchange, Admission.Waiting waiting, String displayName) {
         Caller caller = waiting.caller();
         long retryAfter = waiting.retryAfterSeconds();
         ServerHttpResponse response = exchange.getResponse();
@@ -70,9 +75,10 @@ public class QueueResponses {
         }
         if (prefersHtml(exchange.getRequest())) {
             String html = waiting.preQueued()
-                    ? page.renderPreQueue(caller.productId(), waiting.opensAt(), retryAfter, locale(exchange))
-                    : page.render(caller.productId(), waiting.rank(), waiting.estimatedWaitSeconds(), retryAfter,
-                            locale(exchange));
+                    ? page.renderPreQueue(caller.productId(), displayName, waiting.opensAt(), retryAfter,
+                            locale(exchange))
+                    : page.render(caller.productId(), displayName, waiting.rank(), waiting.estimatedWaitSeconds(),
+                            retryAfter, locale(exchange));
             return write(response, HTML, html.getBytes(StandardCharsets.UTF_8));
         }
         if (waiting.preQueued()) {

@@ -45,16 +45,29 @@ public class WaitingPage {
      * @param refreshSeconds when the page asks again (meta refresh and polling fallback)
      */
     public String render(String productId, long rank, Long estimatedWaitSeconds, long refreshSeconds, Locale locale) {
+        return render(productId, null, rank, estimatedWaitSeconds, refreshSeconds, locale);
+    }
+
+    /**
+     * @param displayName what the page calls the product; {@code null} for its id
+     * @param estimatedWaitSeconds {@code null} until a rate is known
+     * @param refreshSeconds when the page asks again (meta refresh and polling fallback)
+     */
+    public String render(String productId, String displayName, long rank, Long estimatedWaitSeconds,
+            long refreshSeconds, Locale locale) {
         String eta = estimatedWaitSeconds == null ? "" : Long.toString(estimatedWaitSeconds);
         String etaText = estimatedWaitSeconds == null ? message("queuegate.page.eta.unknown", locale)
                 : message("queuegate.page.eta", locale, duration(estimatedWaitSeconds, locale));
+        String name = displayName != null ? displayName : productId;
         return fill(waitingTemplate, locale, Map.ofEntries(
                 Map.entry("lang", locale.getLanguage()),
                 Map.entry("productId", productId),
+                Map.entry("productName", name),
+                Map.entry("title", title(displayName, locale)),
                 Map.entry("rank", Long.toString(rank)),
                 Map.entry("eta", eta),
                 Map.entry("etaText", etaText),
-                Map.entry("intro", message("queuegate.page.intro", locale, productId)),
+                Map.entry("intro", message("queuegate.page.intro", locale, name)),
                 Map.entry("opensAt", ""),
                 Map.entry("rankSection", ""),
                 Map.entry("retryAfter", Long.toString(refreshSeconds)),
@@ -67,20 +80,35 @@ public class WaitingPage {
      * reloads itself at the opening, or sooner when abandon-after asks for it.
      */
     public String renderPreQueue(String productId, Instant opensAt, long refreshSeconds, Locale locale) {
+        return renderPreQueue(productId, null, opensAt, refreshSeconds, locale);
+    }
+
+    /** The pre-queue page, calling the product {@code displayName} ({@code null} for its id). */
+    public String renderPreQueue(String productId, String displayName, Instant opensAt, long refreshSeconds,
+            Locale locale) {
         String opens = DateTimeFormatter.ofLocalizedDateTime(FormatStyle.MEDIUM, FormatStyle.LONG)
                 .withLocale(locale).withZone(ZoneOffset.UTC).format(opensAt);
+        String name = displayName != null ? displayName : productId;
         return fill(waitingTemplate, locale, Map.ofEntries(
                 Map.entry("lang", locale.getLanguage()),
                 Map.entry("productId", productId),
+                Map.entry("productName", name),
+                Map.entry("title", title(displayName, locale)),
                 Map.entry("rank", ""),
                 Map.entry("eta", ""),
                 Map.entry("etaText", ""),
-                Map.entry("intro", message("queuegate.page.pre-queue", locale, productId, opens)),
+                Map.entry("intro", message("queuegate.page.pre-queue", locale, name, opens)),
                 Map.entry("opensAt", opensAt.toString()),
                 Map.entry("rankSection", "hidden"),
                 Map.entry("retryAfter", Long.toString(refreshSeconds)),
                 Map.entry("eventsUrl", "/queue/" + productId + "/events"),
                 Map.entry("statusUrl", "/queue/" + productId + "/status")));
+    }
+
+    /** The page title: it names the product only when it has a display-name (an id says little in a tab). */
+    private String title(String displayName, Locale locale) {
+        return displayName == null ? message("queuegate.page.title", locale)
+                : message("queuegate.page.title.named", locale, displayName);
     }
 
     /** The pages that take nobody in line: Redis unavailable, sale ended, room closed. */

@@ -79,9 +79,9 @@ class QueueGatePropertiesTest {
     @Test
     void productOverridesWinOverTheRouteBlock() {
         QueueSettings route = new QueueSettings(10, null, Promotion.SCHEDULER, null, null, null, null, null, null, null,
-                null, null);
+                null, null, null);
         QueueSettings product = new QueueSettings(3, null, null, null, RedisFailureMode.OPEN, null, null, null, null, null,
-                null, null);
+                null, null, null);
         QueuePolicy policy = QueuePolicy.from(route.overriddenBy(product));
         assertThat(policy.maxActive()).isEqualTo(3);
         assertThat(policy.promotion()).isEqualTo(Promotion.SCHEDULER);
@@ -127,5 +127,23 @@ class QueueGatePropertiesTest {
     void refusesAnAbandonAfterTooShortToPollWithin() {
         runner.withPropertyValues(SECRET, "queuegate.products.drop.abandon-after=1s").run(context -> assertThat(context)
                 .hasFailed().getFailure().rootCause().hasMessageContaining("abandon-after must be 0 (never) or at least 3s"));
+    }
+
+    @Test
+    void refusesADisplayNameTooLongForATitleNamingTheProduct() {
+        runner.withPropertyValues(SECRET, "queuegate.products.drop.display-name=" + "x".repeat(81)).run(context ->
+                assertThat(context).hasFailed().getFailure()
+                        .hasStackTraceContaining("queuegate.products.drop: display-name must be at most 80 characters"));
+        runner.withPropertyValues(SECRET, "queuegate.products.drop.display-name=  ").run(context ->
+                assertThat(context).hasFailed().getFailure().hasStackTraceContaining("display-name must not be blank"));
+    }
+
+    @Test
+    void keepsADisplayNameTrimmed() {
+        runner.withPropertyValues(SECRET, "queuegate.products.drop.display-name= Limited sneakers ").run(context -> {
+            assertThat(context).hasNotFailed();
+            assertThat(QueuePolicy.from(context.getBean(QueueGateProperties.class).products().get("drop")).displayName())
+                    .isEqualTo("Limited sneakers");
+        });
     }
 }

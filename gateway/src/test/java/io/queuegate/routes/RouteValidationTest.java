@@ -61,6 +61,7 @@ class RouteValidationTest {
             "session-ttl | 0s         | session-ttl must be at least 1s",
             "complete-on | /orders    | complete-on must look like",
             "product-id-pattern | [0-9 | product-id-pattern is not a regular expression",
+            "display-name | Limited sneakers of the winter drop, numbered and signed by the designer herself!! | display-name must be at most 80 characters",
     })
     void aBadBlockStopsTheStartBeforeTheServerServesAnything(String field, String value, String message) {
         Map<String, Object> properties = new HashMap<>(

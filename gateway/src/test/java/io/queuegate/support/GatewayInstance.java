@@ -110,6 +110,19 @@ public final class GatewayInstance implements AutoCloseable {
         return "http://localhost:" + port();
     }
 
+    /** The actuator's own port, when {@code management.server.port} gave it one (0: a free port). */
+    public int managementPort() {
+        Integer port = context.getEnvironment().getProperty("local.management.port", Integer.class);
+        if (port == null) {
+            throw new IllegalStateException("this gateway serves the actuator on its main port");
+        }
+        return port;
+    }
+
+    public String managementUrl() {
+        return "http://localhost:" + managementPort();
+    }
+
     public WebTestClient client() {
         // Generous: a cold JVM's first forwarded request on a busy 2-core CI machine can be slow.
         return WebTestClient.bindToServer().baseUrl(baseUrl()).responseTimeout(Duration.ofSeconds(20)).build();

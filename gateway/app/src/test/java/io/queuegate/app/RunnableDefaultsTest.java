@@ -46,7 +46,7 @@ class RunnableDefaultsTest {
 
     @ParameterizedTest
     @ValueSource(strings = { "/actuator", "/actuator/health", "/actuator/health/readiness", "/actuator/gateway/routes",
-            "/actuator/queues", "/actuator/prometheus", "/actuator/env" })
+            "/actuator/queues", "/actuator/queueconsole", "/actuator/prometheus", "/actuator/env" })
     void theShopperPortServesNoActuator(String path) {
         assertThat(gateway.shopper("GET", path).statusCode()).as(path).isEqualTo(404);
     }

@@ -1,0 +1,116 @@
+package io.queuegate.app;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Map;
+
+import com.github.tomakehurst.wiremock.WireMockServer;
+import io.queuegate.support.Backend;
+import io.queuegate.support.RedisProcess;
+
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The operator console as the runnable gateway ships it: exposed on the management port, absent
+ * from the shopper port; an action through the queues endpoint is written to the audit log with
+ * the operator who took it (here, the subject of a JWT Spring Security validated); and a change
+ * another site's page makes an operator's browser send is refused, although the gateway's Spring
+ * Security has no CSRF protection (it would break the shop's own forms).
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class OperatorConsoleTest {
+
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    private static RedisProcess redis;
+    private static WireMockServer shop;
+    private static ShopJwts jwts;
+    private static RunnableGateway gateway;
+
+    @BeforeAll
+    static void start() {
+        redis = RedisProcess.start();
+        shop = Backend.start();
+        jwts = new ShopJwts();
+        Map<String, Object> properties = RunnableGateway.properties(redis, shop.baseUrl());
+        properties.put("spring.security.oauth2.resourceserver.jwt.public-key-location", jwts.publicKeyLocation());
+        properties.put("logging.level.io.queuegate.audit", "INFO");
+        gateway = RunnableGateway.start(properties);
+    }
+
+    @AfterAll
+    static void stop() {
+        gateway.close();
+        shop.stop();
+        redis.close();
+    }
+
+    @Test
+    void servesTheConsoleOnTheManagementPortAndNeverOnTheShopperPort() {
+        HttpResponse<String> console = send(gateway.managementPort(), "GET", "/actuator/queueconsole", null,
+                "Accept", "text/html");
+        assertThat(console.statusCode()).isEqualTo(200);
+        assertThat(console.body()).contains("QueueGate console");
+        assertThat(console.headers().firstValue("Content-Security-Policy")).hasValueSatisfying(policy ->
+                assertThat(policy).contains("frame-ancestors 'none'"));
+        assertThat(send(gateway.managementPort(), "GET", "/actuator/queueconsole/products", null).statusCode())
+                .isEqualTo(200);
+
+        assertThat(send(gateway.port(), "GET", "/actuator/queueconsole", null, "Accept", "text/html").statusCode())
+                .isEqualTo(404);
+        assertThat(send(gateway.port(), "GET", "/actuator/queueconsole/products", null).statusCode()).isEqualTo(404);
+    }
+
+    @Test
+    void theAuditLogNamesTheOperatorWhoActed(CapturedOutput output) {
+        HttpResponse<String> paused = send(gateway.managementPort(), "POST", "/actuator/queues/42",
+                "{\"action\":\"pause\"}", "Content-Type", "application/json",
+                "Authorization", "Bearer " + jwts.signed("ops-alice"));
+        assertThat(paused.statusCode()).isEqualTo(200);
+
+        Awaitility.await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(output.getOut())
+                .contains("operator_action product=42 action=pause value= promoted=0 by=ops-alice"));
+
+        HttpResponse<String> resumed = send(gateway.managementPort(), "POST", "/actuator/queues/42",
+                "{\"action\":\"resume\"}", "Content-Type", "application/json");
+        assertThat(resumed.statusCode()).isEqualTo(200);
+        Awaitility.await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(output.getOut())
+                .containsPattern("operator_action product=42 action=resume value= promoted=0\\R"));
+    }
+
+    @Test
+    void refusesAChangeFromAnotherSiteThoughSpringSecurityChecksNoCsrfToken() {
+        HttpResponse<String> forged = send(gateway.managementPort(), "POST", "/actuator/queues/42",
+                "{\"action\":\"drain\"}", "Content-Type", "application/json", "Origin", "http://evil.example");
+        assertThat(forged.statusCode()).isEqualTo(403);
+        assertThat(forged.body()).contains("cross_site_request");
+        assertThat(redis.commands().hget("qg:{42}:settings", "draining")).isNotEqualTo("1");
+    }
+
+    private static HttpResponse<String> send(int port, String method, String path, String body, String... headers) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                .timeout(Duration.ofSeconds(10))
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofString(body));
+        for (int i = 0; i + 1 < headers.length; i += 2) {
+            request.setHeader(headers[i], headers[i + 1]);
+        }
+        try {
+            return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        }
+        catch (Exception ex) {
+            throw new IllegalStateException(method + " " + path + " on port " + port + " failed", ex);
+        }
+    }
+}
