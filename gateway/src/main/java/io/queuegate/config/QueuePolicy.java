@@ -26,6 +26,7 @@ import io.queuegate.store.ProductRules;
  *                     {@link Duration#ZERO} for never
  * @param arrivalTtl how long a newly admitted user has to arrive; default 60 s, never more
  *                   than the session
+ * @param invites what invitations do; default {@link InviteMode#OFF}
  */
 public record QueuePolicy(
         int maxActive,
@@ -39,7 +40,8 @@ public record QueuePolicy(
         Instant closesAt,
         int maxAdmitPerMinute,
         Duration abandonAfter,
-        Duration arrivalTtl) {
+        Duration arrivalTtl,
+        InviteMode invites) {
 
     public static final int DEFAULT_MAX_ACTIVE = 10;
     public static final Duration DEFAULT_SESSION_TTL = Duration.ofMinutes(10);
@@ -98,7 +100,8 @@ public record QueuePolicy(
                 settings.closesAt(),
                 settings.maxAdmitPerMinute() != null ? settings.maxAdmitPerMinute() : 0,
                 settings.abandonAfter() != null ? settings.abandonAfter() : DEFAULT_ABANDON_AFTER,
-                settings.arrivalTtl() != null ? settings.arrivalTtl() : DEFAULT_ARRIVAL_TTL);
+                settings.arrivalTtl() != null ? settings.arrivalTtl() : DEFAULT_ARRIVAL_TTL,
+                settings.invites() != null ? settings.invites() : InviteMode.OFF);
     }
 
     /** Compiles a route's product-id-pattern, failing with a message that names the field. */

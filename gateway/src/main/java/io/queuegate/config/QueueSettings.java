@@ -23,6 +23,7 @@ import java.time.Instant;
  * @param abandonAfter how long a waiter may go unseen (no poll, no live connection) before their
  *                     place is given up; {@code 0} keeps places forever
  * @param arrivalTtl how long a newly admitted user has to arrive before the place goes on
+ * @param invites what invitations do: nothing, let only the invited in, or serve them first
  */
 public record QueueSettings(
         Integer maxActive,
@@ -36,12 +37,13 @@ public record QueueSettings(
         Instant closesAt,
         Integer maxAdmitPerMinute,
         Duration abandonAfter,
-        Duration arrivalTtl) {
+        Duration arrivalTtl,
+        InviteMode invites) {
 
     /** Settings with nothing set. */
     // One constructor only: Boot binds route metadata and product overrides through it.
     public static final QueueSettings EMPTY = new QueueSettings(null, null, null, null, null, null, null, null, null,
-            null, null, null);
+            null, null, null, null);
 
     /** These settings, with each field that {@code override} sets replaced by its value. */
     public QueueSettings overriddenBy(QueueSettings override) {
@@ -60,7 +62,8 @@ public record QueueSettings(
                 pick(override.closesAt, closesAt),
                 pick(override.maxAdmitPerMinute, maxAdmitPerMinute),
                 pick(override.abandonAfter, abandonAfter),
-                pick(override.arrivalTtl, arrivalTtl));
+                pick(override.arrivalTtl, arrivalTtl),
+                pick(override.invites, invites));
     }
 
     private static <T> T pick(T preferred, T fallback) {
