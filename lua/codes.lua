@@ -11,6 +11,8 @@ local STATE = {
     SALE_ENDED = 'sale_ended',  -- closes-at has passed and the user held no place
     ROOM_CLOSED = 'room_closed', -- an operator closed the room
     COMPLETING = 'completing',  -- active, but another request is completing the session
+    INVITE_REQUIRED = 'invite_required', -- would take a new place, but brought no valid invitation
+    INVITE_USED = 'invite_used', -- would take a new place, but the invitation has made all its places
 }
 
 -- What a promotion pass did (fill, promote.lua, due.lua).

@@ -5,7 +5,8 @@
 --
 -- Counts the unexpired sessions and, when there is room, drops the expired ones and moves users
 -- from the head of the line (line.lua) into the active set until max-active is reached: strictly
--- first come, first served. The active ZSET (score = session expiry) is the only count of
+-- first come, first served, except that a product's invited line (invites: priority) is served
+-- before its main line. The active ZSET (score = session expiry) is the only count of
 -- admitted users, so no counter can drift from it. Products on keyspace promotion also get one
 -- slot key per admitted user with the session's TTL: Redis announces its expiry, which is what
 -- promotes the next user.
@@ -47,6 +48,25 @@ local function settings_of(k)
     return c
 end
 
+-- Closes a line's pending draw at the last ticket it handed out: from now on the draw's tickets
+-- stand in the order of its permutation, and places given up in the pre-queue, noted by ticket
+-- until now, are noted by position.
+local function close_draw(k, c)
+    local from = tonumber(c.draw_from)
+    if from and not c.draw_to then
+        local to = last_ticket(k)
+        c.draw_to = tostring(to)
+        local rescored = redis.call('ZRANGEBYSCORE', k.left, from, to)
+        for _, ticket in ipairs(rescored) do
+            redis.call('ZADD', k.left, position_of(tonumber(ticket), c), ticket)
+        end
+        if #rescored > 0 then
+            redis.call('HINCRBY', k.settings, k.field.left_v, 1)
+        end
+        redis.call('HSET', k.settings, k.field.draw_to, c.draw_to)
+    end
+end
+
 -- Whether the product's sale has opened (always, without opens-at). The first call after
 -- opens-at records the opening and closes a pending draw at the last ticket taken: from now on
 -- the draw's tickets stand in the order of its permutation, and places given up in the
@@ -61,39 +81,35 @@ local function opened(k, now, c, write)
         return false
     end
     if c.opened ~= c.opens and write then
-        local from = tonumber(c.draw_from)
-        if from and not c.draw_to then
-            local to = last_ticket(k)
-            c.draw_to = tostring(to)
-            local rescored = redis.call('ZRANGEBYSCORE', k.left, from, to)
-            for _, ticket in ipairs(rescored) do
-                redis.call('ZADD', k.left, position_of(tonumber(ticket), c), ticket)
-            end
-            if #rescored > 0 then
-                redis.call('HINCRBY', k.settings, 'left_v', 1)
-            end
-            redis.call('HSET', k.settings, 'draw_to', c.draw_to)
-        end
+        close_draw(k, c)
+        close_draw(invited_line(k, c))
         redis.call('HSET', k.settings, 'opened', c.opens)
         c.opened = c.opens
     end
     return true
 end
 
--- A ticket in the pre-queue of a sale not yet open. The first one opens a draw with the seed the
--- gateway drew ('seed'), kept secret until the opening, and the draw's first ticket. A sale
--- moved before it opened keeps its pending draw. A product that opens again before the crowd of
--- its last draw got through draws nobody: newcomers queue behind that crowd.
-local function pre_queue(k, uid, c, seed)
+-- A ticket in the pre-queue of a sale not yet open, in the main line or (invited) the invited
+-- one. The first one opens a draw in both lines with the seed the gateway drew ('seed'), kept
+-- secret until the opening, and each line's first ticket. A sale moved before it opened keeps its
+-- pending draw. A product that opens again before the crowd of its last draw got through draws
+-- nobody: newcomers queue behind that crowd (the invited line's is served first: when the main
+-- line's crowd is through, so is the invited one's).
+local function pre_queue(k, uid, c, seed, invited)
     local to = tonumber(c.draw_to)
     if not c.draw_from or (to and (tonumber(c.head) or 1) > to) then
         if not seed or seed == '' then
             error('a pre-queue draw needs a seed from the gateway')
         end
+        local ki, ci = invited_line(k, c)
         c.seed = seed
         c.draw_from, c.draw_to = tostring(last_ticket(k) + 1), false
-        redis.call('HSET', k.settings, 'seed', c.seed, 'draw_from', c.draw_from)
-        redis.call('HDEL', k.settings, 'draw_to')
+        ci.draw_from, ci.draw_to = tostring(last_ticket(ki) + 1), false
+        redis.call('HSET', k.settings, 'seed', c.seed, k.field.draw_from, c.draw_from, ki.field.draw_from, ci.draw_from)
+        redis.call('HDEL', k.settings, k.field.draw_to, ki.field.draw_to)
+    end
+    if invited then
+        return enqueue(invited_line(k, c), uid)
     end
     return enqueue(k, uid)
 end
@@ -118,7 +134,7 @@ end
 -- did (PROMOTION: moved, full, or empty when nobody waits).
 local function fill(k, now, c)
     local function nothing()
-        return 0, line_length(k, c) > 0 and PROMOTION.FULL or PROMOTION.EMPTY
+        return 0, waiting_count(k, c) > 0 and PROMOTION.FULL or PROMOTION.EMPTY
     end
     -- Passthrough forwards everyone: no opening to wait for, no pace to keep.
     local passthrough = c.mode == MODE.PASSTHROUGH
@@ -141,7 +157,20 @@ local function fill(k, now, c)
         end
     end
     redis.call('ZREMRANGEBYSCORE', k.active, '-inf', now)
-    local heads = take(k, c, spares, now)
+    -- The invited line first (invites: priority), then the main line, once no ticket of the
+    -- invited line is left (a long run of closed tabs there may take more than one call).
+    local heads = {}
+    local invited_done = true
+    if c.invited then
+        local ki, ci = invited_line(k, c)
+        heads = take(ki, ci, spares, now)
+        invited_done = (tonumber(ci.head) or 1) > last_ticket(ki)
+    end
+    if #heads < spares and invited_done then
+        for _, uid in ipairs(take(k, c, spares - #heads, now)) do
+            heads[#heads + 1] = uid
+        end
+    end
     if #heads == 0 then
         return nothing()
     end
@@ -235,7 +264,7 @@ end
 -- will without a new event (nobody waits, or an operator stopped promotion: joins and operator
 -- actions mark the product due again). Used by the safety net's index of due products.
 local function next_due(k, now, c)
-    if line_length(k, c) == 0 or c.mode == MODE.QUEUE_ALL or c.mode == MODE.CLOSED then
+    if waiting_count(k, c) == 0 or c.mode == MODE.QUEUE_ALL or c.mode == MODE.CLOSED then
         return -1
     end
     if c.mode == MODE.PASSTHROUGH then

@@ -20,13 +20,18 @@
 --       always open)   8 closes-at (epoch ms, '' = never)   9 max-admit-per-minute (0 = unpaced)
 --       10 abandon-after (ms, 0 = never)   11 arrival-ttl (ms, 0 = the session ttl)   12 a seed
 --       from a secure random generator, used if this call opens a pre-queue's draw ('' when the
---       product has no opens-at)   13 onwards, a pair per user: the user id, and when the request
+--       product has no opens-at)   13 onwards, three per user: the user id; when the request
 --       would complete the session (complete-on: an active user must then claim the completion)
---       the claim's id, a random string without ':', else ''
+--       the claim's id, a random string without ':', else ''; and what the user brings towards the
+--       product's invitations: '' (none needed), 'required' (a new place needs a valid invitation
+--       and the request brought none), or a valid invitation the gateway checked, as
+--       '<uses> <expires (epoch ms)> <line> <jti>' (line 'invited' for the invited line of
+--       invites: priority, 'main' to count it only)
 -- Reply rate (admissions per second x 10^6), promoted (users this call admitted), users: one entry
 --       per pair, in the order given, each the fixed list {state (STATE), rank (1-based while
---       waiting; in a pre-queue how many are in it; else 0), enqueued (1 when this call gave the
---       user a new ticket), ticket (the user's ticket while in line, else -1)}; JoinScript reads it
+--       waiting, the invited line ahead of the main one; in a pre-queue how many are in it; else
+--       0), enqueued (1 when this call gave the user a new ticket), ticket (the user's ticket while
+--       in line, negative in the invited line; else 0)}; JoinScript reads it
 local k = script_keys()
 local now, ttl = tonumber(ARGV[2]), tonumber(ARGV[4])
 local idle = tonumber(ARGV[6])
@@ -38,6 +43,9 @@ if arrival <= 0 then
     arrival = ttl
 end
 local KEEP_EVERY = math.min(60000, idle / 10)
+-- An invitation's count outlives its expiry by this much: instances' clocks differ a little, and
+-- one that still takes the invitation must still find its count.
+local INVITE_MARGIN = 60000
 
 -- The scheduler and the leave path have no request to read the route from; they use the rules
 -- the last join stored. Whoever is in line when abandon-after changes gets the whole new period
@@ -75,66 +83,119 @@ if renew then
     changes[#changes + 1] = c.kept_at
 end
 
--- The user is still there: seen, and their line entries kept.
-local function present(uid, ticket)
-    stamp_seen(k, ticket, now, c, changes)
-    keep(k, uid, ticket, ARGV[6])
+-- The user is still there: seen, and their line entries kept (in the line lk, whose settings are lc).
+local function present(lk, lc, uid, ticket)
+    stamp_seen(lk, ticket, now, lc, changes)
+    keep(lk, uid, ticket, ARGV[6])
 end
 
 -- Once a fill finds no place free (or no admission due by the pace), none frees within the call.
 local full = false
+-- Places this call made in the invited line: every gateway adds them to the ranks of the main
+-- line it works out from memory until it reads the line again (view.lua).
+local invited_joins = 0
 local promoted = 0
 
 local function rank_of_new(ticket)
-    -- A new ticket is the last in line: everyone between the head and it, less the places given up.
-    -- Counted afresh each time: a fill that admits nobody may still pass places given up and trim them.
-    return ticket - (tonumber(c.head) or 1) + 1 - redis.call('ZCARD', k.left)
+    -- A new ticket is the last in the main line: everyone between the head and it, less the places
+    -- given up (counted afresh: a fill that admits nobody may still pass places given up and trim
+    -- them), and behind the whole invited line.
+    local rank = ticket - (tonumber(c.head) or 1) + 1 - redis.call('ZCARD', k.left)
+    if c.invited then
+        rank = rank + line_length(invited_line(k, c))
+    end
+    return rank
 end
 
 local function admitted(uid, claim, expiry)
     expiry = arrive(k, uid, now, c, expiry)
     if claim ~= '' and not claim_completion(k, uid, now, expiry, claim) then
-        return { STATE.COMPLETING, 0, 0, -1 }
+        return { STATE.COMPLETING, 0, 0, 0 }
     end
-    return { STATE.ACTIVE, 0, 0, -1 }
+    return { STATE.ACTIVE, 0, 0, 0 }
 end
 
-local function decide(uid, claim)
+-- Whether the user may take a new place, given what they bring towards invitations: the STATE
+-- that turns them away (else nil), and whether the place is in the invited line. An invitation's
+-- use is counted here, in the step that makes the place, so a user already in line or admitted
+-- who brings it again uses nothing.
+local function invitation(invite)
+    if invite == '' then
+        return nil, false
+    end
+    if invite == 'required' then
+        return STATE.INVITE_REQUIRED, false
+    end
+    local uses, expires, line, id = string.match(invite, '^(%d+) (%d+) (%a+) (%S+)$')
+    if not id then
+        error('an invitation is given as "<uses> <expires> <line> <jti>", not ' .. invite)
+    end
+    local key = k:invite(id)
+    local used = tonumber(redis.call('GET', key)) or 0
+    if used >= tonumber(uses) then
+        return STATE.INVITE_USED, false
+    end
+    redis.call('SET', key, used + 1, 'PX', math.max(1, tonumber(expires) - now) + INVITE_MARGIN)
+    return nil, line == 'invited'
+end
+
+local function decide(uid, claim, invite)
     if c.mode == MODE.CLOSED then
         -- Turned away for now, but still there: whoever has a place keeps it.
-        local ticket = ticket_of(k, uid, c)
+        local lk, lc, ticket = place_of(k, uid, c)
         if ticket then
-            present(uid, ticket)
+            present(lk, lc, uid, ticket)
+            return { STATE.ROOM_CLOSED, 0, 0, reply_ticket(k, lk, ticket) }
         end
-        return { STATE.ROOM_CLOSED, 0, 0, ticket or -1 }
+        return { STATE.ROOM_CLOSED, 0, 0, 0 }
     end
     local expiry = tonumber(redis.call('ZSCORE', k.active, uid))
     if expiry and expiry > now then
         return admitted(uid, claim, expiry)
     end
     local enqueued = 0
-    local ticket = ticket_of(k, uid, c)
+    local lk, lc, ticket = place_of(k, uid, c)
     if not ticket then
         if c.draining == '1' then
-            return { STATE.DRAINING, 0, 0, -1 }
+            return { STATE.DRAINING, 0, 0, 0 }
         end
         if closes ~= '' and now >= tonumber(closes) then
-            return { STATE.SALE_ENDED, 0, 0, -1 }
+            return { STATE.SALE_ENDED, 0, 0, 0 }
+        end
+        -- From here on the user takes a new place, whatever the room's mode or the sale's state.
+        local refused, invited = invitation(invite)
+        if refused then
+            return { refused, 0, 0, 0 }
+        end
+        lk, lc = k, c
+        if invited then
+            if not c.invited then
+                c.invited = '1'
+                changes[#changes + 1] = 'invited'
+                changes[#changes + 1] = '1'
+            end
+            lk, lc = invited_line(k, c)
         end
     end
     if c.mode ~= MODE.PASSTHROUGH and not opened(k, now, c, true) then
         if not ticket then
-            ticket = pre_queue(k, uid, c, seed)
+            ticket = pre_queue(k, uid, c, seed, lk ~= k)
             enqueued = 1
+            if lk ~= k then
+                invited_joins = invited_joins + 1
+            end
         end
-        present(uid, ticket)
-        return { STATE.PRE_QUEUE, line_length(k, c), enqueued, ticket }
+        present(lk, lc, uid, ticket)
+        return { STATE.PRE_QUEUE, waiting_count(k, c), enqueued, reply_ticket(k, lk, ticket) }
     end
     if not ticket then
-        ticket = enqueue(k, uid)
+        ticket = enqueue(lk, uid)
         enqueued = 1
+        if lk ~= k then
+            invited_joins = invited_joins + 1
+        end
     end
-    present(uid, ticket)
+    present(lk, lc, uid, ticket)
     if not full then
         local moved, outcome = fill(k, now, c)
         promoted = promoted + moved
@@ -150,19 +211,22 @@ local function decide(uid, claim)
             full = true
         end
     end
-    if enqueued == 1 then
+    if enqueued == 1 and lk == k then
         return { STATE.WAITING, rank_of_new(ticket), 1, ticket }
     end
-    return { STATE.WAITING, rank_of(k, ticket, c), enqueued, ticket }
+    return { STATE.WAITING, rank_among_all(k, c, lk, lc, ticket), enqueued, reply_ticket(k, lk, ticket) }
 end
 
 local users = {}
-for i = 13, #ARGV, 2 do
-    users[#users + 1] = decide(ARGV[i], ARGV[i + 1])
+for i = 13, #ARGV, 3 do
+    users[#users + 1] = decide(ARGV[i], ARGV[i + 1], ARGV[i + 2])
 end
 
 if #changes > 0 then
     redis.call('HSET', k.settings, unpack(changes))
+end
+if invited_joins > 0 then
+    redis.call('PUBLISH', k.invited_joined, invited_joins)
 end
 -- Every KEEP_EVERY, a visit renews all the product's keys together (once they exist, so just
 -- before answering): the ticket counter can never reset while anyone waits.
@@ -170,5 +234,12 @@ if renew then
     for _, key in ipairs({ k.settings, k.active, k.seq, k.arriving, k.left }) do
         redis.call('PEXPIRE', key, idle)
     end
+    if c.invited then
+        redis.call('PEXPIRE', k.invited.seq, idle)
+        redis.call('PEXPIRE', k.invited.left, idle)
+    end
+elseif invited_joins > 0 then
+    -- The invited line's counter may be new: it must not outlive the product's other keys.
+    redis.call('PEXPIRE', k.invited.seq, idle)
 end
 return { 'rate', rate_reply(c, now), 'promoted', promoted, 'users', users }

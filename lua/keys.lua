@@ -22,6 +22,8 @@ local PRODUCT_CHANNELS = {
     released = 'qg:released:',
     -- freed places (promotion: pubsub)
     slot_available = 'qg:slot-available:',
+    -- places made in the invited line (invites: priority): how many, so gateways count them
+    invited_joined = 'qg:invited:',
 }
 local KEY_MAKERS = {
     -- HASH: ticket -> user id, for the tickets n*PAGE to n*PAGE+PAGE-1 (line.lua)
@@ -44,12 +46,57 @@ local KEY_MAKERS = {
     completing = function(k, uid)
         return k.prefix .. 'completing:' .. uid
     end,
+    -- STRING expiring with the invitation: how many places the invitation (its jti) has made here
+    invite = function(k, id)
+        return k.prefix .. 'invite:' .. id
+    end,
 }
-local KEYS_OF_A_PRODUCT = {
+-- The settings fields that belong to one line: the main line's keep the names of earlier
+-- releases, the invited line's (invites: priority) are prefixed.
+local MAIN_FIELDS = { head = 'head', draw_from = 'draw_from', draw_to = 'draw_to', left_v = 'left_v',
+    seen_ttl = 'seen_ttl' }
+local INVITED_FIELDS = { head = 'invited_head', draw_from = 'invited_draw_from', draw_to = 'invited_draw_to',
+    left_v = 'invited_left_v', seen_ttl = 'invited_seen_ttl' }
+-- The keys of the line itself; the invited line has its own under 'qg:{pid}:invited:'.
+local LINE_KEYS = { seq = true, left = true }
+local LINE_MAKERS = { page = true, bucket = true, seen = true }
+
+local KEYS_OF_A_PRODUCT
+
+-- The invited line's keys: its own ticket counter, pages, buckets, places given up and seen
+-- bitmaps; every other key (settings, active, the channels, ...) is the product's.
+local function invited_keys(k)
+    return setmetatable({ pid = k.pid, prefix = k.prefix .. 'invited:', field = INVITED_FIELDS }, {
+        __index = function(ki, name)
+            if LINE_MAKERS[name] then
+                return KEY_MAKERS[name]
+            end
+            local value
+            if LINE_KEYS[name] then
+                value = ki.prefix .. PRODUCT_KEYS[name]
+            elseif KEY_MAKERS[name] then
+                value = function(_, ...)
+                    return KEY_MAKERS[name](k, ...)
+                end
+            else
+                value = k[name]
+            end
+            rawset(ki, name, value)
+            return value
+        end,
+    })
+end
+
+KEYS_OF_A_PRODUCT = {
     __index = function(k, name)
         local maker = KEY_MAKERS[name]
         if maker then
             return maker
+        end
+        if name == 'invited' then
+            local ki = invited_keys(k)
+            rawset(k, name, ki)
+            return ki
         end
         local value
         if PRODUCT_KEYS[name] then
@@ -65,9 +112,10 @@ local KEYS_OF_A_PRODUCT = {
 }
 
 -- The keys of one product: k.settings, k.active, ... and k:page(n), k:bucket(b), k:seen(span, n),
--- k:slot(uid), k:completing(uid).
+-- k:slot(uid), k:completing(uid), k:invite(id); k.field names its line's settings fields, and
+-- k.invited is the same table for the invited line.
 local function product_keys(pid)
-    return setmetatable({ pid = pid, prefix = 'qg:{' .. pid .. '}:' }, KEYS_OF_A_PRODUCT)
+    return setmetatable({ pid = pid, prefix = 'qg:{' .. pid .. '}:', field = MAIN_FIELDS }, KEYS_OF_A_PRODUCT)
 end
 
 -- The keys of the product a product script is run for: ARGV[1] is the product id, KEYS[1] its

@@ -27,15 +27,21 @@ local SEEN_WRAP = 16777216 -- 2^24 bits, so a seen bitmap never exceeds 2 MB
 local DRAW_ROUNDS = 6
 
 -- Key names a call asks for more than once are made once a call: building a string costs Redis
--- more than most commands do, and a call that enters many users fills a page or two.
+-- more than most commands do, and a call that enters many users fills a page or two. (Per line:
+-- the invited line has pages and buckets of its own.)
 local pages = {}
 
 local function page_of(k, ticket)
     local n = math.floor(ticket / PAGE)
-    local page = pages[n]
+    local of_line = pages[k.prefix]
+    if not of_line then
+        of_line = {}
+        pages[k.prefix] = of_line
+    end
+    local page = of_line[n]
     if not page then
         page = k:page(n)
-        pages[n] = page
+        of_line[n] = page
     end
     return page
 end
@@ -44,10 +50,15 @@ end
 local buckets = {}
 
 local function bucket_of(k, uid)
-    local bucket = buckets[uid]
+    local of_line = buckets[k.prefix]
+    if not of_line then
+        of_line = {}
+        buckets[k.prefix] = of_line
+    end
+    local bucket = of_line[uid]
     if not bucket then
         bucket = k:bucket(tonumber(string.sub(redis.sha1hex(uid), 1, 8), 16) % BUCKETS)
-        buckets[uid] = bucket
+        of_line[uid] = bucket
     end
     return bucket
 end
@@ -86,19 +97,20 @@ local function permute(seed, size, x, inverse)
     return x
 end
 
--- Drawn positions already worked out in this call, by the draw's last ticket, then ticket: the
--- permutation costs tens of µs, and a call may ask for the same one twice.
+-- Drawn positions already worked out in this call, by the draw, then ticket: the permutation
+-- costs tens of µs, and a call may ask for the same one twice.
 local drawn = {}
 
 -- Where a ticket stands in line (before its sale opens, the draw is not known: its ticket).
 local function position_of(ticket, c)
     local from, to = tonumber(c.draw_from), tonumber(c.draw_to)
     if to and ticket >= from and ticket <= to then
-        drawn[to] = drawn[to] or {}
-        local position = drawn[to][ticket]
+        local draw = from .. ':' .. to
+        drawn[draw] = drawn[draw] or {}
+        local position = drawn[draw][ticket]
         if not position then
             position = from + permute(c.seed, to - from + 1, ticket - from, false)
-            drawn[to][ticket] = position
+            drawn[draw][ticket] = position
         end
         return position
     end
@@ -177,18 +189,82 @@ local function rank_of(k, ticket, c)
     return position - head + 1 - redis.call('ZCOUNT', k.left, head, '(' .. position)
 end
 
--- Takes the user out of the line; returns 1 when they held a place there.
-local function give_up(k, uid, c)
+-- The invited line (invites: priority): a second line of the same layout, under the keys of
+-- k.invited and the settings fields 'invited_*', served before the main line, so every invited
+-- shopper stands ahead of every uninvited one and each line keeps its own order. Its draw (a
+-- sale's pre-queue) opens and closes with the main line's, with the same seed. The settings field
+-- 'invited' marks a product that has ever had one: the others never look for it. Every function
+-- of this file works on either line, given the line's keys and its view of the settings: c as
+-- the invited line reads it, its own fields and the product's others.
+local invited_views = {}
+
+local function invited_line(k, c)
+    local ci = invited_views[c]
+    if not ci then
+        ci = setmetatable({}, {
+            __index = function(_, name)
+                return c[INVITED_FIELDS[name] or name]
+            end,
+            __newindex = function(_, name, value)
+                c[INVITED_FIELDS[name] or name] = value
+            end,
+        })
+        invited_views[c] = ci
+    end
+    return k.invited, ci
+end
+
+-- Where the user holds a place: the line's keys, its settings and the ticket; nil when nowhere.
+local function place_of(k, uid, c)
     local ticket = ticket_of(k, uid, c)
+    if ticket then
+        return k, c, ticket
+    end
+    if c.invited then
+        local ki, ci = invited_line(k, c)
+        ticket = ticket_of(ki, uid, ci)
+        if ticket then
+            return ki, ci, ticket
+        end
+    end
+    return nil
+end
+
+-- How many hold a place in either line.
+local function waiting_count(k, c)
+    local count = line_length(k, c)
+    if c.invited then
+        count = count + line_length(invited_line(k, c))
+    end
+    return count
+end
+
+-- A place's rank among everyone waiting: the whole invited line is ahead of the main line.
+local function rank_among_all(k, c, lk, lc, ticket)
+    local rank = rank_of(lk, ticket, lc)
+    if lk == k and c.invited then
+        rank = rank + line_length(invited_line(k, c))
+    end
+    return rank
+end
+
+-- A ticket as the replies (and the wait tokens) carry it: the invited line's are negative.
+local function reply_ticket(k, lk, ticket)
+    return lk == k and ticket or -ticket
+end
+
+-- Takes the user out of whichever line they are in; returns 1 when they held a place there.
+local function give_up(k, uid, c)
+    local lk, lc, ticket = place_of(k, uid, c)
     if not ticket then
         return 0
     end
-    redis.call('HDEL', page_of(k, ticket), ticket)
-    redis.call('HDEL', bucket_of(k, uid), uid)
-    redis.call('ZADD', k.left, position_of(ticket, c), ticket)
-    inherit_ttl(k, k.left)
+    redis.call('HDEL', page_of(lk, ticket), ticket)
+    redis.call('HDEL', bucket_of(lk, uid), uid)
+    redis.call('ZADD', lk.left, position_of(ticket, lc), ticket)
+    inherit_ttl(k, lk.left)
     -- Gateways keep a view of the line (view.lua): a new version tells them to read 'left' again.
-    redis.call('HINCRBY', k.settings, 'left_v', 1)
+    redis.call('HINCRBY', k.settings, lk.field.left_v, 1)
     return 1
 end
 
@@ -197,13 +273,14 @@ local function seen_span(abandon)
 end
 
 -- Every request of someone in line counts as being there (abandon-after): the bit of their ticket
--- in the current span's bitmap. The bitmap's expiry is set once per span for the whole product
--- (settings 'seen_ttl' names the span it was set for; 'changes' collects that field for the caller
--- to write), not once per user.
--- The current span's bitmap, worked out once a call ('now' is the call's).
-local seen_now = nil
+-- in the current span's bitmap (each line has its own). The bitmap's expiry is set once per span
+-- for the whole line (settings 'seen_ttl' names the span it was set for; 'changes' collects that
+-- field for the caller to write), not once per user.
+-- The current span's bitmap of each line, worked out once a call ('now' is the call's).
+local seen_nows = {}
 
-local function stamp_seen(k, ticket, now, c, changes)
+local function seen_now_of(k, now, c)
+    local seen_now = seen_nows[k.prefix]
     if not seen_now then
         local abandon = tonumber(c.abandon) or 0
         if abandon <= 0 then
@@ -213,7 +290,13 @@ local function stamp_seen(k, ticket, now, c, changes)
             local n = math.floor(now / span)
             seen_now = { key = k:seen(span, n), marker = span .. ':' .. n, ttl = abandon + 2 * span }
         end
+        seen_nows[k.prefix] = seen_now
     end
+    return seen_now
+end
+
+local function stamp_seen(k, ticket, now, c, changes)
+    local seen_now = seen_now_of(k, now, c)
     if seen_now.off then
         return
     end
@@ -221,7 +304,7 @@ local function stamp_seen(k, ticket, now, c, changes)
     if c.seen_ttl ~= seen_now.marker then
         redis.call('PEXPIRE', seen_now.key, seen_now.ttl)
         c.seen_ttl = seen_now.marker
-        changes[#changes + 1] = 'seen_ttl'
+        changes[#changes + 1] = k.field.seen_ttl
         changes[#changes + 1] = seen_now.marker
     end
 end
@@ -236,6 +319,7 @@ local function stamp_seen_all(k, tickets, now, c, changes)
         return 0
     end
     stamp_seen(k, tonumber(tickets[1]), now, c, changes)
+    local seen_now = seen_now_of(k, now, c)
     if seen_now.off then
         return 0
     end
@@ -328,7 +412,7 @@ local function take(k, c, wanted, now)
         budget = budget - 1
     end
     if head ~= (tonumber(c.head) or 1) then
-        redis.call('HSET', k.settings, 'head', head)
+        redis.call('HSET', k.settings, k.field.head, head)
         redis.call('ZREMRANGEBYSCORE', k.left, '-inf', '(' .. head)
         c.head = head
     end

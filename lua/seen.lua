@@ -6,19 +6,33 @@
 --
 -- KEYS  settings, active, seq (keys.lua)
 -- ARGV  1 product id   2 now (epoch ms)   3 onwards, the tickets of the users seen (whole numbers
---       written plainly)
+--       written plainly; negative in the invited line)
 -- Reply marked (how many tickets were marked)
 local k = script_keys()
 local now = tonumber(ARGV[2])
-local values = redis.call('HMGET', k.settings, 'abandon', 'heard_at', 'seen_since', 'seen_ttl')
+local values = redis.call('HMGET', k.settings, 'abandon', 'heard_at', 'seen_since', 'seen_ttl', 'invited_seen_ttl')
 if not values[1] then
     -- The product's keys are gone (nobody came for the idle ttl): nothing to keep.
     return { 'marked', 0 }
 end
-local c = { abandon = values[1], heard_at = values[2], seen_since = values[3], seen_ttl = values[4] }
+local c = { abandon = values[1], heard_at = values[2], seen_since = values[3], seen_ttl = values[4],
+    invited_seen_ttl = values[5] }
 local changes = {}
 heard(now, c, changes)
-local marked = stamp_seen_all(k, { unpack(ARGV, 3) }, now, c, changes)
+local main, invited = {}, {}
+for i = 3, #ARGV do
+    local ticket = ARGV[i]
+    if string.sub(ticket, 1, 1) == '-' then
+        invited[#invited + 1] = string.sub(ticket, 2)
+    else
+        main[#main + 1] = ticket
+    end
+end
+local marked = stamp_seen_all(k, main, now, c, changes)
+if #invited > 0 then
+    local ki, ci = invited_line(k, c)
+    marked = marked + stamp_seen_all(ki, invited, now, ci, changes)
+end
 if #changes > 0 then
     redis.call('HSET', k.settings, unpack(changes))
 end

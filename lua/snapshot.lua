@@ -4,8 +4,8 @@
 --
 -- KEYS  settings, active, seq (keys.lua)
 -- ARGV  1 product id   2 now (epoch ms)
--- Reply waiting, active (unexpired sessions only), max (as the last join stored it, -1 when
---       unknown), max_override (the operator's, -1 when unset), mode (MODE), draining (1 or 0),
+-- Reply waiting (in both lines), active (unexpired sessions only), max (as the last join stored
+--       it, -1 when unknown), max_override (the operator's, -1 when unset), mode (MODE), draining (1 or 0),
 --       rate (admissions per second x 10^6), known (1 when the product has any state), opens and
 --       opened (the sale's opens-at and the opens-at it last opened, epoch ms, -1 when none),
 --       seed (the last draw's seed, '' when none and until its sale has opened: nobody may know
@@ -13,7 +13,7 @@
 local k = script_keys()
 local now = tonumber(ARGV[2])
 local c = settings_of(k)
-local waiting = line_length(k, c)
+local waiting = waiting_count(k, c)
 local admitted = redis.call('ZCOUNT', k.active, '(' .. now, '+inf')
 local known = 0
 if waiting > 0 or admitted > 0 or redis.call('EXISTS', k.settings) == 1 then

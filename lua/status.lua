@@ -11,7 +11,8 @@
 --       pre-queue how many are in it), rate (admissions per second x 10^6), opens (the sale's
 --       opens-at, epoch ms, -1 when none), abandon (the product's abandon-after, ms, 0 = never,
 --       so the answer can say when to ask again), timed (1 when promotion runs on a clock of its
---       own: opens-at or max-admit-per-minute), ticket (the user's ticket while in line, else -1)
+--       own: opens-at or max-admit-per-minute), ticket (the user's ticket while in line, negative
+--       in the invited line; else 0)
 local k = script_keys()
 local uid, now = ARGV[2], tonumber(ARGV[3])
 local c = settings_of(k)
@@ -23,23 +24,23 @@ local function answer(state, rank, ticket)
         redis.call('HSET', k.settings, unpack(changes))
     end
     return { 'state', state, 'rank', rank, 'rate', rate_reply(c, now), 'opens', tonumber(c.opens) or -1,
-        'abandon', tonumber(c.abandon) or 0, 'timed', is_timed(c), 'ticket', ticket or -1 }
+        'abandon', tonumber(c.abandon) or 0, 'timed', is_timed(c), 'ticket', ticket or 0 }
 end
 
 local expiry = redis.call('ZSCORE', k.active, uid)
 if expiry and tonumber(expiry) > now then
     return answer(STATE.ACTIVE, 0)
 end
-local ticket = ticket_of(k, uid, c)
+local lk, lc, ticket = place_of(k, uid, c)
 if not ticket then
     return answer(STATE.NOT_FOUND, 0)
 end
-stamp_seen(k, ticket, now, c, changes)
+stamp_seen(lk, ticket, now, lc, changes)
 local ttl = redis.call('PTTL', k.settings)
 if ttl > 0 then
-    keep(k, uid, ticket, ttl)
+    keep(lk, uid, ticket, ttl)
 end
 if not opened(k, now, c, true) then
-    return answer(STATE.PRE_QUEUE, line_length(k, c), ticket)
+    return answer(STATE.PRE_QUEUE, waiting_count(k, c), reply_ticket(k, lk, ticket))
 end
-return answer(STATE.WAITING, rank_of(k, ticket, c), ticket)
+return answer(STATE.WAITING, rank_among_all(k, c, lk, lc, ticket), reply_ticket(k, lk, ticket))

@@ -3,6 +3,7 @@ package io.queuegate.admission;
 import java.util.function.Supplier;
 
 import io.queuegate.config.QueuePolicy;
+import io.queuegate.invites.InvitationCheck;
 
 /**
  * One request on a protected route, as the admission decision needs it.
@@ -15,7 +16,28 @@ import io.queuegate.config.QueuePolicy;
  * @param routeId the route, for metrics and the audit log
  * @param completing whether the request matches the route's {@code complete-on} rule: an active
  *                   caller must then claim the completion before being let through
+ * @param invitation what the request brings towards the product's invitations, checked against
+ *                   the product and the caller ({@link InvitationCheck#ABSENT} where the route's
+ *                   {@code invites} is off: then none is read). A valid one lets a new place be
+ *                   taken where the route asks for invitations, and spares the join other checks
  */
 public record AdmissionRequest(String productId, String identity, PresentedToken presented, QueuePolicy policy,
-        Supplier<String> clientAddress, String routeId, boolean completing) {
+        Supplier<String> clientAddress, String routeId, boolean completing, InvitationCheck invitation) {
+
+    public AdmissionRequest {
+        if (invitation == null) {
+            invitation = InvitationCheck.ABSENT;
+        }
+    }
+
+    /** A request that brings no invitation. */
+    public AdmissionRequest(String productId, String identity, PresentedToken presented, QueuePolicy policy,
+            Supplier<String> clientAddress, String routeId, boolean completing) {
+        this(productId, identity, presented, policy, clientAddress, routeId, completing, InvitationCheck.ABSENT);
+    }
+
+    /** Whether the request carries a valid invitation for this product and caller. */
+    public boolean invited() {
+        return invitation.valid();
+    }
 }

@@ -4,10 +4,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 
+import io.queuegate.config.InviteMode;
 import io.queuegate.config.QueuePolicy;
 import io.queuegate.config.RedisFailureMode;
 import io.queuegate.events.QueueEvents;
 import io.queuegate.identity.ClientAddresses;
+import io.queuegate.invites.Invitation;
+import io.queuegate.invites.InvitationCheck;
 import io.queuegate.line.LocalAnswers;
 import io.queuegate.line.LocalStanding;
 import io.queuegate.store.Placement;
@@ -83,8 +86,15 @@ public class AdmissionService {
             if (standing != null && (standing.placement().state() != Placement.State.PRE_QUEUE
                     || Objects.equals(standing.opensAt(), request.policy().opensAt()))) {
                 return Mono.just(decide(caller, new JoinScript.Joined(standing.placement(), false, caller.ticket()),
-                        request.policy(), request.routeId(), null, request.presented().value()));
+                        request.policy(), request.routeId(), null, request.presented().value(), request.invitation()));
             }
+        }
+        QueuePolicy policy = request.policy();
+        JoinScript.Invite invite = invite(policy.invites(), request.invitation());
+        // A caller with neither identity nor token got an id made up just now: they hold no place
+        // anywhere, so without the invitation a new place needs, Redis has nothing to tell them.
+        if (invite.required() && request.identity() == null && request.presented() == null) {
+            return Mono.just(refused(request.invitation()));
         }
         // Only a join without a token can add a member or a queue; polls with a token pass free.
         if (!caller.hasToken()) {
@@ -93,18 +103,46 @@ public class AdmissionService {
                 return Mono.just(limited);
             }
         }
-        QueuePolicy policy = request.policy();
         // A caller who may not be let through must not hold the completion either.
         String claim = request.completing() && caller.mayForward() ? Identifiers.newClaimId() : null;
-        return queues.join(caller.productId(), caller.userId(), policy.rules(), claim)
-                .map(joined -> decide(caller, joined, policy, request.routeId(), claim, null))
+        return queues.join(caller.productId(), caller.userId(), policy.rules(), claim, invite)
+                .map(joined -> decide(caller, joined, policy, request.routeId(), claim, null, request.invitation()))
                 .onErrorResume(RedisFailures::isRedisFailure, error -> {
                     events.redisFailure(request.productId(), "admission", error);
                     log.warn("Redis could not answer for product " + request.productId() + "; route fails "
                             + policy.onRedisFailure().name().toLowerCase() + ": " + error);
-                    return Mono.just(policy.onRedisFailure() == RedisFailureMode.OPEN
-                            ? new Admission.Unchecked() : new Admission.Unavailable());
+                    if (policy.onRedisFailure() != RedisFailureMode.OPEN) {
+                        return Mono.just(new Admission.Unavailable());
+                    }
+                    // Failing open lets through who could have joined: a token holder, or a caller
+                    // with the invitation a new place needs (its use is not counted meanwhile).
+                    return Mono.just(invite.required() && !caller.hasToken() ? refused(request.invitation())
+                            : new Admission.Unchecked());
                 });
+    }
+
+    /** What the caller brings to a join under the route's {@code invites}. */
+    private static JoinScript.Invite invite(InviteMode mode, InvitationCheck check) {
+        if (mode == InviteMode.OFF) {
+            return JoinScript.Invite.NONE;
+        }
+        if (check instanceof InvitationCheck.Valid valid) {
+            Invitation invitation = valid.invitation();
+            return JoinScript.Invite.of(invitation.id(), invitation.uses(), invitation.expiresAt().toEpochMilli(),
+                    mode == InviteMode.PRIORITY);
+        }
+        // An invitation that is refused is refused in either mode: its holder should hear so,
+        // not be placed behind the invited without a word.
+        return mode == InviteMode.REQUIRED || check instanceof InvitationCheck.Invalid ? JoinScript.Invite.REQUIRED
+                : JoinScript.Invite.NONE;
+    }
+
+    /** A new place refused for want of a valid invitation: none brought, or the one brought is refused. */
+    private static Admission.Rejected refused(InvitationCheck check) {
+        if (check instanceof InvitationCheck.Invalid invalid) {
+            return new Admission.Rejected(Refusal.INVITE_INVALID, invalid.reason(), false, 0);
+        }
+        return new Admission.Rejected(Refusal.INVITE_REQUIRED, null, false, 0);
     }
 
     /**
@@ -132,12 +170,17 @@ public class AdmissionService {
      * @param claim the id of the completion claim the join took if it answers active, else {@code null}
      * @param presentedToken the caller's token when its answer comes from this instance's memory
      *                       (it still says the same, so it is not signed again), else {@code null}
+     * @param invitation what the request brought towards invitations, for the words of a refusal
      */
     private Admission decide(Caller caller, JoinScript.Joined joined, QueuePolicy policy, String routeId,
-            String claim, String presentedToken) {
+            String claim, String presentedToken, InvitationCheck invitation) {
         Placement placement = joined.placement();
         if (joined.enqueued()) {
             events.joined(caller.productId(), routeId, caller.userId(), placement.rank());
+            if (joined.ticket() != null && joined.ticket() < 0) {
+                // Before the answer leaves: a rank this instance tells the main line next counts it.
+                local.invitedJoined(caller.productId(), 1);
+            }
         }
         switch (placement.state()) {
             case ACTIVE:
@@ -152,6 +195,10 @@ public class AdmissionService {
             case ROOM_CLOSED:
                 return new Admission.Rejected(Refusal.ROOM_CLOSED, null, false,
                         RetryAfter.whileClosed(policy.abandonAfter()));
+            case INVITE_REQUIRED:
+                return refused(invitation);
+            case INVITE_USED:
+                return new Admission.Rejected(Refusal.INVITE_USED, null, false, 0);
             default:
                 return waiting(caller, joined, policy, presentedToken);
         }

@@ -23,5 +23,11 @@ public enum Refusal {
     /** An operator closed the room. */
     ROOM_CLOSED,
     /** Another request of the session is completing it. */
-    COMPLETION_IN_PROGRESS
+    COMPLETION_IN_PROGRESS,
+    /** A new place needs an invitation, and the request brought none. */
+    INVITE_REQUIRED,
+    /** The invitation the request brought is refused: forged, expired, malformed, another product's or shopper's. */
+    INVITE_INVALID,
+    /** The invitation has made all the places it may for this product. */
+    INVITE_USED
 }

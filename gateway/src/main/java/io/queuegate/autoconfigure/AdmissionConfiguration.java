@@ -1,5 +1,8 @@
 package io.queuegate.autoconfigure;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.function.Predicate;
 
@@ -14,6 +17,8 @@ import io.queuegate.identity.ClientAddresses;
 import io.queuegate.identity.IdentityResolver;
 import io.queuegate.identity.TrustedHeaderIdentity;
 import io.queuegate.identity.TrustedProxies;
+import io.queuegate.invites.InvitationKeys;
+import io.queuegate.invites.InvitationVerifier;
 import io.queuegate.line.LineViews;
 import io.queuegate.line.LocalAnswers;
 import io.queuegate.line.SeenMarks;
@@ -45,6 +50,7 @@ import org.springframework.cloud.gateway.route.RouteLocator;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.support.ResourceBundleMessageSource;
+import org.springframework.core.io.Resource;
 import org.springframework.core.io.ResourceLoader;
 import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
 import org.springframework.web.reactive.function.server.RouterFunction;
@@ -152,9 +158,29 @@ class AdmissionConfiguration {
     @ConditionalOnMissingBean
     QueueAdmissionFilter queueAdmissionFilter(RouteQueuePolicies policies, AdmissionService admission,
             ProductQueues queues, QueueEventHub events, QueueResponses responses, ClientAddresses clientAddresses,
-            IdentityResolver identities, QueueGateProperties properties) {
+            IdentityResolver identities, QueueGateProperties properties, InvitationVerifier invitations) {
         return new QueueAdmissionFilter(policies, admission, queues, events, responses, clientAddresses, identities,
-                properties.maxBodySize().toBytes());
+                properties.maxBodySize().toBytes(), invitations);
+    }
+
+    /** Read once at startup: a JWK set is never fetched while shoppers wait on it. */
+    @Bean
+    @ConditionalOnMissingBean
+    InvitationVerifier invitationVerifier(QueueGateProperties properties, ResourceLoader resources,
+            Clock queuegateClock) {
+        QueueGateProperties.Invites invites = properties.invites();
+        String jwkSet = null;
+        if (invites.jwkSet() != null && !invites.jwkSet().isBlank()) {
+            Resource location = resources.getResource(invites.jwkSet().strip());
+            try (InputStream in = location.getInputStream()) {
+                jwkSet = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            }
+            catch (IOException ex) {
+                throw new IllegalStateException("queuegate.invites.jwk-set cannot be read from " + invites.jwkSet()
+                        + ": " + ex.getMessage(), ex);
+            }
+        }
+        return new InvitationVerifier(InvitationKeys.of(invites.secret(), invites.publicKey(), jwkSet), queuegateClock);
     }
 
     @Bean

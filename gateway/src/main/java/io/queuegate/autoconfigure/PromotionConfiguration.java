@@ -77,6 +77,7 @@ class PromotionConfiguration {
     @ConditionalOnMissingBean
     RouteValidation queuegateRouteValidation(RouteLocator routeLocator, RouteQueuePolicies policies,
             QueueGateProperties properties, PromotionListeners listeners, Environment environment) {
-        return new RouteValidation(routeLocator, policies, properties.products(), listeners, environment);
+        return new RouteValidation(routeLocator, policies, properties.products(), listeners, environment,
+                properties.invites().configured());
     }
 }

@@ -33,6 +33,7 @@ import org.springframework.util.unit.DataSize;
  * @param operations the operations surface (actuator endpoints) and its exposure
  * @param server what QueueGate adds to the HTTP server's own protection
  * @param page the waiting page shown to browsers
+ * @param invites the keys invitations are checked with, for routes with {@code invites} on
  * @param activeCacheTtl how long an instance may trust that a token holder is active without
  *                       asking Redis again; at most 1 second, 0 to always ask; default 1 second
  * @param maxBodySize larger request bodies on protected routes are refused with 413: by
@@ -56,6 +57,7 @@ public record QueueGateProperties(
         @DefaultValue Operations operations,
         @DefaultValue Server server,
         @DefaultValue Page page,
+        @DefaultValue Invites invites,
         @DefaultValue("1MB") DataSize maxBodySize,
         @DefaultValue("1s") Duration activeCacheTtl,
         Map<String, QueueSettings> products) {
@@ -74,6 +76,20 @@ public record QueueGateProperties(
                 throw new IllegalArgumentException("queuegate.products." + id + ": " + ex.getMessage(), ex);
             }
         });
+        for (Map.Entry<String, QueueSettings> product : products.entrySet()) {
+            InviteMode mode = product.getValue().invites();
+            if (mode != null && mode != InviteMode.OFF && !invites.configured()) {
+                throw new IllegalArgumentException("queuegate.products." + product.getKey() + ".invites is "
+                        + mode.name().toLowerCase(java.util.Locale.ROOT) + ", but no invitation key is configured: "
+                        + Invites.WHICH_KEY);
+            }
+        }
+        if (invites.secret() != null && (invites.secret().equals(token.secret())
+                || token.previousSecrets().contains(invites.secret()))) {
+            // Else a wait token's signature would pass for an invitation's, and the other way round.
+            throw new IllegalArgumentException("queuegate.invites.secret must differ from queuegate.token.secret "
+                    + "and its previous secrets");
+        }
         if (activeCacheTtl.isNegative() || activeCacheTtl.compareTo(Duration.ofSeconds(1)) > 0) {
             throw new IllegalArgumentException("queuegate.active-cache-ttl must be between 0 and 1s, was "
                     + activeCacheTtl);
@@ -309,6 +325,32 @@ public record QueueGateProperties(
         public Page {
             messages = List.copyOf(messages);
             requirePositive("queuegate.page.heartbeat", heartbeat);
+        }
+    }
+
+    /**
+     * @param secret the HS256 secret invitations are signed with, at least 32 bytes, shared with
+     *               the shop that mints them; default none
+     * @param publicKey an RSA or EC P-256 public key (PEM, {@code BEGIN PUBLIC KEY}) that checks
+     *                  RS256 and ES256 invitations, whose private key only the shop holds;
+     *                  default none
+     * @param jwkSet where to read a JWK set of RSA and EC P-256 public keys from, once at startup
+     *               (a resource location: {@code file:}, {@code classpath:}); never fetched while
+     *               serving; default none
+     */
+    public record Invites(String secret, String publicKey, String jwkSet) {
+
+        /** What a product with invitations on needs, in the words of its startup refusal. */
+        public static final String WHICH_KEY = "set queuegate.invites.secret, queuegate.invites.public-key "
+                + "or queuegate.invites.jwk-set";
+
+        /** Whether any key is configured: a product with {@code invites} on needs one. */
+        public boolean configured() {
+            return present(secret) || present(publicKey) || present(jwkSet);
+        }
+
+        private static boolean present(String value) {
+            return value != null && !value.isBlank();
         }
     }
 

@@ -28,6 +28,7 @@ import io.queuegate.store.ProductRules;
  *                   than the session
  * @param displayName what the waiting page and the console call the product, or {@code null}
  *                    (the default: the product id)
+ * @param invites what invitations do; default {@link InviteMode#OFF}
  */
 public record QueuePolicy(
         int maxActive,
@@ -42,7 +43,8 @@ public record QueuePolicy(
         int maxAdmitPerMinute,
         Duration abandonAfter,
         Duration arrivalTtl,
-        String displayName) {
+        String displayName,
+        InviteMode invites) {
 
     public static final int DEFAULT_MAX_ACTIVE = 10;
     public static final Duration DEFAULT_SESSION_TTL = Duration.ofMinutes(10);
@@ -125,7 +127,8 @@ public record QueuePolicy(
                 settings.maxAdmitPerMinute() != null ? settings.maxAdmitPerMinute() : 0,
                 settings.abandonAfter() != null ? settings.abandonAfter() : DEFAULT_ABANDON_AFTER,
                 settings.arrivalTtl() != null ? settings.arrivalTtl() : DEFAULT_ARRIVAL_TTL,
-                settings.displayName());
+                settings.displayName(),
+                settings.invites() != null ? settings.invites() : InviteMode.OFF);
     }
 
     /** Compiles a route's product-id-pattern, failing with a message that names the field. */

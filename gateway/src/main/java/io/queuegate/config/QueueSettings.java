@@ -25,6 +25,7 @@ import java.time.Instant;
  * @param arrivalTtl how long a newly admitted user has to arrive before the place goes on
  * @param displayName what shoppers and operators call the product ("Limited sneakers"): the
  *                    waiting page and the console show it instead of the product id
+ * @param invites what invitations do: nothing, let only the invited in, or serve them first
  */
 public record QueueSettings(
         Integer maxActive,
@@ -39,12 +40,13 @@ public record QueueSettings(
         Integer maxAdmitPerMinute,
         Duration abandonAfter,
         Duration arrivalTtl,
-        String displayName) {
+        String displayName,
+        InviteMode invites) {
 
     /** Settings with nothing set. */
     // One constructor only: Boot binds route metadata and product overrides through it.
     public static final QueueSettings EMPTY = new QueueSettings(null, null, null, null, null, null, null, null, null,
-            null, null, null, null);
+            null, null, null, null, null);
 
     /** These settings, with each field that {@code override} sets replaced by its value. */
     public QueueSettings overriddenBy(QueueSettings override) {
@@ -64,7 +66,8 @@ public record QueueSettings(
                 pick(override.maxAdmitPerMinute, maxAdmitPerMinute),
                 pick(override.abandonAfter, abandonAfter),
                 pick(override.arrivalTtl, arrivalTtl),
-                pick(override.displayName, displayName));
+                pick(override.displayName, displayName),
+                pick(override.invites, invites));
     }
 
     private static <T> T pick(T preferred, T fallback) {

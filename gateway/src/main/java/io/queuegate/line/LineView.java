@@ -21,34 +21,79 @@ import io.queuegate.store.script.ViewScript;
  *                        read was sent ({@link LineViews#admitted})
  * @param left the positions of the places given up ahead of the head, ascending
  * @param leftComplete false when Redis holds too many places given up to send them
+ * @param invited the invited line ({@code invites: priority}), served before this one
+ * @param invitedJoinsHeard how many places in the invited line this instance had heard of when
+ *                          the read was sent ({@link LineViews#invitedJoined})
  */
 record LineView(long readAt, long admissionsHeard, boolean known, long head, long last, long leftVersion, long leftCount, long[] left,
         boolean leftComplete, long drawFrom, long drawTo, String seed, long opens, long opened, RoomMode mode,
-        double rate, long rateAt, long rateSince, long abandonAfterMillis) {
+        double rate, long rateAt, long rateSince, long abandonAfterMillis, Invited invited, long invitedJoinsHeard) {
 
     /** The admission rate's time constant and warm-up, as {@code fill.lua} keeps it. */
     private static final double RATE_TAU_MS = 60_000;
     private static final long RATE_WARMUP_MS = 5_000;
+
+    /** A view of a product without an invited line. */
+    LineView(long readAt, long admissionsHeard, boolean known, long head, long last, long leftVersion, long leftCount,
+            long[] left, boolean leftComplete, long drawFrom, long drawTo, String seed, long opens, long opened, RoomMode mode,
+            double rate, long rateAt, long rateSince, long abandonAfterMillis) {
+        this(readAt, admissionsHeard, known, head, last, leftVersion, leftCount, left, leftComplete, drawFrom, drawTo, seed,
+                opens, opened, mode, rate, rateAt, rateSince, abandonAfterMillis, Invited.NONE, 0);
+    }
+
+    /**
+     * The invited line's moving parts, as the main line's above; its tickets are negative in
+     * tokens and replies.
+     */
+    record Invited(long head, long last, long leftVersion, long leftCount, long[] left, boolean leftComplete,
+            long drawFrom, long drawTo) {
+
+        static final Invited NONE = new Invited(1, 0, 0, 0, new long[0], true, -1, -1);
+
+        /** How many hold a place in it (closed tabs included). */
+        long waiting() {
+            return Math.max(0, last - head + 1 - leftCount);
+        }
+    }
 
     /**
      * A view from a script's reply; {@code previous} supplies the places given up when the reply
      * says they did not change.
      */
     static LineView of(long readAt, long admissionsHeard, ViewScript.Result read, LineView previous) {
+        return of(readAt, admissionsHeard, 0, read, previous);
+    }
+
+    static LineView of(long readAt, long admissionsHeard, long invitedJoinsHeard, ViewScript.Result read,
+            LineView previous) {
         long[] left = read.leftChanged() || previous == null ? read.left() : previous.left;
+        ViewScript.Line line = read.invited();
+        long[] invitedLeft = line.leftChanged() || previous == null ? line.left() : previous.invited.left;
+        Invited invited = new Invited(line.head(), line.last(), line.leftVersion(), line.leftCount(), invitedLeft,
+                line.leftComplete() && invitedLeft.length == line.leftCount(), line.drawFrom(), line.drawTo());
         return new LineView(readAt, admissionsHeard, read.known(), read.head(), read.last(), read.leftVersion(), read.leftCount(), left,
                 read.leftComplete() && left.length == read.leftCount(), read.drawFrom(), read.drawTo(), read.seed(),
                 read.opens(), read.opened(), read.mode(), read.rate(), read.rateAt(), read.rateSince(),
-                read.abandonAfter());
+                read.abandonAfter(), invited, invitedJoinsHeard);
+    }
+
+    /** As {@link #placementOf(long, long, boolean, long)} with no place heard of in the invited line since the read. */
+    Placement placementOf(long ticket, long now, boolean asJoin) {
+        return placementOf(ticket, now, asJoin, 0);
     }
 
     /**
-     * Where the holder of {@code ticket} stands at {@code now}, as {@code join.lua} would answer a
-     * poll of theirs ({@code asJoin}: a closed room turns them away) or {@code status.lua} a
-     * question (which only tells the place); {@code null} when only Redis can say.
+     * Where the holder of {@code ticket} (negative: in the invited line) stands at {@code now}, as
+     * {@code join.lua} would answer a poll of theirs ({@code asJoin}: a closed room turns them away)
+     * or {@code status.lua} a question (which only tells the place); {@code null} when only Redis
+     * can say. The whole invited line stands ahead of the main line, with the places made in it
+     * since the read that this instance heard of ({@code invitedJoinedSince}): the one way a rank
+     * in the main line grows while its holder waits.
      */
-    Placement placementOf(long ticket, long now, boolean asJoin) {
-        if (!known || ticket < 1 || ticket > last || mode == RoomMode.PASSTHROUGH) {
+    Placement placementOf(long ticket, long now, boolean asJoin, long invitedJoinedSince) {
+        boolean inInvited = ticket < 0;
+        long number = Math.abs(ticket);
+        if (!known || ticket == 0 || number > (inInvited ? invited.last : last) || mode == RoomMode.PASSTHROUGH) {
             return null;
         }
         if (asJoin && mode == RoomMode.CLOSED) {
@@ -58,19 +103,33 @@ record LineView(long readAt, long admissionsHeard, boolean known, long head, lon
             // The first request after the opening closes the draw: a write.
             return null;
         }
+        long invitedAhead = invited.waiting() + Math.max(0, invitedJoinedSince);
         // Before an opening nothing is drawn yet: position and places given up are by ticket.
-        long position = positionOf(ticket);
-        if (position < head || !leftComplete || Arrays.binarySearch(left, position) >= 0) {
+        long rank = inInvited
+                ? rankIn(number, invited.head, invited.left, invited.leftComplete, invited.drawFrom, invited.drawTo)
+                : rankIn(number, head, left, leftComplete, drawFrom, drawTo);
+        if (rank < 1) {
             // Admitted, dropped or given up since (in this sale or an earlier one): Redis knows
             // which, and joins again whoever holds no place, into the draw if it is still ahead.
             return null;
         }
         if (opens >= 0 && now < opens) {
-            return new Placement(Placement.State.PRE_QUEUE, Math.max(0, last - head + 1 - leftCount),
+            return new Placement(Placement.State.PRE_QUEUE, Math.max(0, last - head + 1 - leftCount) + invitedAhead,
                     admissionRate(now));
         }
-        long givenUpAhead = firstAtOrAbove(position) - firstAtOrAbove(head);
-        return new Placement(Placement.State.WAITING, position - head + 1 - givenUpAhead, admissionRate(now));
+        return new Placement(Placement.State.WAITING, inInvited ? rank : rank + invitedAhead, admissionRate(now));
+    }
+
+    /** A ticket's rank within its own line, or 0 when only Redis can say. */
+    private long rankIn(long ticket, long lineHead, long[] lineLeft, boolean lineLeftComplete, long lineDrawFrom,
+            long lineDrawTo) {
+        long position = positionOf(ticket, lineDrawFrom, lineDrawTo);
+        if (position < lineHead || !lineLeftComplete || Arrays.binarySearch(lineLeft, position) >= 0) {
+            // Admitted, dropped or given up since: Redis knows which.
+            return 0;
+        }
+        long givenUpAhead = firstAtOrAbove(lineLeft, position) - firstAtOrAbove(lineLeft, lineHead);
+        return position - lineHead + 1 - givenUpAhead;
     }
 
     Instant opensAt() {
@@ -81,16 +140,16 @@ record LineView(long readAt, long admissionsHeard, boolean known, long head, lon
         return Duration.ofMillis(abandonAfterMillis);
     }
 
-    /** A ticket's place in line: the ticket itself, unless a closed draw placed it. */
-    private long positionOf(long ticket) {
-        if (drawFrom >= 0 && drawTo >= drawFrom && ticket >= drawFrom && ticket <= drawTo) {
-            return drawFrom + DrawOrder.permute(seed, drawTo - drawFrom + 1, ticket - drawFrom);
+    /** A ticket's place in its line: the ticket itself, unless the line's closed draw placed it. */
+    private long positionOf(long ticket, long lineDrawFrom, long lineDrawTo) {
+        if (lineDrawFrom >= 0 && lineDrawTo >= lineDrawFrom && ticket >= lineDrawFrom && ticket <= lineDrawTo) {
+            return lineDrawFrom + DrawOrder.permute(seed, lineDrawTo - lineDrawFrom + 1, ticket - lineDrawFrom);
         }
         return ticket;
     }
 
     /** The index of the first place given up at or after {@code position}. */
-    private int firstAtOrAbove(long position) {
+    private static int firstAtOrAbove(long[] left, long position) {
         int low = 0;
         int high = left.length;
         while (low < high) {

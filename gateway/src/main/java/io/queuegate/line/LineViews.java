@@ -59,6 +59,7 @@ public class LineViews implements SmartLifecycle {
     private final Map<String, Product> products = new ConcurrentHashMap<>();
     private volatile Disposable ticker;
     private volatile Disposable operatorChanges;
+    private volatile Disposable invitedJoins;
 
     public LineViews(QueueScripts scripts, ReactiveStringRedisTemplate redis, Clock clock) {
         this.scripts = scripts;
@@ -115,6 +116,25 @@ public class LineViews implements SmartLifecycle {
         }
     }
 
+    /**
+     * Places were made in the product's invited line ({@code invites: priority}): by this
+     * instance's own join (counted before its answer leaves) or as announced by any instance. Until
+     * the next read, the ranks of the main line count them, so they are never too small for
+     * their being; a place counted twice only makes them too large until then.
+     */
+    public void invitedJoined(String productId, long count) {
+        Product product = products.get(productId);
+        if (product != null && count > 0) {
+            product.invitedJoins.addAndGet(count);
+        }
+    }
+
+    /** How many places in the product's invited line this instance heard of since {@code view} was read. */
+    long invitedJoinedSince(String productId, LineView view) {
+        Product product = products.get(productId);
+        return product == null ? 0 : Math.max(0, product.invitedJoins.get() - view.invitedJoinsHeard());
+    }
+
     /** Whether the user's admission to the product was announced lately (within twice {@link #MAX_AGE}). */
     boolean recentlyAdmitted(String productId, String userId) {
         Product product = products.get(productId);
@@ -165,6 +185,21 @@ public class LineViews implements SmartLifecycle {
                 .doOnNext(message -> changed(QueueKeys.productOfReleasedChannel(message.getChannel())))
                 .retryWhen(Retry.backoff(Long.MAX_VALUE, Duration.ofMillis(200)).maxBackoff(Duration.ofSeconds(5)))
                 .subscribe();
+        // join.lua announces how many places a call made in a product's invited line.
+        invitedJoins = Flux.defer(() -> redis.listenToPattern(QueueKeys.INVITED_JOINED_PATTERN))
+                .doOnNext(message -> invitedJoined(QueueKeys.productOfInvitedJoinedChannel(message.getChannel()),
+                        count(message.getMessage())))
+                .retryWhen(Retry.backoff(Long.MAX_VALUE, Duration.ofMillis(200)).maxBackoff(Duration.ofSeconds(5)))
+                .subscribe();
+    }
+
+    private static long count(String message) {
+        try {
+            return Long.parseLong(message);
+        }
+        catch (NumberFormatException ex) {
+            return 0;
+        }
     }
 
     /** Reads again the views in use that are getting old, and forgets the ones nobody asks about. */
@@ -183,13 +218,14 @@ public class LineViews implements SmartLifecycle {
 
     @Override
     public void stop() {
-        for (Disposable current : new Disposable[] {ticker, operatorChanges}) {
+        for (Disposable current : new Disposable[] {ticker, operatorChanges, invitedJoins}) {
             if (current != null) {
                 current.dispose();
             }
         }
         ticker = null;
         operatorChanges = null;
+        invitedJoins = null;
     }
 
     @Override
@@ -203,6 +239,7 @@ public class LineViews implements SmartLifecycle {
         private final String productId;
         private final AtomicBoolean reading = new AtomicBoolean();
         private final AtomicLong admissions = new AtomicLong();
+        private final AtomicLong invitedJoins = new AtomicLong();
         private final Map<String, Long> recentlyAdmitted = new ConcurrentHashMap<>();
         private volatile LineView view;
         private volatile long askedAt;
@@ -228,9 +265,12 @@ public class LineViews implements SmartLifecycle {
             stale = false;
             long sentAt = clock.millis();
             long heard = admissions.get();
+            long invitedHeard = invitedJoins.get();
             LineView previous = view;
             Mono.defer(() -> scripts.view().run(productId, previous == null ? null : previous.leftVersion(),
-                            previous == null ? -1 : previous.leftCount()))
+                            previous == null ? -1 : previous.leftCount(),
+                            previous == null ? null : previous.invited().leftVersion(),
+                            previous == null ? -1 : previous.invited().leftCount()))
                     .doFinally(signal -> {
                         reading.set(false);
                         if (stale) {
@@ -239,7 +279,7 @@ public class LineViews implements SmartLifecycle {
                     })
                     .subscribe(read -> {
                         if (!stale) {
-                            view = LineView.of(sentAt, heard, read, previous);
+                            view = LineView.of(sentAt, heard, invitedHeard, read, previous);
                         }
                     }, error -> log.debug("Could not read the line of product " + productId
                             + "; Redis answers its shoppers until a read succeeds: " + error));

@@ -53,6 +53,14 @@ public class LocalAnswers {
         return views.fresh(productId) != null;
     }
 
+    /**
+     * This instance's join made places in the product's invited line: the main line's ranks it
+     * answers from memory count them at once.
+     */
+    public void invitedJoined(String productId, long count) {
+        views.invitedJoined(productId, count);
+    }
+
     /** Notes that the holder of {@code ticket} is still there, for the next batch of seen marks. */
     public void seen(String productId, long ticket) {
         seen.mark(productId, ticket);
@@ -63,7 +71,7 @@ public class LocalAnswers {
         if (view == null || views.recentlyAdmitted(productId, userId)) {
             return null;
         }
-        Placement placement = view.placementOf(ticket, clock.millis(), asJoin);
+        Placement placement = view.placementOf(ticket, clock.millis(), asJoin, views.invitedJoinedSince(productId, view));
         if (placement == null) {
             return null;
         }

@@ -3,10 +3,13 @@ package io.queuegate.routes;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
+import io.queuegate.config.InviteMode;
 import io.queuegate.config.Promotion;
+import io.queuegate.config.QueueGateProperties;
 import io.queuegate.config.QueuePolicy;
 import io.queuegate.config.QueueSettings;
 import io.queuegate.promotion.PromotionListeners;
@@ -40,14 +43,17 @@ public class RouteValidation implements SmartInitializingSingleton, ApplicationL
     private final Map<String, QueueSettings> productOverrides;
     private final PromotionListeners listeners;
     private final Environment environment;
+    private final boolean invitationKeys;
 
+    /** @param invitationKeys whether a key to check invitations with is configured ({@code queuegate.invites.*}) */
     public RouteValidation(RouteLocator routes, RouteQueuePolicies policies, Map<String, QueueSettings> productOverrides,
-            PromotionListeners listeners, Environment environment) {
+            PromotionListeners listeners, Environment environment, boolean invitationKeys) {
         this.routes = routes;
         this.policies = policies;
         this.productOverrides = productOverrides;
         this.listeners = listeners;
         this.environment = environment;
+        this.invitationKeys = invitationKeys;
     }
 
     @Override
@@ -94,6 +100,7 @@ public class RouteValidation implements SmartInitializingSingleton, ApplicationL
             try {
                 QueueSettings settings = policies.routeSettings(route);
                 QueuePolicy policy = QueuePolicy.from(settings);
+                requireInvitationKeys(policy);
                 strategies.add(policy.promotion());
                 for (QueueSettings override : productOverrides.values()) {
                     strategies.add(QueuePolicy.from(settings.overriddenBy(override)).promotion());
@@ -105,6 +112,14 @@ public class RouteValidation implements SmartInitializingSingleton, ApplicationL
             }
         }
         return new Checked(problems, strategies, protectedRoutes);
+    }
+
+    /** A route that asks for invitations, with no key to check one, would let nobody in (or everyone). */
+    private void requireInvitationKeys(QueuePolicy policy) {
+        if (policy.invites() != InviteMode.OFF && !invitationKeys) {
+            throw new IllegalArgumentException("invites is " + policy.invites().name().toLowerCase(Locale.ROOT)
+                    + ", but no invitation key is configured: " + QueueGateProperties.Invites.WHICH_KEY);
+        }
     }
 
     /** Spring Cloud Gateway 5 reads routes only under spring.cloud.gateway.server.webflux.routes. */

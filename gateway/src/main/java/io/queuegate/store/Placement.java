@@ -24,7 +24,11 @@ public record Placement(State state, long rank, double admissionRate) {
         /** An operator closed the room. */
         ROOM_CLOSED("room_closed"),
         /** Active, but another request of the session is completing it (complete-on) right now. */
-        COMPLETING("completing");
+        COMPLETING("completing"),
+        /** Would take a new place, but brought no valid invitation where one is needed. */
+        INVITE_REQUIRED("invite_required"),
+        /** Would take a new place, but the invitation has made all the places it may. */
+        INVITE_USED("invite_used");
 
         private final String code;
 

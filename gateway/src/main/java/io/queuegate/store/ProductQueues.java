@@ -68,7 +68,16 @@ public final class ProductQueues {
      *              {@link #releaseCompletion}; {@code null} for any other request
      */
     public Mono<JoinScript.Joined> join(String productId, String userId, ProductRules rules, String claim) {
-        return batcher.join(productId, rules, new JoinScript.Joiner(userId, claim));
+        return join(productId, userId, rules, claim, JoinScript.Invite.NONE);
+    }
+
+    /**
+     * {@link #join(String, String, ProductRules, String)} for a user who brings {@code invite}
+     * towards the product's invitations: a new place is made only as it allows, and uses it up.
+     */
+    public Mono<JoinScript.Joined> join(String productId, String userId, ProductRules rules, String claim,
+            JoinScript.Invite invite) {
+        return batcher.join(productId, rules, new JoinScript.Joiner(userId, claim, invite));
     }
 
     private Mono<JoinScript.Result> joinAll(String productId, ProductRules rules, List<JoinScript.Joiner> joiners) {

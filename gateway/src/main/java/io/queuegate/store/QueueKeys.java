@@ -46,6 +46,11 @@ public final class QueueKeys {
 
     private static final String RELEASED_PREFIX = "qg:released:";
 
+    /** Places made in a product's invited line are announced here (how many), one channel per product. */
+    public static final String INVITED_JOINED_PATTERN = "qg:invited:*";
+
+    private static final String INVITED_JOINED_PREFIX = "qg:invited:";
+
     private final String productId;
     private final String prefix;
 
@@ -67,6 +72,11 @@ public final class QueueKeys {
     /** The product id of an admitted channel, or {@code null} for another channel. */
     public static String productOfAdmittedChannel(String channel) {
         return channel.startsWith(ADMITTED_PREFIX) ? channel.substring(ADMITTED_PREFIX.length()) : null;
+    }
+
+    /** The product id of an invited-joined channel, or {@code null} for another channel. */
+    public static String productOfInvitedJoinedChannel(String channel) {
+        return channel.startsWith(INVITED_JOINED_PREFIX) ? channel.substring(INVITED_JOINED_PREFIX.length()) : null;
     }
 
     /** The product id announced on a slot-available channel, or {@code null} for another channel. */
@@ -134,6 +144,14 @@ public final class QueueKeys {
         return prefix + "completing:" + userId;
     }
 
+    /**
+     * String expiring with the invitation (a minute after its {@code exp}): how many places the
+     * invitation with this {@code jti} has made for the product (join.lua).
+     */
+    public String invite(String invitationId) {
+        return prefix + "invite:" + invitationId;
+    }
+
     /** HASH ticket -> user id for the tickets {@code n*128} to {@code n*128+127} (line.lua). */
     public String page(long n) {
         return prefix + "line:" + n;
@@ -162,6 +180,21 @@ public final class QueueKeys {
     /** Completions and leaves are announced here (a user id, {@code *} for everyone). */
     public String releasedChannel() {
         return RELEASED_PREFIX + productId;
+    }
+
+    /** Places made in the invited line ({@code invites: priority}) are announced here: how many, per join call. */
+    public String invitedJoinedChannel() {
+        return INVITED_JOINED_PREFIX + productId;
+    }
+
+    /** The invited line's ticket counter ({@code invites: priority}); its other keys share the prefix (line.lua). */
+    public String invitedSequence() {
+        return prefix + "invited:seq";
+    }
+
+    /** ZSET of places given up ahead of the invited line's head. */
+    public String invitedLeft() {
+        return prefix + "invited:left";
     }
 
     /**

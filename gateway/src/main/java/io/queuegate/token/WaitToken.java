@@ -13,7 +13,8 @@ import java.time.Instant;
  * @param expiresAt when it stops being accepted ({@code exp})
  * @param joinedAt when the holder took their place in line ({@code jat}); only tokens handed out
  *                 while waiting carry it, so its presence also says "was waiting"; else {@code null}
- * @param ticket the holder's ticket in line when the token was signed ({@code tkt}): with it, a
+ * @param ticket the holder's ticket in line when the token was signed ({@code tkt}; negative in a
+ *               product's invited line, {@code invites: priority}): with it, a
  *               gateway works out the holder's rank from its own view of the line, without asking
  *               Redis; {@code null} in tokens of someone not waiting, and in tokens signed before
  *               the claim existed (those are answered from Redis, and re-signed with it)

@@ -176,7 +176,7 @@ public final class WaitTokenCodec {
         }
         Number joinedAt = number(claims, "jat", "join time");
         Number ticket = number(claims, "tkt", "ticket");
-        if (ticket != null && (joinedAt == null || ticket.longValue() < 1)) {
+        if (ticket != null && (joinedAt == null || ticket.longValue() == 0)) {
             throw new InvalidTokenException("the token's ticket is not one a waiting user holds");
         }
         return new WaitToken(productId, userId, anonymous, issuedAt, claims.getExpiration().toInstant(),

@@ -12,11 +12,15 @@ import io.queuegate.admission.Caller;
 import io.queuegate.admission.Identifiers;
 import io.queuegate.admission.PresentedToken;
 import io.queuegate.admission.QueueRejection;
+import io.queuegate.config.InviteMode;
+import io.queuegate.config.QueueGateProperties;
 import io.queuegate.config.QueuePolicy;
 import io.queuegate.events.QueueEvents;
 import io.queuegate.identity.ClientAddresses;
 import io.queuegate.identity.IdentityResolver;
 import io.queuegate.identity.UserIds;
+import io.queuegate.invites.InvitationCheck;
+import io.queuegate.invites.InvitationVerifier;
 import io.queuegate.routes.RouteQueuePolicies;
 import io.queuegate.store.ProductQueues;
 import io.queuegate.store.RedisFailures;
@@ -60,11 +64,22 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
     private final ClientAddresses clientAddresses;
     private final IdentityResolver identities;
     private final BodyLimit bodyLimit;
+    private final InvitationVerifier invitations;
     private final Map<String, Long> misconfiguredLogged = new ConcurrentHashMap<>();
 
     public QueueAdmissionFilter(RouteQueuePolicies policies, AdmissionService admission, ProductQueues store,
             QueueEvents events, QueueResponses responses, ClientAddresses clientAddresses, IdentityResolver identities,
             long maxBodyBytes) {
+        this(policies, admission, store, events, responses, clientAddresses, identities, maxBodyBytes, null);
+    }
+
+    /**
+     * @param invitations checks the invitations of routes with {@code invites} on; without a key
+     *                    (or {@code null}) such routes answer 503 {@code queue_misconfigured}
+     */
+    public QueueAdmissionFilter(RouteQueuePolicies policies, AdmissionService admission, ProductQueues store,
+            QueueEvents events, QueueResponses responses, ClientAddresses clientAddresses, IdentityResolver identities,
+            long maxBodyBytes, InvitationVerifier invitations) {
         this.policies = policies;
         this.admission = admission;
         this.store = store;
@@ -73,6 +88,7 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
         this.clientAddresses = clientAddresses;
         this.identities = identities;
         this.bodyLimit = new BodyLimit(maxBodyBytes);
+        this.invitations = invitations;
     }
 
     @Override
@@ -100,6 +116,13 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
         catch (IllegalArgumentException invalidQueueBlock) {
             return misconfigured(exchange, route, invalidQueueBlock);
         }
+        boolean invites = policy.invites() != InviteMode.OFF;
+        if (invites && (invitations == null || !invitations.hasKeys())) {
+            // A route changed at runtime to ask for invitations that nothing here can check.
+            return misconfigured(exchange, route, new IllegalArgumentException("invites is "
+                    + policy.invites().name().toLowerCase(java.util.Locale.ROOT)
+                    + ", but no invitation key is configured: " + QueueGateProperties.Invites.WHICH_KEY));
+        }
         ServerHttpRequest request = exchange.getRequest();
         if (bodyLimit.declaredTooLarge(request)) {
             return tooLarge(exchange, route.getId());
@@ -107,15 +130,18 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
         // Compared with the path as received, before any rewrite filter of the route runs.
         boolean completing = policy.completeOn().matches(request);
         long started = System.nanoTime();
+        // The shop never sees the invitation: on these routes the link's parameter is QueueGate's.
+        ServerWebExchange forwardable = invites ? PresentedInvitation.withoutParameter(exchange) : exchange;
         return identities.resolve(exchange)
                 .map(Optional::of)
                 .defaultIfEmpty(Optional.empty())
                 .flatMap(identity -> admission.admit(new AdmissionRequest(productId, identity.orElse(null),
                                 PresentedToken.of(request), policy, () -> clientAddresses.of(request), route.getId(),
-                                completing))
+                                completing, invites ? PresentedInvitation.check(request, invitations, productId,
+                                        identity.orElse(null)) : InvitationCheck.ABSENT))
                         .flatMap(decision -> {
                             report(route.getId(), productId, decision, Duration.ofNanos(System.nanoTime() - started));
-                            return act(exchange, chain, decision, identity.orElse(null), route.getId(),
+                            return act(forwardable, chain, decision, identity.orElse(null), route.getId(),
                                     policy.displayName());
                         }));
     }

@@ -25,7 +25,11 @@ public enum QueueError {
             "this route's waiting room is misconfigured; the operators have been told"),
     QUEUE_CLOSED(HttpStatus.SERVICE_UNAVAILABLE, "this product's queue is closed to new shoppers"),
     ROOM_CLOSED(HttpStatus.SERVICE_UNAVAILABLE, "the waiting room of this product is closed for now"),
-    SALE_ENDED(HttpStatus.GONE, "the sale of this product has ended");
+    SALE_ENDED(HttpStatus.GONE, "the sale of this product has ended"),
+    INVITE_REQUIRED(HttpStatus.FORBIDDEN, "this product is open to invited shoppers only: bring your invitation "
+            + "(the Queue-Invite header or the invite link)"),
+    INVITE_INVALID(HttpStatus.FORBIDDEN, "the invitation is not valid here"),
+    INVITE_USED(HttpStatus.FORBIDDEN, "the invitation has been used as many times as it may");
 
     private final HttpStatus status;
     private final String message;
@@ -47,6 +51,9 @@ public enum QueueError {
             case SALE_ENDED -> SALE_ENDED;
             case ROOM_CLOSED -> ROOM_CLOSED;
             case COMPLETION_IN_PROGRESS -> COMPLETION_IN_PROGRESS;
+            case INVITE_REQUIRED -> INVITE_REQUIRED;
+            case INVITE_INVALID -> INVITE_INVALID;
+            case INVITE_USED -> INVITE_USED;
         };
     }
 

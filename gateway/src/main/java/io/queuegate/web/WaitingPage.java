@@ -21,8 +21,9 @@ import org.springframework.web.util.HtmlUtils;
 /**
  * The HTML pages shoppers see: the waiting page (rank, estimated wait, progress, live updates by
  * server-sent events with polling as fallback, and a meta refresh when JavaScript is off) and
- * the notice pages (temporarily unavailable, sale ended, room closed). Templates are plain HTML with {@code {{name}}} for values
- * and {@code {{msg:key}}} for texts from the message bundles, so a shop can replace the template
+ * the notice pages (temporarily unavailable, sale ended, room closed, invitation refused).
+ * Templates are plain HTML with {@code {{name}}} for values and {@code {{msg:key}}} for texts from
+ * the message bundles, so a shop can replace the template
  * ({@code queuegate.page.template}) and add languages or wording ({@code queuegate.page.messages})
  * without code. Every inserted value is HTML-escaped.
  */
@@ -111,11 +112,13 @@ public class WaitingPage {
                 : message("queuegate.page.title.named", locale, displayName);
     }
 
-    /** The pages that take nobody in line: Redis unavailable, sale ended, room closed. */
+    /** The pages that take nobody in line: Redis unavailable, sale ended, room closed, invitation refused. */
     public enum Notice {
         UNAVAILABLE("queuegate.page.unavailable"),
         SALE_ENDED("queuegate.page.sale-ended"),
-        ROOM_CLOSED("queuegate.page.room-closed");
+        ROOM_CLOSED("queuegate.page.room-closed"),
+        INVITE_ONLY("queuegate.page.invite-only"),
+        INVITE_USED("queuegate.page.invite-used");
 
         private final String messagePrefix;
 
@@ -129,6 +132,8 @@ public class WaitingPage {
                 case QUEUE_UNAVAILABLE -> UNAVAILABLE;
                 case SALE_ENDED -> SALE_ENDED;
                 case ROOM_CLOSED, QUEUE_CLOSED -> ROOM_CLOSED;
+                case INVITE_REQUIRED, INVITE_INVALID -> INVITE_ONLY;
+                case INVITE_USED -> INVITE_USED;
                 default -> null;
             };
         }

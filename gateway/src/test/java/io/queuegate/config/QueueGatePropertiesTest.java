@@ -58,6 +58,29 @@ class QueueGatePropertiesTest {
     }
 
     @Test
+    void refusesAProductThatAsksForInvitationsWithoutAKeyToCheckThem() {
+        runner.withPropertyValues(SECRET, "queuegate.products.42.invites=required").run(context -> assertThat(context)
+                .hasFailed().getFailure().rootCause().hasMessageContaining("queuegate.products.42.invites is required, "
+                        + "but no invitation key is configured"));
+        runner.withPropertyValues(SECRET, "queuegate.products.42.invites=required",
+                "queuegate.invites.secret=an-invitation-secret-long-enough-for-hs256-0123")
+                .run(context -> assertThat(context).hasNotFailed());
+    }
+
+    @Test
+    void refusesInvitationKeysThatCannotBeUsed() {
+        runner.withPropertyValues(SECRET, "queuegate.invites.secret=short").run(context -> assertThat(context)
+                .hasFailed().getFailure().rootCause().hasMessageContaining("queuegate.invites.secret must be at least 32 bytes"));
+        runner.withPropertyValues(SECRET, "queuegate.invites.secret=a-secret-that-is-long-enough-for-hs256-01234")
+                .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
+                        .hasMessageContaining("queuegate.invites.secret must differ from queuegate.token.secret"));
+        runner.withPropertyValues(SECRET, "queuegate.invites.public-key=not a key").run(context -> assertThat(context)
+                .hasFailed().getFailure().rootCause().hasMessageContaining("queuegate.invites.public-key must be a PEM"));
+        runner.withPropertyValues(SECRET, "queuegate.invites.jwk-set=classpath:no-such-jwks.json").run(context ->
+                assertThat(context).hasFailed().getFailure().rootCause().hasMessageContaining("no-such-jwks.json"));
+    }
+
+    @Test
     void acceptsEveryPromotionStrategyPerProduct() {
         runner.withPropertyValues(SECRET, "queuegate.products.a.promotion=scheduler",
                 "queuegate.products.b.promotion=pubsub", "queuegate.products.c.promotion=keyspace",
@@ -79,9 +102,9 @@ class QueueGatePropertiesTest {
     @Test
     void productOverridesWinOverTheRouteBlock() {
         QueueSettings route = new QueueSettings(10, null, Promotion.SCHEDULER, null, null, null, null, null, null, null,
-                null, null, null);
+                null, null, null, null);
         QueueSettings product = new QueueSettings(3, null, null, null, RedisFailureMode.OPEN, null, null, null, null, null,
-                null, null, null);
+                null, null, null, null);
         QueuePolicy policy = QueuePolicy.from(route.overriddenBy(product));
         assertThat(policy.maxActive()).isEqualTo(3);
         assertThat(policy.promotion()).isEqualTo(Promotion.SCHEDULER);

@@ -121,6 +121,36 @@ class LineViewTest {
     }
 
     @Test
+    void aProductWithAnInvitedLineIsRankedAsTheScriptsRankIt() {
+        ProductRules rules = new ProductRules(2, TTL, "scheduler", null, null, 0, Duration.ZERO, TTL);
+        Map<String, Long> tickets = new LinkedHashMap<>();
+        for (int i = 0; i < 60; i++) {
+            JoinScript.Invite invite = i % 4 == 1 ? JoinScript.Invite.of("v" + i, 1, NOW + 3_600_000, true)
+                    : JoinScript.Invite.NONE;
+            JoinScript.Joined joined = scripts.join(new JoinScript.Args(PID, NOW + i, rules, IDLE, "",
+                    List.of(new JoinScript.Joiner("u" + i, null, invite)))).only();
+            tickets.put("u" + i, joined.ticket() != null ? joined.ticket() : 0L);
+        }
+        // Places given up in both lines; sessions end and the invited line is served first.
+        for (String gone : List.of("u5", "u9", "u20", "u33")) {
+            scripts.leave(PID, gone, NOW + 100);
+        }
+        scripts.promote(PID, NOW + TTL.toMillis() + 1, "");
+        long now = NOW + TTL.toMillis() + 2;
+
+        LineView view = read(now);
+        assertThat(view.invited().head()).as("the invited line moved first").isGreaterThan(1);
+        assertEveryoneRankedAsRedisRanksThem(view, tickets, now);
+        assertThat(tickets.get("u41")).as("an invited ticket").isNegative();
+
+        // Places made in the invited line since the read push the main line back, never the invited.
+        long uninvited = view.placementOf(tickets.get("u40"), now, false).rank();
+        long invited = view.placementOf(tickets.get("u41"), now, false).rank();
+        assertThat(view.placementOf(tickets.get("u40"), now, false, 3).rank()).isEqualTo(uninvited + 3);
+        assertThat(view.placementOf(tickets.get("u41"), now, false, 3).rank()).isEqualTo(invited);
+    }
+
+    @Test
     void aClosedRoomTurnsAPollAwayButAQuestionStillGetsTheRank() {
         ProductRules rules = new ProductRules(1, TTL, "scheduler", null, null, 0, Duration.ZERO, TTL);
         Map<String, Long> tickets = joinAll(rules, 3, NOW);

@@ -62,6 +62,9 @@ class RouteValidationTest {
             "complete-on | /orders    | complete-on must look like",
             "product-id-pattern | [0-9 | product-id-pattern is not a regular expression",
             "display-name | Limited sneakers of the winter drop, numbered and signed by the designer herself!! | display-name must be at most 80 characters",
+            "invites | required       | invites is required, but no invitation key is configured: set queuegate.invites.secret",
+            "invites | priority       | invites is priority, but no invitation key is configured",
+            "invites | sometimes      | route 'products' has an invalid queue block",
     })
     void aBadBlockStopsTheStartBeforeTheServerServesAnything(String field, String value, String message) {
         Map<String, Object> properties = new HashMap<>(
@@ -93,7 +96,9 @@ class RouteValidationTest {
     void aRouteAddedAtRuntimeWithABadBlockAnswers503AndIsNeverForwarded() {
         add("broken", "/broken/{productId}/**", Map.of("max-active", "0"));
         add("not-a-block", "/odd/{productId}/**", "yes");
-        for (String path : List.of("/broken/9/page", "/odd/9/page")) {
+        // Invitations asked for, with no key to check one: nobody could join, or everybody would.
+        add("presale", "/presale/{productId}/**", Map.of("max-active", "5", "invites", "required"));
+        for (String path : List.of("/broken/9/page", "/odd/9/page", "/presale/9/page")) {
             fixture.client().get().uri(path).header("X-User-Id", "alice").exchange()
                     .expectStatus().isEqualTo(HttpStatus.SERVICE_UNAVAILABLE)
                     .expectBody().jsonPath("$.error").isEqualTo("queue_misconfigured");

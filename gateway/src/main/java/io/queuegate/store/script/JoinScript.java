@@ -27,13 +27,62 @@ public final class JoinScript extends ProductScript {
      * @param claim when the request would complete the session, the id of its completion claim (an
      *              active user must take it: {@link Placement.State#COMPLETING} when another
      *              request holds it); else {@code null}
+     * @param invite what the user brings towards the product's invitations, for a new place
      */
-    public record Joiner(String userId, String claim) {
+    public record Joiner(String userId, String claim, Invite invite) {
 
         public Joiner {
             if (claim != null && (claim.isEmpty() || claim.indexOf(':') >= 0)) {
                 throw new IllegalArgumentException("a claim id is a non-empty string without ':'");
             }
+            if (invite == null) {
+                invite = Invite.NONE;
+            }
+        }
+
+        /** A user for whom invitations play no part. */
+        public Joiner(String userId, String claim) {
+            this(userId, claim, Invite.NONE);
+        }
+    }
+
+    /**
+     * What a user brings towards the product's invitations, which matter only when the call would
+     * give them a new place (a user in line or admitted keeps theirs whatever they bring).
+     *
+     * @param id the invitation's {@code jti}; {@code null} when the user brings no valid invitation
+     * @param uses how many places the invitation may make for the product
+     * @param expiresAt the invitation's {@code exp} (epoch ms): its count in Redis ends a minute later
+     * @param invitedLine whether the place is taken in the invited line ({@code invites: priority})
+     *                    rather than the main one
+     * @param required whether a new place needs a valid invitation and the user brings none:
+     *                 {@link Placement.State#INVITE_REQUIRED} instead of a place
+     */
+    public record Invite(String id, long uses, long expiresAt, boolean invitedLine, boolean required) {
+
+        /** Nothing needed, nothing brought. */
+        public static final Invite NONE = new Invite(null, 0, 0, false, false);
+
+        /** A new place needs an invitation, and the user brings none that is valid. */
+        public static final Invite REQUIRED = new Invite(null, 0, 0, false, true);
+
+        public Invite {
+            if (id != null && (id.isEmpty() || id.chars().anyMatch(c -> c <= ' ' || c > '~') || uses < 1)) {
+                throw new IllegalArgumentException("an invitation id is visible ASCII without spaces, and its uses at least 1");
+            }
+        }
+
+        /** A valid invitation the gateway checked. */
+        public static Invite of(String id, long uses, long expiresAt, boolean invitedLine) {
+            return new Invite(id, uses, expiresAt, invitedLine, false);
+        }
+
+        /** As join.lua reads it. */
+        String argument() {
+            if (id != null) {
+                return uses + " " + expiresAt + " " + (invitedLine ? "invited" : "main") + " " + id;
+            }
+            return required ? "required" : "";
         }
     }
 
@@ -58,7 +107,8 @@ public final class JoinScript extends ProductScript {
      * One user's outcome.
      *
      * @param enqueued whether this call put the user at the back of the line (a new join, not a poll)
-     * @param ticket the user's ticket while in line, else {@code null}
+     * @param ticket the user's ticket while in line (negative in the invited line of
+     *               {@code invites: priority}), else {@code null}
      */
     public record Joined(Placement placement, boolean enqueued, Long ticket) {
     }
@@ -90,7 +140,7 @@ public final class JoinScript extends ProductScript {
 
     public Mono<Result> run(Args args) {
         ProductRules rules = args.rules();
-        List<String> argv = new ArrayList<>(11 + 2 * args.joiners().size());
+        List<String> argv = new ArrayList<>(11 + 3 * args.joiners().size());
         argv.add(Long.toString(args.now()));
         argv.add(Integer.toString(rules.maxActive()));
         argv.add(Long.toString(rules.sessionTtl().toMillis()));
@@ -105,6 +155,7 @@ public final class JoinScript extends ProductScript {
         for (Joiner joiner : args.joiners()) {
             argv.add(joiner.userId());
             argv.add(joiner.claim() == null ? "" : joiner.claim());
+            argv.add(joiner.invite().argument());
         }
         return fields(args.productId(), argv.toArray(String[]::new)).map(JoinScript::result);
     }
@@ -118,7 +169,7 @@ public final class JoinScript extends ProductScript {
             Placement.State state = ScriptReply.code(String.valueOf(user.get(0)), Placement.State.class, "join.lua");
             long ticket = ((Number) user.get(3)).longValue();
             joined.add(new Joined(new Placement(state, ((Number) user.get(1)).longValue(), rate),
-                    ((Number) user.get(2)).longValue() == 1, ticket < 0 ? null : ticket));
+                    ((Number) user.get(2)).longValue() == 1, ticket == 0 ? null : ticket));
         }
         return new Result(reply.number("promoted"), joined);
     }

@@ -20,7 +20,7 @@ public final class StatusScript extends ProductScript {
      * @param opensAt the product's opens-at, or {@code null}
      * @param abandonAfter the product's abandon-after, {@link Duration#ZERO} for never
      * @param timed whether the product's promotion runs on a clock of its own (opens-at or a pace)
-     * @param ticket the user's ticket while in line, else {@code null}
+     * @param ticket the user's ticket while in line (negative in the invited line), else {@code null}
      */
     public record Result(Placement placement, Instant opensAt, Duration abandonAfter, boolean timed, Long ticket) {
     }
@@ -34,6 +34,6 @@ public final class StatusScript extends ProductScript {
         long ticket = reply.number("ticket");
         return new Result(new Placement(reply.code("state", Placement.State.class), reply.number("rank"),
                 reply.number("rate") / 1_000_000.0), opens < 0 ? null : Instant.ofEpochMilli(opens),
-                Duration.ofMillis(reply.number("abandon")), reply.flag("timed"), ticket < 0 ? null : ticket);
+                Duration.ofMillis(reply.number("abandon")), reply.flag("timed"), ticket == 0 ? null : ticket);
     }
 }

@@ -34,10 +34,33 @@ public final class ViewScript extends ProductScript {
      * @param rateAt when it was stored (epoch ms)
      * @param rateSince when its history began (epoch ms)
      * @param abandonAfter the product's abandon-after (ms), 0 for never
+     * @param invited the invited line's moving parts ({@code invites: priority}): {@link Line#EMPTY}
+     *                when the product has none
      */
     public record Result(boolean known, long head, long last, long leftVersion, long leftCount, boolean leftChanged,
             long[] left, boolean leftComplete, long drawFrom, long drawTo, String seed, long opens, long opened, RoomMode mode,
-            boolean draining, double rate, long rateAt, long rateSince, long abandonAfter) {
+            boolean draining, double rate, long rateAt, long rateSince, long abandonAfter, Line invited) {
+
+        /** A reply without an invited line. */
+        public Result(boolean known, long head, long last, long leftVersion, long leftCount, boolean leftChanged,
+                long[] left, boolean leftComplete, long drawFrom, long drawTo, String seed, long opens, long opened,
+                RoomMode mode, boolean draining, double rate, long rateAt, long rateSince, long abandonAfter) {
+            this(known, head, last, leftVersion, leftCount, leftChanged, left, leftComplete, drawFrom, drawTo, seed, opens,
+                    opened, mode, draining, rate, rateAt, rateSince, abandonAfter, Line.EMPTY);
+        }
+    }
+
+    /**
+     * One line's moving parts, as for the main line in {@link Result}.
+     *
+     * @param left the positions of the places given up ahead of the head, ascending, when
+     *             {@code leftChanged}; else empty (the caller's are current)
+     */
+    public record Line(long head, long last, long leftVersion, long leftCount, boolean leftChanged, long[] left,
+            boolean leftComplete, long drawFrom, long drawTo) {
+
+        /** A line nobody ever stood in. */
+        public static final Line EMPTY = new Line(1, 0, 0, 0, false, new long[0], true, -1, -1);
     }
 
     /**
@@ -45,20 +68,39 @@ public final class ViewScript extends ProductScript {
      * @param leftCount how many it holds, or -1
      */
     public Mono<Result> run(String productId, Long leftVersion, long leftCount) {
-        return fields(productId, leftVersion == null ? "" : Long.toString(leftVersion), Long.toString(leftCount))
+        return run(productId, leftVersion, leftCount, null, -1);
+    }
+
+    /**
+     * @param invitedLeftVersion and {@code invitedLeftCount}: the same for the invited line
+     */
+    public Mono<Result> run(String productId, Long leftVersion, long leftCount, Long invitedLeftVersion,
+            long invitedLeftCount) {
+        return fields(productId, leftVersion == null ? "" : Long.toString(leftVersion), Long.toString(leftCount),
+                invitedLeftVersion == null ? "" : Long.toString(invitedLeftVersion), Long.toString(invitedLeftCount))
                 .map(ViewScript::result);
     }
 
     static Result result(ScriptReply reply) {
-        List<?> positions = reply.list("left");
+        Line invited = !reply.flag("invited") ? Line.EMPTY
+                : new Line(reply.number("invited_head"), reply.number("invited_last"),
+                        reply.number("invited_left_version"), reply.number("invited_left_count"),
+                        reply.flag("invited_left_changed"), positions(reply.list("invited_left")),
+                        reply.flag("invited_left_complete"), reply.number("invited_draw_from"),
+                        reply.number("invited_draw_to"));
+        return new Result(reply.flag("known"), reply.number("head"), reply.number("last"), reply.number("left_version"),
+                reply.number("left_count"), reply.flag("left_changed"), positions(reply.list("left")),
+                reply.flag("left_complete"), reply.number("draw_from"),
+                reply.number("draw_to"), reply.text("seed"), reply.number("opens"), reply.number("opened"),
+                reply.code("mode", RoomMode.class), reply.flag("draining"), reply.decimal("rate"),
+                reply.number("rate_at"), reply.number("rate_since"), reply.number("abandon"), invited);
+    }
+
+    private static long[] positions(List<?> positions) {
         long[] left = new long[positions.size()];
         for (int i = 0; i < left.length; i++) {
             left[i] = ((Number) positions.get(i)).longValue();
         }
-        return new Result(reply.flag("known"), reply.number("head"), reply.number("last"), reply.number("left_version"),
-                reply.number("left_count"), reply.flag("left_changed"), left, reply.flag("left_complete"), reply.number("draw_from"),
-                reply.number("draw_to"), reply.text("seed"), reply.number("opens"), reply.number("opened"),
-                reply.code("mode", RoomMode.class), reply.flag("draining"), reply.decimal("rate"),
-                reply.number("rate_at"), reply.number("rate_since"), reply.number("abandon"));
+        return left;
     }
 }
