@@ -19,12 +19,14 @@
 --       visits any more (or that a hostile client invented) vanish   7 opens-at (epoch ms, '' =
 --       always open)   8 closes-at (epoch ms, '' = never)   9 max-admit-per-minute (0 = unpaced)
 --       10 abandon-after (ms, 0 = never)   11 arrival-ttl (ms, 0 = the session ttl)   12 a seed
---       from a secure random generator, used if this call opens a pre-queue's draw ('' when the
---       product has no opens-at)   13 onwards, a pair per user: the user id, and when the request
+--       from a secure random generator, used if this call opens a pre-queue's draw ('' when no
+--       draw can open: no opens-at, or it has passed)   13 the seed's commitment (its SHA-256,
+--       hex; '' with no seed)   14 onwards, a pair per user: the user id, and when the request
 --       would complete the session (complete-on: an active user must then claim the completion)
 --       the claim's id, a random string without ':', else ''
--- Reply rate (admissions per second x 10^6), promoted (users this call admitted), users: one entry
---       per pair, in the order given, each the fixed list {state (STATE), rank (1-based while
+-- Reply rate (admissions per second x 10^6), promoted (users this call admitted), commitment (the
+--       commitment to the seed of the product's last draw, '' when none), users: one entry per
+--       pair, in the order given, each the fixed list {state (STATE), rank (1-based while
 --       waiting; in a pre-queue how many are in it; else 0), enqueued (1 when this call gave the
 --       user a new ticket), ticket (the user's ticket while in line, else -1)}; JoinScript reads it
 local k = script_keys()
@@ -33,7 +35,7 @@ local idle = tonumber(ARGV[6])
 local opens, closes = ARGV[7], ARGV[8]
 local abandon = tonumber(ARGV[10]) or 0
 local arrival = tonumber(ARGV[11]) or 0
-local seed = ARGV[12]
+local seed, commitment = ARGV[12], ARGV[13]
 if arrival <= 0 then
     arrival = ttl
 end
@@ -127,7 +129,7 @@ local function decide(uid, claim)
     end
     if c.mode ~= MODE.PASSTHROUGH and not opened(k, now, c, true) then
         if not ticket then
-            ticket = pre_queue(k, uid, c, seed)
+            ticket = pre_queue(k, uid, c, seed, commitment)
             enqueued = 1
         end
         present(uid, ticket)
@@ -161,7 +163,7 @@ local function decide(uid, claim)
 end
 
 local users = {}
-for i = 13, #ARGV, 2 do
+for i = 14, #ARGV, 2 do
     users[#users + 1] = decide(ARGV[i], ARGV[i + 1])
 end
 
@@ -175,4 +177,4 @@ if renew then
         redis.call('PEXPIRE', key, idle)
     end
 end
-return { 'rate', rate_reply(c, now), 'promoted', promoted, 'users', users }
+return { 'rate', rate_reply(c, now), 'promoted', promoted, 'commitment', commitment_of(c), 'users', users }

@@ -78,7 +78,8 @@ public class AdmissionService {
         if (caller.ticket() != null && !request.completing() && !tokens.dueForRenewal(caller.token())) {
             LocalStanding standing = local.poll(caller.productId(), caller.userId(), caller.ticket());
             if (standing != null) {
-                return Mono.just(decide(caller, new JoinScript.Joined(standing.placement(), false, caller.ticket()),
+                return Mono.just(decide(caller, new JoinScript.Joined(standing.placement(), false, caller.ticket(),
+                        standing.seedCommitment()),
                         request.policy(), request.routeId(), null, request.presented().value()));
             }
         }
@@ -184,11 +185,12 @@ public class AdmissionService {
         }
         if (placement.state() == Placement.State.PRE_QUEUE) {
             return new Admission.Waiting(caller, placement.rank(), token, presentedToken == null, null, policy.opensAt(),
-                    RetryAfter.beforeOpening(Duration.between(tokens.now(), policy.opensAt()), policy.abandonAfter()));
+                    RetryAfter.beforeOpening(Duration.between(tokens.now(), policy.opensAt()), policy.abandonAfter()),
+                    joined.seedCommitment());
         }
         Long estimate = WaitEstimate.seconds(placement.rank(), placement.admissionRate());
         return new Admission.Waiting(caller, placement.rank(), token, presentedToken == null, estimate, null,
-                RetryAfter.of(placement.rank(), estimate, policy.abandonAfter()));
+                RetryAfter.of(placement.rank(), estimate, policy.abandonAfter()), joined.seedCommitment());
     }
 
     private String issue(Caller caller, Instant joinedAt, Long ticket) {

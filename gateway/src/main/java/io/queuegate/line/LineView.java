@@ -21,10 +21,12 @@ import io.queuegate.store.script.ViewScript;
  *                        read was sent ({@link LineViews#admitted})
  * @param left the positions of the places given up ahead of the head, ascending
  * @param leftComplete false when Redis holds too many places given up to send them
+ * @param seedCommitment the commitment to the seed of the product's last draw, or {@code null}:
+ *                       answers from memory show it as Redis's answers do
  */
 record LineView(long readAt, long admissionsHeard, boolean known, long head, long last, long leftVersion, long leftCount, long[] left,
-        boolean leftComplete, long drawFrom, long drawTo, String seed, long opens, long opened, RoomMode mode,
-        double rate, long rateAt, long rateSince, long abandonAfterMillis) {
+        boolean leftComplete, long drawFrom, long drawTo, String seed, String seedCommitment, long opens, long opened,
+        RoomMode mode, double rate, long rateAt, long rateSince, long abandonAfterMillis) {
 
     /** The admission rate's time constant and warm-up, as {@code fill.lua} keeps it. */
     private static final double RATE_TAU_MS = 60_000;
@@ -38,7 +40,7 @@ record LineView(long readAt, long admissionsHeard, boolean known, long head, lon
         long[] left = read.leftChanged() || previous == null ? read.left() : previous.left;
         return new LineView(readAt, admissionsHeard, read.known(), read.head(), read.last(), read.leftVersion(), read.leftCount(), left,
                 read.leftComplete() && left.length == read.leftCount(), read.drawFrom(), read.drawTo(), read.seed(),
-                read.opens(), read.opened(), read.mode(), read.rate(), read.rateAt(), read.rateSince(),
+                read.seedCommitment(), read.opens(), read.opened(), read.mode(), read.rate(), read.rateAt(), read.rateSince(),
                 read.abandonAfter());
     }
 

@@ -28,6 +28,7 @@ public final class ViewScript extends ProductScript {
      * @param drawFrom the first ticket of a sale's draw, or -1
      * @param drawTo the last ticket of a closed draw, or -1 while none is closed
      * @param seed the closed draw's seed, or {@code ""}
+     * @param seedCommitment the commitment to the last draw's seed, or {@code null} when it has none
      * @param opens the sale's opens-at (epoch ms), or -1
      * @param opened the opens-at the sale last opened at (epoch ms), or -1
      * @param rate the admission rate's stored value (admissions per second), or -1 when none
@@ -36,8 +37,8 @@ public final class ViewScript extends ProductScript {
      * @param abandonAfter the product's abandon-after (ms), 0 for never
      */
     public record Result(boolean known, long head, long last, long leftVersion, long leftCount, boolean leftChanged,
-            long[] left, boolean leftComplete, long drawFrom, long drawTo, String seed, long opens, long opened, RoomMode mode,
-            boolean draining, double rate, long rateAt, long rateSince, long abandonAfter) {
+            long[] left, boolean leftComplete, long drawFrom, long drawTo, String seed, String seedCommitment, long opens,
+            long opened, RoomMode mode, boolean draining, double rate, long rateAt, long rateSince, long abandonAfter) {
     }
 
     /**
@@ -50,6 +51,7 @@ public final class ViewScript extends ProductScript {
     }
 
     static Result result(ScriptReply reply) {
+        String commitment = reply.text("commitment");
         List<?> positions = reply.list("left");
         long[] left = new long[positions.size()];
         for (int i = 0; i < left.length; i++) {
@@ -57,8 +59,8 @@ public final class ViewScript extends ProductScript {
         }
         return new Result(reply.flag("known"), reply.number("head"), reply.number("last"), reply.number("left_version"),
                 reply.number("left_count"), reply.flag("left_changed"), left, reply.flag("left_complete"), reply.number("draw_from"),
-                reply.number("draw_to"), reply.text("seed"), reply.number("opens"), reply.number("opened"),
-                reply.code("mode", RoomMode.class), reply.flag("draining"), reply.decimal("rate"),
+                reply.number("draw_to"), reply.text("seed"), commitment.isEmpty() ? null : commitment, reply.number("opens"),
+                reply.number("opened"), reply.code("mode", RoomMode.class), reply.flag("draining"), reply.decimal("rate"),
                 reply.number("rate_at"), reply.number("rate_since"), reply.number("abandon"));
     }
 }
