@@ -43,8 +43,11 @@ public class WaitingPage {
     /**
      * @param estimatedWaitSeconds {@code null} until a rate is known
      * @param refreshSeconds when the page asks again (meta refresh and polling fallback)
+     * @param seedCommitment the commitment to the seed of the product's pre-queue draw, shown with
+     *                       a line that says what it is; {@code null} when it has none
      */
-    public String render(String productId, long rank, Long estimatedWaitSeconds, long refreshSeconds, Locale locale) {
+    public String render(String productId, long rank, Long estimatedWaitSeconds, long refreshSeconds,
+            String seedCommitment, Locale locale) {
         String eta = estimatedWaitSeconds == null ? "" : Long.toString(estimatedWaitSeconds);
         String etaText = estimatedWaitSeconds == null ? message("queuegate.page.eta.unknown", locale)
                 : message("queuegate.page.eta", locale, duration(estimatedWaitSeconds, locale));
@@ -57,6 +60,8 @@ public class WaitingPage {
                 Map.entry("intro", message("queuegate.page.intro", locale, productId)),
                 Map.entry("opensAt", ""),
                 Map.entry("rankSection", ""),
+                Map.entry("seedCommitment", seedCommitment == null ? "" : seedCommitment),
+                Map.entry("drawSection", seedCommitment == null ? "hidden" : ""),
                 Map.entry("retryAfter", Long.toString(refreshSeconds)),
                 Map.entry("eventsUrl", "/queue/" + productId + "/events"),
                 Map.entry("statusUrl", "/queue/" + productId + "/status")));
@@ -64,9 +69,12 @@ public class WaitingPage {
 
     /**
      * The pre-queue of a scheduled sale: no rank yet (places are drawn at opening); the page
-     * reloads itself at the opening, or sooner when abandon-after asks for it.
+     * reloads itself at the opening, or sooner when abandon-after asks for it. The draw's commitment
+     * ({@code null} when it has none, as for a draw a previous release opened) is shown with a line
+     * that says what it is.
      */
-    public String renderPreQueue(String productId, Instant opensAt, long refreshSeconds, Locale locale) {
+    public String renderPreQueue(String productId, Instant opensAt, long refreshSeconds, String seedCommitment,
+            Locale locale) {
         String opens = DateTimeFormatter.ofLocalizedDateTime(FormatStyle.MEDIUM, FormatStyle.LONG)
                 .withLocale(locale).withZone(ZoneOffset.UTC).format(opensAt);
         return fill(waitingTemplate, locale, Map.ofEntries(
@@ -78,6 +86,8 @@ public class WaitingPage {
                 Map.entry("intro", message("queuegate.page.pre-queue", locale, productId, opens)),
                 Map.entry("opensAt", opensAt.toString()),
                 Map.entry("rankSection", "hidden"),
+                Map.entry("seedCommitment", seedCommitment == null ? "" : seedCommitment),
+                Map.entry("drawSection", seedCommitment == null ? "hidden" : ""),
                 Map.entry("retryAfter", Long.toString(refreshSeconds)),
                 Map.entry("eventsUrl", "/queue/" + productId + "/events"),
                 Map.entry("statusUrl", "/queue/" + productId + "/status")));
