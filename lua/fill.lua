@@ -20,12 +20,13 @@
 -- holding a shopper's live connection learns of it without polling.
 --
 -- Drops (opens-at): nobody is admitted before opening. The first pre-queue join opens a draw
--- with a seed the gateway drew at random and records its first ticket ('draw_from'); the opening
--- records the last ('draw_to'), and from then on those tickets stand in line in the order of a
+-- with a seed the gateway drew at random and records its first ticket ('draw_from'), and the
+-- seed's SHA-256 ('commitment'), which every answer shows from then on; the opening records the
+-- last ticket ('draw_to'), and from then on those tickets stand in line in the order of a
 -- permutation keyed by the seed (line.lua), which is kept secret until then: a fair draw, fixed
--- once and atomically, that anyone can recompute afterwards. Everyone drawn is ahead of everyone
--- who joins after opening. Drawing costs nothing at opening time: positions are computed when
--- needed.
+-- once and atomically before anyone could see who joined, that anyone can recompute and check
+-- against the commitment afterwards. Everyone drawn is ahead of everyone who joins after opening.
+-- Drawing costs nothing at opening time: positions are computed when needed.
 --
 -- Arrival (arrival-ttl): a promoted user first gets a session of 'arrival' ms and an entry in
 -- k.arriving; their first request through the gateway extends it to the full session.
@@ -91,27 +92,41 @@ end
 
 -- A ticket in the pre-queue of a sale not yet open, in the main line or (invited) the invited
 -- one. The first one opens a draw in both lines with the seed the gateway drew ('seed'), kept
--- secret until the opening, and each line's first ticket. A sale moved before it opened keeps its
--- pending draw. A product that opens again before the crowd of its last draw got through draws
--- nobody: newcomers queue behind that crowd (the invited line's is served first: when the main
--- line's crowd is through, so is the invited one's).
-local function pre_queue(k, uid, c, seed, invited)
+-- secret until the opening, its SHA-256 ('commitment', which Redis cannot work out: the gateway
+-- gives it with the seed), and each line's first ticket. A sale moved before it opened keeps its
+-- pending draw, seed and commitment. A product that opens again before the crowd of its last draw
+-- got through draws nobody: newcomers queue behind that crowd (the invited line's is served
+-- first: when the main line's crowd is through, so is the invited one's).
+local function pre_queue(k, uid, c, seed, commitment, invited)
     local to = tonumber(c.draw_to)
     if not c.draw_from or (to and (tonumber(c.head) or 1) > to) then
-        if not seed or seed == '' then
-            error('a pre-queue draw needs a seed from the gateway')
+        if not seed or seed == '' or not commitment or commitment == '' then
+            error('a pre-queue draw needs a seed and its commitment from the gateway')
         end
         local ki, ci = invited_line(k, c)
-        c.seed = seed
+        c.seed, c.commitment = seed, commitment
         c.draw_from, c.draw_to = tostring(last_ticket(k) + 1), false
+        c.commitment_draw = c.draw_from
         ci.draw_from, ci.draw_to = tostring(last_ticket(ki) + 1), false
-        redis.call('HSET', k.settings, 'seed', c.seed, k.field.draw_from, c.draw_from, ki.field.draw_from, ci.draw_from)
+        redis.call('HSET', k.settings, 'seed', c.seed, k.field.draw_from, c.draw_from, ki.field.draw_from,
+            ci.draw_from, 'commitment', c.commitment, 'commitment_draw', c.commitment_draw)
         redis.call('HDEL', k.settings, k.field.draw_to, ki.field.draw_to)
     end
     if invited then
         return enqueue(invited_line(k, c), uid)
     end
     return enqueue(k, uid)
+end
+
+-- The commitment to the seed of the product's last draw (pending or closed), or '' when there is
+-- none. A draw opened by a release before commitments has none: it keeps its seed and its order,
+-- unannounced; the commitment of an earlier draw, still stored, is not its own, since each
+-- commitment names the draw it belongs to ('commitment_draw', the draw's first ticket).
+local function commitment_of(c)
+    if c.draw_from and c.commitment and c.commitment_draw == c.draw_from then
+        return c.commitment
+    end
+    return ''
 end
 
 -- How many admissions max-admit-per-minute allows now (at most 'wanted'), and the pace's

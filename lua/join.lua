@@ -19,16 +19,18 @@
 --       visits any more (or that a hostile client invented) vanish   7 opens-at (epoch ms, '' =
 --       always open)   8 closes-at (epoch ms, '' = never)   9 max-admit-per-minute (0 = unpaced)
 --       10 abandon-after (ms, 0 = never)   11 arrival-ttl (ms, 0 = the session ttl)   12 a seed
---       from a secure random generator, used if this call opens a pre-queue's draw ('' when the
---       product has no opens-at)   13 onwards, three per user: the user id; when the request
---       would complete the session (complete-on: an active user must then claim the completion)
---       the claim's id, a random string without ':', else ''; and what the user brings towards the
+--       from a secure random generator, used if this call opens a pre-queue's draw ('' when no
+--       draw can open: no opens-at, or it has passed)   13 the seed's commitment (its SHA-256,
+--       hex; '' with no seed)   14 onwards, three per user: the user id; when the request would
+--       complete the session (complete-on: an active user must then claim the completion) the
+--       claim's id, a random string without ':', else ''; and what the user brings towards the
 --       product's invitations: '' (none needed), 'required' (a new place needs a valid invitation
 --       and the request brought none), or a valid invitation the gateway checked, as
 --       '<uses> <expires (epoch ms)> <line> <jti>' (line 'invited' for the invited line of
 --       invites: priority, 'main' to count it only)
--- Reply rate (admissions per second x 10^6), promoted (users this call admitted), users: one entry
---       per pair, in the order given, each the fixed list {state (STATE), rank (1-based while
+-- Reply rate (admissions per second x 10^6), promoted (users this call admitted), commitment (the
+--       commitment to the seed of the product's last draw, '' when none), users: one entry per
+--       user, in the order given, each the fixed list {state (STATE), rank (1-based while
 --       waiting, the invited line ahead of the main one; in a pre-queue how many are in it; else
 --       0), enqueued (1 when this call gave the user a new ticket), ticket (the user's ticket while
 --       in line, negative in the invited line; else 0)}; JoinScript reads it
@@ -38,7 +40,7 @@ local idle = tonumber(ARGV[6])
 local opens, closes = ARGV[7], ARGV[8]
 local abandon = tonumber(ARGV[10]) or 0
 local arrival = tonumber(ARGV[11]) or 0
-local seed = ARGV[12]
+local seed, commitment = ARGV[12], ARGV[13]
 if arrival <= 0 then
     arrival = ttl
 end
@@ -179,7 +181,7 @@ local function decide(uid, claim, invite)
     end
     if c.mode ~= MODE.PASSTHROUGH and not opened(k, now, c, true) then
         if not ticket then
-            ticket = pre_queue(k, uid, c, seed, lk ~= k)
+            ticket = pre_queue(k, uid, c, seed, commitment, lk ~= k)
             enqueued = 1
             if lk ~= k then
                 invited_joins = invited_joins + 1
@@ -218,7 +220,7 @@ local function decide(uid, claim, invite)
 end
 
 local users = {}
-for i = 13, #ARGV, 3 do
+for i = 14, #ARGV, 3 do
     users[#users + 1] = decide(ARGV[i], ARGV[i + 1], ARGV[i + 2])
 end
 
@@ -242,4 +244,4 @@ elseif invited_joins > 0 then
     -- The invited line's counter may be new: it must not outlive the product's other keys.
     redis.call('PEXPIRE', k.invited.seq, idle)
 end
-return { 'rate', rate_reply(c, now), 'promoted', promoted, 'users', users }
+return { 'rate', rate_reply(c, now), 'promoted', promoted, 'commitment', commitment_of(c), 'users', users }

@@ -9,7 +9,9 @@
 --       rate (admissions per second x 10^6), known (1 when the product has any state), opens and
 --       opened (the sale's opens-at and the opens-at it last opened, epoch ms, -1 when none),
 --       seed (the last draw's seed, '' when none and until its sale has opened: nobody may know
---       it before), prequeued (how many tickets it placed), draw_from (the first of them, -1)
+--       it before), prequeued (how many tickets it placed), draw_from (the first of them, -1),
+--       commitment (the commitment to the last draw's seed, shown from the draw's first ticket
+--       on; '' when none)
 local k = script_keys()
 local now = tonumber(ARGV[2])
 local c = settings_of(k)
@@ -27,4 +29,4 @@ return { 'waiting', waiting, 'active', admitted, 'max', tonumber(c.max) or -1,
     'opens', tonumber(c.opens) or -1, 'opened', tonumber(c.opened) or -1,
     'seed', revealed and c.seed or '',
     'prequeued', revealed and (tonumber(c.draw_to) - tonumber(c.draw_from) + 1) or 0,
-    'draw_from', revealed and tonumber(c.draw_from) or -1 }
+    'draw_from', revealed and tonumber(c.draw_from) or -1, 'commitment', commitment_of(c) }

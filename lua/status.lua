@@ -12,7 +12,8 @@
 --       opens-at, epoch ms, -1 when none), abandon (the product's abandon-after, ms, 0 = never,
 --       so the answer can say when to ask again), timed (1 when promotion runs on a clock of its
 --       own: opens-at or max-admit-per-minute), ticket (the user's ticket while in line, negative
---       in the invited line; else 0)
+--       in the invited line; else 0), commitment (the commitment to the seed of the product's last
+--       draw, '' when none)
 local k = script_keys()
 local uid, now = ARGV[2], tonumber(ARGV[3])
 local c = settings_of(k)
@@ -24,7 +25,8 @@ local function answer(state, rank, ticket)
         redis.call('HSET', k.settings, unpack(changes))
     end
     return { 'state', state, 'rank', rank, 'rate', rate_reply(c, now), 'opens', tonumber(c.opens) or -1,
-        'abandon', tonumber(c.abandon) or 0, 'timed', is_timed(c), 'ticket', ticket or 0 }
+        'abandon', tonumber(c.abandon) or 0, 'timed', is_timed(c), 'ticket', ticket or 0,
+        'commitment', commitment_of(c) }
 end
 
 local expiry = redis.call('ZSCORE', k.active, uid)

@@ -14,12 +14,13 @@
 --       left_count, left_changed (1 when 'left' is sent), left (the positions of the places given
 --       up ahead of the head, ascending; empty unless left_changed), left_complete (0 when there
 --       are more than LEFT_VIEW_MAX and none are sent), draw_from, draw_to (-1 when
---       none), seed (the draw's seed once it is closed, else ''), opens, opened (epoch ms, -1 when
---       none), mode (MODE), draining (1 or 0), rate, rate_at, rate_since (the admission rate's
---       state, for the estimate; -1 when none), abandon (ms), invited (1 when the product has an
---       invited line), then its head, last, left_version, left_count, left_changed, left,
---       left_complete, draw_from and draw_to under the same names prefixed 'invited_' (as for an
---       empty line when there is none)
+--       none), seed (the draw's seed once it is closed, else ''), commitment (the commitment to
+--       the seed of the last draw, '' when none), opens, opened (epoch ms, -1 when none), mode
+--       (MODE), draining (1 or 0), rate, rate_at, rate_since (the admission rate's state, for the
+--       estimate; -1 when none), abandon (ms), invited (1 when the product has an invited line),
+--       then its head, last, left_version, left_count, left_changed, left, left_complete,
+--       draw_from and draw_to under the same names prefixed 'invited_' (as for an empty line when
+--       there is none)
 local LEFT_VIEW_MAX = 10000
 local k = script_keys()
 local c = settings_of(k)
@@ -54,7 +55,8 @@ return { 'known', c.max and 1 or 0, 'head', main.head, 'last', main.last,
     'left_version', main.left_version, 'left_count', main.left_count, 'left_changed', main.left_changed,
     'left', main.left, 'left_complete', main.left_complete,
     'draw_from', main.draw_from, 'draw_to', main.draw_to,
-    'seed', revealed and c.seed or '', 'opens', tonumber(c.opens) or -1, 'opened', tonumber(c.opened) or -1,
+    'seed', revealed and c.seed or '', 'commitment', commitment_of(c), 'opens', tonumber(c.opens) or -1,
+    'opened', tonumber(c.opened) or -1,
     'mode', c.mode or MODE.QUEUE, 'draining', c.draining == '1' and 1 or 0,
     'rate', c.rate or '-1', 'rate_at', tonumber(c.rate_at) or -1, 'rate_since', tonumber(c.rate_since) or -1,
     'abandon', tonumber(c.abandon) or 0, 'invited', c.invited and 1 or 0,

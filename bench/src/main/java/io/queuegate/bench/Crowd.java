@@ -210,7 +210,7 @@ public final class Crowd {
                 joiners.add(new JoinScript.Joiner(user(i), null));
             }
             return scripts.join().run(new JoinScript.Args(PRODUCT, System.currentTimeMillis(), rules,
-                            TOKEN_TTL.plus(SESSION), "", joiners))
+                            TOKEN_TTL.plus(SESSION), null, joiners))
                     .doOnNext(result -> {
                         for (int j = 0; j < result.joined().size(); j++) {
                             Long ticket = result.joined().get(j).ticket();

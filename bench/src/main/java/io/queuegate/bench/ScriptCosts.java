@@ -204,7 +204,9 @@ public final class ScriptCosts {
         else {
             args.addAll(List.of("", "", "0"));
         }
-        args.addAll(List.of("60000", "600000", rules == Rules.DROP ? "seed" : ""));
+        // No draw seed nor its commitment: the sale here opened a minute ago, and the gateway draws
+        // a seed only before opens-at.
+        args.addAll(List.of("60000", "600000", "", ""));
         for (String user : users) {
             args.add(user);
             args.add("");

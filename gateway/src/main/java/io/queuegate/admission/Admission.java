@@ -31,9 +31,11 @@ public sealed interface Admission {
      * @param estimatedWaitSeconds {@code null} until the product's admission rate is known
      * @param opensAt when the sale opens, while the caller is in its pre-queue; else {@code null}
      * @param retryAfterSeconds when to ask again
+     * @param seedCommitment the commitment to the seed of the product's last pre-queue draw (SHA-256
+     *                       of the seed, hex), or {@code null} when it has none
      */
     record Waiting(Caller caller, long rank, String token, boolean newToken, Long estimatedWaitSeconds, Instant opensAt,
-            long retryAfterSeconds) implements Admission {
+            long retryAfterSeconds, String seedCommitment) implements Admission {
 
         public boolean preQueued() {
             return opensAt != null;

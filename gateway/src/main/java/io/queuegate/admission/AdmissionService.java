@@ -85,7 +85,8 @@ public class AdmissionService {
             // goes to Redis, whose join writes the route's rules.
             if (standing != null && (standing.placement().state() != Placement.State.PRE_QUEUE
                     || Objects.equals(standing.opensAt(), request.policy().opensAt()))) {
-                return Mono.just(decide(caller, new JoinScript.Joined(standing.placement(), false, caller.ticket()),
+                return Mono.just(decide(caller, new JoinScript.Joined(standing.placement(), false, caller.ticket(),
+                        standing.seedCommitment()),
                         request.policy(), request.routeId(), null, request.presented().value(), request.invitation()));
             }
         }
@@ -235,11 +236,12 @@ public class AdmissionService {
         }
         if (placement.state() == Placement.State.PRE_QUEUE) {
             return new Admission.Waiting(caller, placement.rank(), token, presentedToken == null, null, policy.opensAt(),
-                    RetryAfter.beforeOpening(Duration.between(tokens.now(), policy.opensAt()), policy.abandonAfter()));
+                    RetryAfter.beforeOpening(Duration.between(tokens.now(), policy.opensAt()), policy.abandonAfter()),
+                    joined.seedCommitment());
         }
         Long estimate = WaitEstimate.seconds(placement.rank(), placement.admissionRate());
         return new Admission.Waiting(caller, placement.rank(), token, presentedToken == null, estimate, null,
-                RetryAfter.of(placement.rank(), estimate, policy.abandonAfter()));
+                RetryAfter.of(placement.rank(), estimate, policy.abandonAfter()), joined.seedCommitment());
     }
 
     private String issue(Caller caller, Instant joinedAt, Long ticket) {

@@ -21,13 +21,16 @@ import io.queuegate.store.script.ViewScript;
  *                        read was sent ({@link LineViews#admitted})
  * @param left the positions of the places given up ahead of the head, ascending
  * @param leftComplete false when Redis holds too many places given up to send them
+ * @param seedCommitment the commitment to the seed of the product's last draw, or {@code null}:
+ *                       answers from memory show it as Redis's answers do
  * @param invited the invited line ({@code invites: priority}), served before this one
  * @param invitedJoinsHeard how many places in the invited line this instance had heard of when
  *                          the read was sent ({@link LineViews#invitedJoined})
  */
 record LineView(long readAt, long admissionsHeard, boolean known, long head, long last, long leftVersion, long leftCount, long[] left,
-        boolean leftComplete, long drawFrom, long drawTo, String seed, long opens, long opened, RoomMode mode,
-        double rate, long rateAt, long rateSince, long abandonAfterMillis, Invited invited, long invitedJoinsHeard) {
+        boolean leftComplete, long drawFrom, long drawTo, String seed, String seedCommitment, long opens, long opened,
+        RoomMode mode, double rate, long rateAt, long rateSince, long abandonAfterMillis, Invited invited,
+        long invitedJoinsHeard) {
 
     /** The admission rate's time constant and warm-up, as {@code fill.lua} keeps it. */
     private static final double RATE_TAU_MS = 60_000;
@@ -35,10 +38,10 @@ record LineView(long readAt, long admissionsHeard, boolean known, long head, lon
 
     /** A view of a product without an invited line. */
     LineView(long readAt, long admissionsHeard, boolean known, long head, long last, long leftVersion, long leftCount,
-            long[] left, boolean leftComplete, long drawFrom, long drawTo, String seed, long opens, long opened, RoomMode mode,
-            double rate, long rateAt, long rateSince, long abandonAfterMillis) {
+            long[] left, boolean leftComplete, long drawFrom, long drawTo, String seed, String seedCommitment, long opens,
+            long opened, RoomMode mode, double rate, long rateAt, long rateSince, long abandonAfterMillis) {
         this(readAt, admissionsHeard, known, head, last, leftVersion, leftCount, left, leftComplete, drawFrom, drawTo, seed,
-                opens, opened, mode, rate, rateAt, rateSince, abandonAfterMillis, Invited.NONE, 0);
+                seedCommitment, opens, opened, mode, rate, rateAt, rateSince, abandonAfterMillis, Invited.NONE, 0);
     }
 
     /**
@@ -73,7 +76,8 @@ record LineView(long readAt, long admissionsHeard, boolean known, long head, lon
                 line.leftComplete() && invitedLeft.length == line.leftCount(), line.drawFrom(), line.drawTo());
         return new LineView(readAt, admissionsHeard, read.known(), read.head(), read.last(), read.leftVersion(), read.leftCount(), left,
                 read.leftComplete() && left.length == read.leftCount(), read.drawFrom(), read.drawTo(), read.seed(),
-                read.opens(), read.opened(), read.mode(), read.rate(), read.rateAt(), read.rateSince(),
+                read.seedCommitment(), read.opens(), read.opened(), read.mode(), read.rate(), read.rateAt(),
+                read.rateSince(),
                 read.abandonAfter(), invited, invitedJoinsHeard);
     }
 

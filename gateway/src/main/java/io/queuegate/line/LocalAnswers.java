@@ -85,6 +85,6 @@ public class LocalAnswers {
                 seen.mark(productId, ticket);
             }
         }
-        return new LocalStanding(placement, view.opensAt(), view.abandonAfter());
+        return new LocalStanding(placement, view.opensAt(), view.abandonAfter(), view.seedCommitment());
     }
 }

@@ -12,6 +12,8 @@ import io.queuegate.store.Placement;
  *                  by a closed room
  * @param opensAt the sale's opens-at as Redis holds it, or {@code null}
  * @param abandonAfter the product's abandon-after as Redis holds it, {@link Duration#ZERO} for never
+ * @param seedCommitment the commitment to the seed of the product's last pre-queue draw, or
+ *                       {@code null} when it has none
  */
-public record LocalStanding(Placement placement, Instant opensAt, Duration abandonAfter) {
+public record LocalStanding(Placement placement, Instant opensAt, Duration abandonAfter, String seedCommitment) {
 }

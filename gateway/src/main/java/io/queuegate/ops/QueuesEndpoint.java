@@ -137,7 +137,7 @@ public class QueuesEndpoint {
         return new QueueView(productId, snapshot.waiting(), snapshot.active(), snapshot.capacity(),
                 snapshot.maxOverride(), Math.round(snapshot.admissionRate() * 1000) / 1000.0, snapshot.paused(),
                 snapshot.draining(), WaitEstimate.seconds(snapshot.waiting(), snapshot.admissionRate()), snapshot.mode().code(),
-                snapshot.opening() == null ? null : OpeningView.of(snapshot.opening()));
+                snapshot.opening() == null ? null : OpeningView.of(snapshot.opening()), snapshot.seedCommitment());
     }
 
     private static WebEndpointResponse<Object> ok(Object body) {
@@ -170,10 +170,13 @@ public class QueuesEndpoint {
      *                             nobody waits or no rate is known
      * @param mode the room mode: {@code queue}, {@code passthrough}, {@code queue-all} or {@code closed}
      * @param opening the last opening of a scheduled sale, for audit; {@code null} before any
+     * @param seedCommitment SHA-256 (hex) of the seed of the product's last pre-queue draw, shown
+     *                       from its first ticket on, before the seed itself ({@code opening.seed})
+     *                       is; {@code null} when it has none
      */
     public record QueueView(String productId, long waiting, long active, Integer capacity, Integer maxOverride,
             double admissionRate, boolean paused, boolean draining, Long lastInLineEtaSeconds, String mode,
-            OpeningView opening) {
+            OpeningView opening, String seedCommitment) {
     }
 
     /**
@@ -182,8 +185,8 @@ public class QueuesEndpoint {
      * seed (see docs/drops.md), so anyone with the seed and the pre-queue's tickets
      * can recompute the order.
      *
-     * @param seed a decimal string, so JavaScript clients read it exactly; {@code null} when nobody
-     *             was in the pre-queue
+     * @param seed the seed as the draw uses it: 64 hex digits (a decimal string for a draw opened by
+     *             a release before commitments); {@code null} when nobody was in the pre-queue
      * @param firstTicket {@code null} when nobody was in the pre-queue
      */
     public record OpeningView(Instant opensAt, String seed, long preQueued, Long firstTicket) {

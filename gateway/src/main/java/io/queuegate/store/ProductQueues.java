@@ -1,6 +1,5 @@
 package io.queuegate.store;
 
-import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -22,8 +21,6 @@ import reactor.core.publisher.Mono;
  * registry and the timed set, whose writes go to keys of other slots in batches.
  */
 public final class ProductQueues {
-
-    private static final SecureRandom SEEDS = new SecureRandom();
 
     private final ReactiveStringRedisTemplate redis;
     private final RedisGuard guard;
@@ -81,8 +78,9 @@ public final class ProductQueues {
     }
 
     private Mono<JoinScript.Result> joinAll(String productId, ProductRules rules, List<JoinScript.Joiner> joiners) {
-        JoinScript.Args args = new JoinScript.Args(productId, clock.millis(), rules, idleTtl.plus(rules.sessionTtl()),
-                rules.opensAt() == null ? "" : drawSeed(), joiners);
+        long now = clock.millis();
+        JoinScript.Args args = new JoinScript.Args(productId, now, rules, idleTtl.plus(rules.sessionTtl()),
+                drawSeed(rules, now), joiners);
         return scripts.join().run(args).doOnNext(result -> {
             events.promoted(productId, "join", result.promoted());
             boolean newWaiter = false;
@@ -109,11 +107,12 @@ public final class ProductQueues {
     }
 
     /**
-     * A seed for a pre-queue's draw, in case this join opens one: 53 random bits (exact as a Redis
-     * number), from a generator nobody can predict, unlike any clock.
+     * A seed for a pre-queue's draw, with its commitment, in case this join opens one; none once
+     * the sale's opens-at has passed, when no call can open a draw (the script decides with the
+     * same {@code now}), so the sale itself pays for no random bits and no hash.
      */
-    private static String drawSeed() {
-        return Long.toString(SEEDS.nextLong() >>> 11);
+    private static DrawSeed drawSeed(ProductRules rules, long now) {
+        return rules.opensAt() == null || now >= rules.opensAt().toEpochMilli() ? null : DrawSeed.random();
     }
 
     /** Where the user stands, without joining. */

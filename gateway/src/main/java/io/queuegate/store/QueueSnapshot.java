@@ -12,9 +12,11 @@ package io.queuegate.store;
  * @param admissionRate the measured admissions per second (0 while unknown)
  * @param known whether Redis holds any state of the product
  * @param opening the last opening of a scheduled sale, or {@code null} before any
+ * @param seedCommitment the commitment to the seed of the last pre-queue draw (pending or closed),
+ *                       SHA-256 of the seed, hex; {@code null} when there is none
  */
 public record QueueSnapshot(long waiting, long active, Integer routeMaxActive, Integer maxOverride, RoomMode mode,
-        boolean draining, double admissionRate, boolean known, Opening opening) {
+        boolean draining, double admissionRate, boolean known, Opening opening, String seedCommitment) {
 
     /**
      * How a scheduled sale's pre-queue was drawn: enough to recompute the order. The tickets

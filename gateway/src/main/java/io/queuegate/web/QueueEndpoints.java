@@ -94,7 +94,7 @@ public class QueueEndpoints {
                 LocalStanding standing = local.status(caller.productId(), caller.userId(), caller.ticket(), true);
                 if (standing != null) {
                     return written(responses.status(exchange, HttpStatus.OK, body(caller, standing.placement(),
-                            standing.opensAt(), standing.abandonAfter(), now)));
+                            standing.opensAt(), standing.abandonAfter(), standing.seedCommitment(), now)));
                 }
             }
             return written(store.status(caller.productId(), caller.userId()).flatMap(status -> {
@@ -104,7 +104,8 @@ public class QueueEndpoints {
                             caller.anonymous(), joinedAt, status.ticket()));
                 }
                 return responses.status(exchange, HttpStatus.OK,
-                        body(caller, status.placement(), status.opensAt(), status.abandonAfter(), now));
+                        body(caller, status.placement(), status.opensAt(), status.abandonAfter(), status.seedCommitment(),
+                                now));
             }));
         });
     }
@@ -140,18 +141,23 @@ public class QueueEndpoints {
                 })));
     }
 
-    static StatusBody body(Caller caller, Placement placement, Instant opensAt, Duration abandonAfter, Instant now) {
+    /**
+     * @param seedCommitment the commitment of the product's pre-queue draw, shown to those in line,
+     *                       or {@code null}
+     */
+    static StatusBody body(Caller caller, Placement placement, Instant opensAt, Duration abandonAfter,
+            String seedCommitment, Instant now) {
         if (placement.state() == Placement.State.PRE_QUEUE && opensAt != null) {
             long retryAfter = RetryAfter.beforeOpening(Duration.between(now, opensAt), abandonAfter);
             return new StatusBody(placement.state().name(), caller.productId(), caller.userId(), null, retryAfter, null,
-                    opensAt.toString());
+                    opensAt.toString(), seedCommitment);
         }
         if (placement.state() != Placement.State.WAITING) {
             return new StatusBody(placement.state().name(), caller.productId(), caller.userId(), null, null, null);
         }
         Long estimate = WaitEstimate.seconds(placement.rank(), placement.admissionRate());
         return new StatusBody(placement.state().name(), caller.productId(), caller.userId(), placement.rank(),
-                RetryAfter.of(placement.rank(), estimate, abandonAfter), estimate);
+                RetryAfter.of(placement.rank(), estimate, abandonAfter), estimate, null, seedCommitment);
     }
 
     /**

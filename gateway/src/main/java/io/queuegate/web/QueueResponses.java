@@ -76,17 +76,18 @@ public class QueueResponses {
         if (prefersHtml(exchange.getRequest())) {
             String html = waiting.preQueued()
                     ? page.renderPreQueue(caller.productId(), displayName, waiting.opensAt(), retryAfter,
-                            locale(exchange))
+                            waiting.seedCommitment(), locale(exchange))
                     : page.render(caller.productId(), displayName, waiting.rank(), waiting.estimatedWaitSeconds(),
-                            retryAfter, locale(exchange));
+                            retryAfter, waiting.seedCommitment(), locale(exchange));
             return write(response, HTML, html.getBytes(StandardCharsets.UTF_8));
         }
         if (waiting.preQueued()) {
             return writeJson(response, new WaitingBody("PRE_QUEUE", caller.productId(), caller.userId(), null,
-                    waiting.token(), retryAfter, null, waiting.opensAt().toString(), waiting.rank()));
+                    waiting.token(), retryAfter, null, waiting.opensAt().toString(), waiting.rank(),
+                    waiting.seedCommitment()));
         }
         return writeJson(response, new WaitingBody("WAITING", caller.productId(), caller.userId(), waiting.rank(),
-                waiting.token(), retryAfter, waiting.estimatedWaitSeconds(), null, null));
+                waiting.token(), retryAfter, waiting.estimatedWaitSeconds(), null, null, waiting.seedCommitment()));
     }
 
     public Mono<Void> error(ServerWebExchange exchange, QueueError error, String message, boolean clearCookie) {

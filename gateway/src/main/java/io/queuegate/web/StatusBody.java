@@ -10,13 +10,15 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  * @param retryAfterSeconds when to ask again, only while waiting
  * @param estimatedWaitSeconds the wait estimate, only while waiting and once a rate is known
  * @param opensAt when the sale opens (ISO-8601), only in a sale's pre-queue
+ * @param seedCommitment SHA-256 (hex) of the seed of the product's pre-queue draw, while in line
+ *                       (pre-queued or waiting) and the product has one
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record StatusBody(String status, String productId, String userId, Long rank, Long retryAfterSeconds,
-        Long estimatedWaitSeconds, String opensAt) {
+        Long estimatedWaitSeconds, String opensAt, String seedCommitment) {
 
     public StatusBody(String status, String productId, String userId, Long rank, Long retryAfterSeconds,
             Long estimatedWaitSeconds) {
-        this(status, productId, userId, rank, retryAfterSeconds, estimatedWaitSeconds, null);
+        this(status, productId, userId, rank, retryAfterSeconds, estimatedWaitSeconds, null, null);
     }
 }

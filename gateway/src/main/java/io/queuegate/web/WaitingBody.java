@@ -10,9 +10,12 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  * @param estimatedWaitSeconds {@code null} until an admission rate is known
  * @param opensAt when the sale opens (ISO-8601), only in the pre-queue
  * @param preQueued how many are in the pre-queue, only there
+ * @param seedCommitment SHA-256 (hex) of the seed of the product's pre-queue draw, from the draw's
+ *                       first answer on; absent when the product has none
  */
 public record WaitingBody(String status, String productId, String userId, Long rank, String token,
         long retryAfterSeconds, Long estimatedWaitSeconds,
         @JsonInclude(JsonInclude.Include.NON_NULL) String opensAt,
-        @JsonInclude(JsonInclude.Include.NON_NULL) Long preQueued) {
+        @JsonInclude(JsonInclude.Include.NON_NULL) Long preQueued,
+        @JsonInclude(JsonInclude.Include.NON_NULL) String seedCommitment) {
 }

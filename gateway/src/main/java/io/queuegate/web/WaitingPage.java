@@ -46,16 +46,18 @@ public class WaitingPage {
      * @param refreshSeconds when the page asks again (meta refresh and polling fallback)
      */
     public String render(String productId, long rank, Long estimatedWaitSeconds, long refreshSeconds, Locale locale) {
-        return render(productId, null, rank, estimatedWaitSeconds, refreshSeconds, locale);
+        return render(productId, null, rank, estimatedWaitSeconds, refreshSeconds, null, locale);
     }
 
     /**
      * @param displayName what the page calls the product; {@code null} for its id
      * @param estimatedWaitSeconds {@code null} until a rate is known
      * @param refreshSeconds when the page asks again (meta refresh and polling fallback)
+     * @param seedCommitment the commitment to the seed of the product's pre-queue draw, shown with
+     *                       a line that says what it is; {@code null} when it has none
      */
     public String render(String productId, String displayName, long rank, Long estimatedWaitSeconds,
-            long refreshSeconds, Locale locale) {
+            long refreshSeconds, String seedCommitment, Locale locale) {
         String eta = estimatedWaitSeconds == null ? "" : Long.toString(estimatedWaitSeconds);
         String etaText = estimatedWaitSeconds == null ? message("queuegate.page.eta.unknown", locale)
                 : message("queuegate.page.eta", locale, duration(estimatedWaitSeconds, locale));
@@ -71,6 +73,8 @@ public class WaitingPage {
                 Map.entry("intro", message("queuegate.page.intro", locale, name)),
                 Map.entry("opensAt", ""),
                 Map.entry("rankSection", ""),
+                Map.entry("seedCommitment", seedCommitment == null ? "" : seedCommitment),
+                Map.entry("drawSection", seedCommitment == null ? "hidden" : ""),
                 Map.entry("retryAfter", Long.toString(refreshSeconds)),
                 Map.entry("eventsUrl", "/queue/" + productId + "/events"),
                 Map.entry("statusUrl", "/queue/" + productId + "/status")));
@@ -78,14 +82,20 @@ public class WaitingPage {
 
     /**
      * The pre-queue of a scheduled sale: no rank yet (places are drawn at opening); the page
-     * reloads itself at the opening, or sooner when abandon-after asks for it.
+     * reloads itself at the opening, or sooner when abandon-after asks for it. The draw's commitment
+     * ({@code null} when it has none, as for a draw a previous release opened) is shown with a line
+     * that says what it is.
      */
     public String renderPreQueue(String productId, Instant opensAt, long refreshSeconds, Locale locale) {
-        return renderPreQueue(productId, null, opensAt, refreshSeconds, locale);
+        return renderPreQueue(productId, null, opensAt, refreshSeconds, null, locale);
     }
 
-    /** The pre-queue page, calling the product {@code displayName} ({@code null} for its id). */
+    /**
+     * The pre-queue page, calling the product {@code displayName} ({@code null} for its id), with
+     * the draw's seed commitment ({@code null} when it has none).
+     */
     public String renderPreQueue(String productId, String displayName, Instant opensAt, long refreshSeconds,
+            String seedCommitment,
             Locale locale) {
         String opens = DateTimeFormatter.ofLocalizedDateTime(FormatStyle.MEDIUM, FormatStyle.LONG)
                 .withLocale(locale).withZone(ZoneOffset.UTC).format(opensAt);
@@ -101,6 +111,8 @@ public class WaitingPage {
                 Map.entry("intro", message("queuegate.page.pre-queue", locale, name, opens)),
                 Map.entry("opensAt", opensAt.toString()),
                 Map.entry("rankSection", "hidden"),
+                Map.entry("seedCommitment", seedCommitment == null ? "" : seedCommitment),
+                Map.entry("drawSection", seedCommitment == null ? "hidden" : ""),
                 Map.entry("retryAfter", Long.toString(refreshSeconds)),
                 Map.entry("eventsUrl", "/queue/" + productId + "/events"),
                 Map.entry("statusUrl", "/queue/" + productId + "/status")));

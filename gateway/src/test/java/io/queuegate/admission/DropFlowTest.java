@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,8 +19,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import com.jayway.jsonpath.JsonPath;
 import io.queuegate.support.Draw;
+import io.queuegate.support.DrawRecipe;
 import io.queuegate.support.GatewayFixture;
 import io.queuegate.support.GatewayInstance;
+import io.queuegate.support.ScriptCalls;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -187,6 +190,74 @@ class DropFlowTest {
     }
 
     @Test
+    void theDrawsCommitmentIsShownFromTheFirstAnswerOnAlikeByBothInstancesAndFromMemory() {
+        Reply alice = call(a, "/api/products/soon", "alice", null);
+        assertThat(alice.status).isEqualTo(429);
+        String commitment = alice.json("$.seedCommitment");
+        assertThat(commitment).as("in the pre-queue's very first answer").matches("[0-9a-f]{64}");
+        String aliceToken = alice.headers.getFirst("Queue-Token");
+        Reply bob = call(b, "/api/products/soon", "bob", null);
+        assertThat((String) bob.json("$.seedCommitment")).as("the other instance, another join").isEqualTo(commitment);
+
+        // Polls answered from the other instance's memory carry it too, without a script call.
+        await().atMost(Duration.ofSeconds(2)).until(() -> call(b, "/api/products/soon", "alice", aliceToken)
+                .headers.getFirst(HttpHeaders.SET_COOKIE) == null);
+        ScriptCalls calls = ScriptCalls.on(fixture.redis());
+        try {
+            for (int i = 0; i < 10; i++) {
+                Reply poll = call(b, "/api/products/soon", "alice", aliceToken);
+                assertThat((String) poll.json("$.status")).isEqualTo("PRE_QUEUE");
+                assertThat((String) poll.json("$.seedCommitment")).isEqualTo(commitment);
+                status(b, "soon", "alice", aliceToken).jsonPath("$.seedCommitment").isEqualTo(commitment);
+            }
+            assertThat(calls.of("join.lua", "status.lua")).as("script calls for 10 polls and 10 questions").isZero();
+        }
+        finally {
+            calls.stop();
+        }
+        status(a, "soon", "bob", bob.headers.getFirst("Queue-Token")).jsonPath("$.status").isEqualTo("PRE_QUEUE")
+                .jsonPath("$.seedCommitment").isEqualTo(commitment);
+        for (WebTestClient client : List.of(a, b)) {
+            client.get().uri("/actuator/queues/soon").exchange().expectStatus().isOk().expectBody()
+                    .jsonPath("$.seedCommitment").isEqualTo(commitment)
+                    .jsonPath("$.opening").isEmpty();
+        }
+
+        // The page says what it is, in English and in Korean.
+        String english = page(b, "soon", "carol", "en");
+        assertThat(english).contains("The draw is fixed in advance: its secret seed is published when the sale opens")
+                .contains("data-commitment=\"" + commitment + "\"")
+                .contains("<code class=\"commitment\" id=\"commitment\">" + commitment + "</code>")
+                .containsPattern("<p class=\"note\" id=\"draw\"\\s*>");
+        assertThat(page(a, "soon", "dave", "ko")).contains("추첨 결과는 미리 정해져 있습니다")
+                .contains(">" + commitment + "</code>");
+
+        // opens-at moved (a rolling change of the setting): the draw and its commitment stay.
+        Instant later = SOON.plus(Duration.ofMinutes(10));
+        WebTestClient moved = extraGateway(Map.of("queuegate.products.soon.opens-at", later)).client();
+        Reply erin = call(moved, "/api/products/soon", "erin", null);
+        assertThat((String) erin.json("$.opensAt")).isEqualTo(later.toString());
+        assertThat((String) erin.json("$.seedCommitment")).isEqualTo(commitment);
+        assertThat((String) call(a, "/api/products/soon", "frank", null).json("$.seedCommitment")).isEqualTo(commitment);
+    }
+
+    @Test
+    void aProductWithoutADrawShowsNoCommitment() {
+        assertThat(call(a, "/api/products/plain", "alice", null).status).isEqualTo(200);
+        Reply bob = call(b, "/api/products/plain", "bob", null);
+        assertThat(bob.status).isEqualTo(429);
+        assertThat(bob.body).doesNotContain("seedCommitment");
+        String token = bob.headers.getFirst("Queue-Token");
+        String status = a.get().uri("/queue/plain/status").header("X-User-Id", "bob").header("Queue-Token", token)
+                .exchange().expectStatus().isOk().expectBody(String.class).returnResult().getResponseBody();
+        assertThat(status).contains("\"WAITING\"").doesNotContain("seedCommitment");
+        assertThat(page(a, "plain", "carol", "en")).containsPattern("<p class=\"note\" id=\"draw\"\\s+hidden>")
+                .contains("data-commitment=\"\"");
+        a.get().uri("/actuator/queues/plain").exchange().expectStatus().isOk().expectBody()
+                .jsonPath("$.seedCommitment").doesNotExist();
+    }
+
+    @Test
     void atOpeningThePreQueueIsDrawnAndAdmittedInThatOrderWithoutAnyoneAsking() {
         // A few seconds after this gateway's start (about one second, warm); see the class comment.
         Instant opensAt = Instant.now().truncatedTo(ChronoUnit.SECONDS).plusSeconds(6);
@@ -198,6 +269,7 @@ class DropFlowTest {
 
         List<String> users = List.of("ann", "ben", "cat", "dan", "eve");
         Map<String, String> tokens = new LinkedHashMap<>();
+        Set<String> commitments = new HashSet<>();
         for (String user : users) {
             long secondsLeft = (Duration.between(Instant.now(), opensAt).toMillis() + 999) / 1000;
             Reply reply = call(client, "/api/products/drop", user, null);
@@ -210,9 +282,13 @@ class DropFlowTest {
             long retryAfter = Long.parseLong(reply.headers.getFirst(HttpHeaders.RETRY_AFTER));
             assertThat(retryAfter).isBetween(1L, Math.min(20, secondsLeft));
             tokens.put(user, reply.headers.getFirst("Queue-Token"));
+            commitments.add(reply.json("$.seedCommitment"));
         }
+        assertThat(commitments).as("one commitment, shown from the first answer on").hasSize(1);
+        String commitment = commitments.iterator().next();
         client.get().uri("/actuator/queues/drop").exchange().expectStatus().isOk().expectBody()
                 .jsonPath("$.waiting").isEqualTo(5).jsonPath("$.active").isEqualTo(0)
+                .jsonPath("$.seedCommitment").isEqualTo(commitment)
                 .jsonPath("$.opening").isEmpty();
 
         // Nobody asks: the gateway's own timed loop must open the sale. Reading the queues
@@ -238,9 +314,16 @@ class DropFlowTest {
         // Kept secret until now (no opening was shown above), the seed lets anyone recompute
         // the draw from the tickets, which the users took in the order they joined.
         String seed = view.json("$.opening.seed");
-        assertThat(seed).matches("[0-9]+");
+        assertThat(seed).matches("[0-9a-f]{64}");
+        assertThat(Draw.commitment(seed)).as("sha256(seed) == the seedCommitment shown before").isEqualTo(commitment);
+        assertThat((String) view.json("$.seedCommitment")).isEqualTo(commitment);
         assertThat(((Number) view.json("$.opening.firstTicket")).longValue()).isEqualTo(1);
         List<String> drawn = Draw.order(seed, users);
+        if (DrawRecipe.available()) {
+            // The buyers' recipe of docs/drops.md, as printed; users took tickets 1 to 5 in join order.
+            assertThat(DrawRecipe.ticketsInOrder(seed, 1, users.size(), commitment).stream()
+                    .map(ticket -> users.get((int) (ticket - 1))).toList()).isEqualTo(drawn);
+        }
 
         for (int i = 0; i < drawn.size(); i++) {
             String user = drawn.get(i);
@@ -251,7 +334,8 @@ class DropFlowTest {
                 status.jsonPath("$.status").isEqualTo("ACTIVE");
             }
             else {
-                status.jsonPath("$.status").isEqualTo("WAITING").jsonPath("$.rank").isEqualTo(i - 1);
+                status.jsonPath("$.status").isEqualTo("WAITING").jsonPath("$.rank").isEqualTo(i - 1)
+                        .jsonPath("$.seedCommitment").isEqualTo(commitment);
             }
         }
         // Token holders asking now: the first two drawn are forwarded, the rest wait in draw order.
@@ -690,6 +774,15 @@ class DropFlowTest {
         return client.get().uri("/queue/" + productId + "/status")
                 .header("X-User-Id", user).header("Queue-Token", token)
                 .exchange().expectStatus().isOk().expectBody();
+    }
+
+    /** The waiting page a browser gets on a first visit, in {@code language}. */
+    private static String page(WebTestClient client, String productId, String user, String language) {
+        return client.get().uri("/api/products/" + productId).header("X-User-Id", user).header("Accept", BROWSER)
+                .header("Accept-Language", language).exchange()
+                .expectStatus().isEqualTo(HttpStatus.TOO_MANY_REQUESTS)
+                .expectHeader().contentTypeCompatibleWith(MediaType.TEXT_HTML)
+                .expectBody(String.class).returnResult().getResponseBody();
     }
 
     private static String tokenOf(Reply reply, int expectedStatus) {

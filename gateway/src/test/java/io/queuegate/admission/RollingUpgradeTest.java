@@ -1,47 +1,67 @@
 package io.queuegate.admission;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 
-import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.api.sync.RedisCommands;
+import io.queuegate.support.Draw;
 import io.queuegate.support.GatewayFixture;
 import io.queuegate.support.GatewayInstance;
 import io.queuegate.support.Lines;
+import io.queuegate.support.PreviousRelease;
 import io.queuegate.support.Tokens;
 
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.test.web.reactive.server.EntityExchangeResult;
+import org.springframework.test.web.reactive.server.WebTestClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * A rolling upgrade in the middle of a sale: instances of the previous release (0.1.0, its Lua
  * scripts kept in the test resources and run as it ran them) and of this one serve the same
  * product in the same Redis at once. Shoppers who joined under the previous release keep their
  * places and their order, their tokens of the previous release stay valid on the new instances,
- * sessions end on either side, and never are more shoppers active than max-active.
+ * sessions end on either side, and never are more shoppers active than max-active. A sale's
+ * pre-queue the previous release opened is drawn with its seed exactly as before.
  */
 class RollingUpgradeTest {
 
     private static final String PRODUCT = "42";
     private static final int MAX_ACTIVE = 2;
 
+    private static final Map<String, Object> QUEUE = Map.of("max-active", Integer.toString(MAX_ACTIVE),
+            "session-ttl", "10m", "promotion", "pubsub", "complete-on", "POST /api/products/{productId}/orders");
+
+    /** 53 random bits in decimal: a seed as the previous release drew it for a pre-queue's draw. */
+    private static final String OLD_SEED = "6004799503160661";
+
     @RegisterExtension
-    static final GatewayFixture fixture = GatewayFixture.withQueue(Map.of("max-active", Integer.toString(MAX_ACTIVE),
-            "session-ttl", "10m", "promotion", "pubsub", "complete-on", "POST /api/products/{productId}/orders"));
+    static final GatewayFixture fixture = GatewayFixture.withQueue(QUEUE);
+
+    /**
+     * Gateways started by a test, closed after the last one: closing a gateway disposes Reactor
+     * Netty's JVM-wide event loops, and with them the fixture's servers.
+     */
+    private static final List<GatewayInstance> extras = new CopyOnWriteArrayList<>();
+
+    @AfterAll
+    static void closeExtras() {
+        GatewayInstance.closeAll(extras);
+    }
 
     @Test
     void shoppersWaitingThroughARollingUpgradeKeepTheirPlacesAndTheirOrder() {
-        PreviousRelease old = new PreviousRelease(fixture.redis().commands());
+        PreviousRelease old = new PreviousRelease(fixture.redis().commands(), PRODUCT);
         Map<String, String> tokens = new LinkedHashMap<>();
         for (int i = 0; i < 12; i++) {
             String user = "u" + i;
@@ -89,10 +109,76 @@ class RollingUpgradeTest {
 
     @Test
     void aNewInstanceLetsThroughAShopperThePreviousReleaseAdmitted() {
-        PreviousRelease old = new PreviousRelease(fixture.redis().commands());
+        PreviousRelease old = new PreviousRelease(fixture.redis().commands(), PRODUCT);
         old.join("alice", System.currentTimeMillis());
         EntityExchangeResult<byte[]> pass = poll(fixture.gateway(), "alice", previousReleaseToken("alice", false));
         assertThat(pass.getStatus().value()).isEqualTo(200);
+    }
+
+    @Test
+    void aPreQueueThePreviousReleaseOpenedIsDrawnAsItWouldHaveBeenAndShowsNoCommitment() {
+        // A sale a few seconds after this gateway's start, on a gateway of its own (see DropFlowTest).
+        Instant opensAt = Instant.now().truncatedTo(ChronoUnit.SECONDS).plusSeconds(6);
+        Map<String, Object> properties = GatewayInstance.defaults(fixture.redis(), fixture.backend().baseUrl(), QUEUE);
+        properties.put("management.endpoints.web.exposure.include", "health,queues");
+        properties.put("queuegate.products.drop.opens-at", opensAt);
+        GatewayInstance gateway = GatewayInstance.start(properties);
+        extras.add(gateway);
+        assertThat(Instant.now()).as("the gateway must be up well before opens-at " + opensAt)
+                .isBefore(opensAt.minusSeconds(2));
+
+        // The previous release's instance opens the draw, with its kind of seed; both releases join.
+        PreviousRelease old = new PreviousRelease(fixture.redis().commands(), "drop");
+        List<String> users = List.of("old-ann", "new-ben", "old-cat", "new-dan", "new-eve");
+        Map<String, String> tokens = new LinkedHashMap<>();
+        for (String user : users) {
+            if (user.startsWith("old")) {
+                List<Object> joined = old.joinSale(user, System.currentTimeMillis(), MAX_ACTIVE, opensAt.toEpochMilli(),
+                        OLD_SEED);
+                assertThat(joined.get(0)).as("%s in the pre-queue", user).isEqualTo(2L);
+                tokens.put(user, previousReleaseToken("drop", user, true));
+            }
+            else {
+                EntityExchangeResult<byte[]> joined = request(gateway, "drop", user, null);
+                assertThat(joined.getStatus().value()).as(user).isEqualTo(429);
+                String body = new String(joined.getResponseBody(), StandardCharsets.UTF_8);
+                assertThat(body).as(user).contains("\"status\":\"PRE_QUEUE\"").doesNotContain("seedCommitment");
+                tokens.put(user, joined.getResponseHeaders().getFirst("Queue-Token"));
+            }
+        }
+        assertThat(fixture.redis().commands().hget("qg:{drop}:settings", "seed")).as("kept, not replaced")
+                .isEqualTo(OLD_SEED);
+        for (String user : List.of("old-ann", "new-dan")) {
+            gateway.client().get().uri("/queue/drop/status").header("X-User-Id", user).header("Queue-Token", tokens.get(user))
+                    .exchange().expectStatus().isOk().expectBody()
+                    .jsonPath("$.status").isEqualTo("PRE_QUEUE").jsonPath("$.seedCommitment").doesNotExist();
+        }
+
+        // This release's instance opens the sale: the previous release's draw, as it would have drawn.
+        await("the sale opens at " + opensAt).atMost(Duration.between(Instant.now(), opensAt).plusSeconds(3))
+                .pollInterval(Duration.ofMillis(100))
+                .until(() -> fixture.redis().commands().zcard("qg:{drop}:active") == MAX_ACTIVE);
+        gateway.client().get().uri("/actuator/queues/drop").exchange().expectStatus().isOk().expectBody()
+                .jsonPath("$.opening.seed").isEqualTo(OLD_SEED)
+                .jsonPath("$.opening.preQueued").isEqualTo(users.size())
+                .jsonPath("$.seedCommitment").doesNotExist();
+        List<String> drawn = Draw.order(OLD_SEED, users);
+        for (int i = 0; i < drawn.size(); i++) {
+            String user = drawn.get(i);
+            WebTestClient.BodyContentSpec status = gateway.client().get().uri("/queue/drop/status")
+                    .header("X-User-Id", user).header("Queue-Token", tokens.get(user))
+                    .exchange().expectStatus().isOk().expectBody();
+            if (i < MAX_ACTIVE) {
+                status.jsonPath("$.status").isEqualTo("ACTIVE");
+            }
+            else {
+                status.jsonPath("$.status").isEqualTo("WAITING").jsonPath("$.rank").isEqualTo(i - 1)
+                        .jsonPath("$.seedCommitment").doesNotExist();
+                // The previous release's own scripts place them alike.
+                assertThat(old.joinSale(user, System.currentTimeMillis(), MAX_ACTIVE, opensAt.toEpochMilli(), OLD_SEED)
+                        .get(1)).as(user).isEqualTo((long) (i - 1));
+            }
+        }
     }
 
     private static List<String> active() {
@@ -104,8 +190,17 @@ class RollingUpgradeTest {
     }
 
     private static EntityExchangeResult<byte[]> poll(GatewayInstance gateway, String user, String token) {
-        return gateway.client().get().uri("/api/products/42").header("X-User-Id", user).header("Queue-Token", token)
-                .exchange().expectBody().returnResult();
+        return request(gateway, PRODUCT, user, token);
+    }
+
+    private static EntityExchangeResult<byte[]> request(GatewayInstance gateway, String product, String user,
+            String token) {
+        WebTestClient.RequestHeadersSpec<?> request = gateway.client().get().uri("/api/products/" + product)
+                .header("X-User-Id", user);
+        if (token != null) {
+            request = request.header("Queue-Token", token);
+        }
+        return request.exchange().expectBody().returnResult();
     }
 
     /**
@@ -114,47 +209,14 @@ class RollingUpgradeTest {
      * this release's codec cannot change what "a previous release's token" means here.
      */
     private static String previousReleaseToken(String user, boolean waiting) {
-        Map<String, Object> claims = Tokens.waitClaims(PRODUCT, user);
+        return previousReleaseToken(PRODUCT, user, waiting);
+    }
+
+    private static String previousReleaseToken(String product, String user, boolean waiting) {
+        Map<String, Object> claims = Tokens.waitClaims(product, user);
         if (waiting) {
             claims.put("jat", Instant.now().getEpochSecond());
         }
         return Tokens.hs256(GatewayInstance.SECRET, Tokens.hs256Header(GatewayInstance.SECRET), claims);
-    }
-
-    /** An instance of the previous release, as far as Redis sees it: its scripts and their arguments. */
-    private static final class PreviousRelease {
-
-        private final RedisCommands<String, String> redis;
-        private final String join = script("join.lua");
-        private final String leave = script("leave.lua");
-        private final String[] keys = { "qg:{42}:settings", "qg:{42}:active", "qg:{42}:seq" };
-
-        PreviousRelease(RedisCommands<String, String> redis) {
-            this.redis = redis;
-        }
-
-        /** Its join.lua under the same route: max-active 2, 10 minutes, pubsub, the default drop rules. */
-        List<Object> join(String user, long now) {
-            return redis.eval(join, ScriptOutputType.MULTI, keys, user, Long.toString(now), "2", "600000", "pubsub",
-                    "7800000", "", "", "0", "60000", "60000", "");
-        }
-
-        List<Object> leave(String user, long now) {
-            return redis.eval(leave, ScriptOutputType.MULTI, keys, user, Long.toString(now), "qg:slot-available:42");
-        }
-
-        /** As 0.1.0's QueueScripts built a script: line.lua and fill.lua, then the script. */
-        private static String script(String name) {
-            return read("line.lua") + read("fill.lua") + read(name);
-        }
-
-        private static String read(String name) {
-            try (InputStream in = RollingUpgradeTest.class.getResourceAsStream("/upgrade/0.1.0/lua/" + name)) {
-                return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-            }
-            catch (IOException ex) {
-                throw new UncheckedIOException(ex);
-            }
-        }
     }
 }

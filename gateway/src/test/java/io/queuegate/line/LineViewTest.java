@@ -5,9 +5,11 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.HexFormat;
 import java.util.Map;
 import java.util.Random;
 
+import io.queuegate.store.DrawSeed;
 import io.queuegate.store.Placement;
 import io.queuegate.store.Placement.State;
 import io.queuegate.store.ProductRules;
@@ -79,11 +81,28 @@ class LineViewTest {
 
     @Test
     void aDrawnLineIsRankedAsTheScriptsRankIt() {
+        assertADrawnLineIsRankedAsTheScriptsRankIt(Scripts.SEED);
+    }
+
+    @Test
+    void aLineDrawnWithA256BitSeedIsRankedAsTheScriptsRankItAndItsViewCarriesTheCommitment() {
+        assertADrawnLineIsRankedAsTheScriptsRankIt(DrawSeed.random());
+    }
+
+    /** Joins 300 before the opening, the first with {@code seed}, and compares every rank after it. */
+    private void assertADrawnLineIsRankedAsTheScriptsRankIt(DrawSeed seed) {
         long opensAt = NOW + 60_000;
         ProductRules rules = new ProductRules(2, TTL, "scheduler", Instant.ofEpochMilli(opensAt), null, 0,
                 Duration.ZERO, TTL);
-        Map<String, Long> tickets = joinAll(rules, 300, NOW);
+        Map<String, Long> tickets = new LinkedHashMap<>();
+        for (int i = 0; i < 300; i++) {
+            JoinScript.Result joined = scripts.join(new JoinScript.Args(PID, "u" + i, NOW + i, rules, IDLE,
+                    i == 0 ? seed : DrawSeed.random(), null));
+            tickets.put("u" + i, joined.only().ticket());
+        }
         LineView before = read(NOW + 1_000);
+        assertThat(before.seedCommitment()).as("from the draw's first ticket on").isEqualTo(seed.commitment());
+        assertThat(before.seed()).as("secret until the opening").isEmpty();
         Placement preQueued = before.placementOf(tickets.get("u7"), NOW + 1_000, true);
         assertThat(preQueued.state()).isEqualTo(State.PRE_QUEUE);
         assertThat(preQueued.rank()).as("how many are in the pre-queue").isEqualTo(300);
@@ -102,7 +121,8 @@ class LineViewTest {
         long now = opensAt + 30;
 
         LineView view = read(now);
-        assertThat(view.seed()).as("the seed is known once the draw is closed").isNotEmpty();
+        assertThat(view.seed()).as("the seed is known once the draw is closed").isEqualTo(seed.seed());
+        assertThat(view.seedCommitment()).isEqualTo(seed.commitment());
         assertEveryoneRankedAsRedisRanksThem(view, tickets, now);
     }
 
@@ -127,7 +147,7 @@ class LineViewTest {
         for (int i = 0; i < 60; i++) {
             JoinScript.Invite invite = i % 4 == 1 ? JoinScript.Invite.of("v" + i, 1, NOW + 3_600_000, true)
                     : JoinScript.Invite.NONE;
-            JoinScript.Joined joined = scripts.join(new JoinScript.Args(PID, NOW + i, rules, IDLE, "",
+            JoinScript.Joined joined = scripts.join(new JoinScript.Args(PID, NOW + i, rules, IDLE, null,
                     List.of(new JoinScript.Joiner("u" + i, null, invite)))).only();
             tickets.put("u" + i, joined.ticket() != null ? joined.ticket() : 0L);
         }
@@ -170,15 +190,18 @@ class LineViewTest {
         Map<String, Long> tickets = joinAll(rules, 3, NOW);
         LineView view = read(NOW + 1);
         LineView incomplete = new LineView(view.readAt(), 0, true, view.head(), view.last(), 1, 20_000, new long[0],
-                false, -1, -1, "", -1, -1, RoomMode.QUEUE, -1, -1, -1, 0);
+                false, -1, -1, "", null, -1, -1, RoomMode.QUEUE, -1, -1, -1, 0);
         assertThat(incomplete.placementOf(tickets.get("u2"), NOW + 1, true)).isNull();
     }
 
     @Test
     void theDrawInJavaIsTheDrawInLua() {
         Random random = new Random(7);
+        byte[] bits = new byte[32];
         for (int i = 0; i < 2_000; i++) {
-            String seed = Long.toString(random.nextLong() >>> 11);
+            // Both kinds of seed: 53 bits in decimal (the previous release's) and 256 bits in hex.
+            random.nextBytes(bits);
+            String seed = i % 2 == 0 ? Long.toString(random.nextLong() >>> 11) : HexFormat.of().formatHex(bits);
             long size = 1 + random.nextInt(100_000);
             long x = random.nextLong(size);
             assertThat(DrawOrder.permute(seed, size, x)).isEqualTo(Draw.permute(seed, size, x));
@@ -219,7 +242,7 @@ class LineViewTest {
     private static LineView withMode(LineView view, RoomMode mode) {
         return new LineView(view.readAt(), view.admissionsHeard(), view.known(), view.head(), view.last(),
                 view.leftVersion(), view.leftCount(), view.left(), view.leftComplete(), view.drawFrom(), view.drawTo(),
-                view.seed(), view.opens(), view.opened(), mode, view.rate(), view.rateAt(), view.rateSince(),
+                view.seed(), view.seedCommitment(), view.opens(), view.opened(), mode, view.rate(), view.rateAt(), view.rateSince(),
                 view.abandonAfterMillis());
     }
 }

@@ -172,8 +172,8 @@ class InvitationScriptsTest {
         // The opening closes both draws; then one place at a time.
         scripts.promote(PID, opensAt, "");
         List<String> admitted = admittedOneByOne(opensAt + 1);
-        List<String> expected = new ArrayList<>(Draw.order(Scripts.SEED, inviteds));
-        expected.addAll(Draw.order(Scripts.SEED, uninvited));
+        List<String> expected = new ArrayList<>(Draw.order(Scripts.SEED.seed(), inviteds));
+        expected.addAll(Draw.order(Scripts.SEED.seed(), uninvited));
         assertThat(admitted).isEqualTo(expected);
     }
 
@@ -229,7 +229,7 @@ class InvitationScriptsTest {
         ProductRules rules = new ProductRules(max, Duration.ofMillis(TTL), "scheduler",
                 opensAt < 0 ? null : Instant.ofEpochMilli(opensAt), null, 0, Duration.ofMillis(abandonAfter),
                 Duration.ofMillis(TTL));
-        return scripts.join(new JoinScript.Args(PID, now, rules, IDLE, opensAt < 0 ? "" : Scripts.SEED,
+        return scripts.join(new JoinScript.Args(PID, now, rules, IDLE, opensAt < 0 ? null : Scripts.SEED,
                 List.of(new JoinScript.Joiner(user, null, invite)))).only();
     }
 }

@@ -409,7 +409,7 @@ class QueueScriptsTest {
 
     private JoinScript.Result completing(String user, long now, String claim) {
         return scripts.join(new JoinScript.Args(PID, user, now, ProductRules.plain(1, Duration.ofMillis(TTL), "scheduler"),
-                Duration.ofMillis(IDLE), "", claim));
+                Duration.ofMillis(IDLE), null, claim));
     }
 
     private boolean unclaim(String user, String claim) {

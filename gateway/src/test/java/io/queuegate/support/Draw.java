@@ -10,8 +10,8 @@ import java.util.stream.IntStream;
 
 /**
  * A pre-queue's draw recomputed from what an auditor is shown (the seed, the first ticket and how
- * many were drawn), written from docs/drops.md's description, not from the Lua: the tests compare
- * the two.
+ * many were drawn) and checked against the commitment shown before it, written from
+ * docs/drops.md's description, not from the Lua or the gateway's Java: the tests compare them.
  */
 public final class Draw {
 
@@ -58,9 +58,18 @@ public final class Draw {
         return x;
     }
 
+    /** What the commitment to {@code seed} must be: the SHA-256 of the seed's text, in hex. */
+    public static String commitment(String seed) {
+        return hex("SHA-256", seed);
+    }
+
     private static String sha1(String text) {
+        return hex("SHA-1", text);
+    }
+
+    private static String hex(String algorithm, String text) {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(text.getBytes(StandardCharsets.UTF_8)));
+            return HexFormat.of().formatHex(MessageDigest.getInstance(algorithm).digest(text.getBytes(StandardCharsets.US_ASCII)));
         }
         catch (NoSuchAlgorithmException ex) {
             throw new IllegalStateException(ex);

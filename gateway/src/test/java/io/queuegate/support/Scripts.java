@@ -5,6 +5,7 @@ import java.util.List;
 
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.queuegate.store.AdminAction;
+import io.queuegate.store.DrawSeed;
 import io.queuegate.store.ProductRules;
 import io.queuegate.store.QueueScripts;
 import io.queuegate.store.QueueSnapshot;
@@ -29,8 +30,8 @@ import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
  */
 public final class Scripts implements AutoCloseable {
 
-    /** The seed a test's pre-queue draw is opened with; any string would do. */
-    public static final String SEED = "4711";
+    /** The seed a test's pre-queue draw is opened with, and its commitment; any text would do. */
+    public static final DrawSeed SEED = DrawSeed.of("4711");
 
     private static final Duration WAIT = Duration.ofSeconds(10);
 
@@ -58,7 +59,7 @@ public final class Scripts implements AutoCloseable {
 
     /** A join with the product's rules, a seed for a draw it may open, and no completion claimed. */
     public JoinScript.Result join(String productId, String userId, long now, ProductRules rules, Duration idle) {
-        return join(new JoinScript.Args(productId, userId, now, rules, idle, rules.opensAt() == null ? "" : SEED, null));
+        return join(new JoinScript.Args(productId, userId, now, rules, idle, rules.opensAt() == null ? null : SEED, null));
     }
 
     public JoinScript.Result join(JoinScript.Args args) {

@@ -6,10 +6,12 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 
 import com.github.tomakehurst.wiremock.WireMockServer;
 import io.queuegate.support.Backend;
+import io.queuegate.support.Draw;
 import io.queuegate.support.GatewayInstance;
 import io.queuegate.support.RedisProcess;
 
@@ -22,6 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
@@ -62,11 +65,14 @@ class WaitingPageBrowserTest {
         backend.stubFor(get(urlPathEqualTo("/api/products/42")).willReturn(aResponse().withStatus(200)
                 .withHeader("Content-Type", "text/html")
                 .withBody("<html><body><h1 id=\"product\">Limited sneakers</h1></body></html>")));
-        gateway = GatewayInstance.start(GatewayInstance.defaults(redis, backend.baseUrl(), Map.of(
+        Map<String, Object> properties = GatewayInstance.defaults(redis, backend.baseUrl(), Map.of(
                 "max-active", "1",
                 "session-ttl", "10m",
                 "promotion", "pubsub",
-                "complete-on", "POST /api/products/{productId}/orders")));
+                "complete-on", "POST /api/products/{productId}/orders"));
+        // A sale that does not open while this class runs: its page stays the pre-queue's.
+        properties.put("queuegate.products.drop.opens-at", Instant.now().plus(Duration.ofHours(1)));
+        gateway = GatewayInstance.start(properties);
     }
 
     @AfterAll
@@ -114,6 +120,24 @@ class WaitingPageBrowserTest {
         wait.until(ExpectedConditions.presenceOfElementLocated(By.id("product")));
         assertThat(browser.findElement(By.id("product")).getText()).isEqualTo("Limited sneakers");
         screenshot("admitted-product-page.png");
+    }
+
+    @Test
+    void aPreQueuePageShowsTheDrawsCommitmentAndSaysWhatItIsAndAPlainLineShowsNone() {
+        browser = chromium("en-US");
+        browser.get(gateway.baseUrl() + "/api/products/drop");
+        WebElement line = browser.findElement(By.id("draw"));
+        assertThat(line.isDisplayed()).isTrue();
+        assertThat(line.getText()).startsWith("The draw is fixed in advance: its secret seed is published when the sale opens");
+        String shown = browser.findElement(By.id("commitment")).getText();
+        String seed = redis.commands().hget("qg:{drop}:settings", "seed");
+        assertThat(shown).as("the SHA-256 of the seed kept secret in Redis").isEqualTo(Draw.commitment(seed));
+        screenshot("pre-queue-commitment.png");
+
+        join("holder");
+        browser.get(gateway.baseUrl() + "/api/products/42");
+        new WebDriverWait(browser, Duration.ofSeconds(10)).until(ExpectedConditions.textToBe(By.id("rank"), "1"));
+        assertThat(browser.findElement(By.id("draw")).isDisplayed()).as("no draw, no line").isFalse();
     }
 
     @Test

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.queuegate.store.DrawSeed;
 import io.queuegate.store.Placement;
 import io.queuegate.store.ProductRules;
 import io.queuegate.store.ScriptReply;
@@ -89,15 +90,15 @@ public final class JoinScript extends ProductScript {
     /**
      * @param now the time the script decides at (epoch ms)
      * @param idle how long the product's keys outlive its last visitor
-     * @param drawSeed the seed of a pre-queue's draw, in case this call opens one; {@code ""}
-     *                 when the product has no opens-at
+     * @param drawSeed the seed of a pre-queue's draw and its commitment, in case this call opens
+     *                 one; {@code null} when no draw can open (no opens-at, or it has passed)
      * @param joiners the users, decided in this order
      */
-    public record Args(String productId, long now, ProductRules rules, Duration idle, String drawSeed,
+    public record Args(String productId, long now, ProductRules rules, Duration idle, DrawSeed drawSeed,
             List<Joiner> joiners) {
 
         /** One user's call; {@code claim} as in {@link Joiner}. */
-        public Args(String productId, String userId, long now, ProductRules rules, Duration idle, String drawSeed,
+        public Args(String productId, String userId, long now, ProductRules rules, Duration idle, DrawSeed drawSeed,
                 String claim) {
             this(productId, now, rules, idle, drawSeed, List.of(new Joiner(userId, claim)));
         }
@@ -109,8 +110,10 @@ public final class JoinScript extends ProductScript {
      * @param enqueued whether this call put the user at the back of the line (a new join, not a poll)
      * @param ticket the user's ticket while in line (negative in the invited line of
      *               {@code invites: priority}), else {@code null}
+     * @param seedCommitment the commitment to the seed of the product's last pre-queue draw, or
+     *                       {@code null} when it has none
      */
-    public record Joined(Placement placement, boolean enqueued, Long ticket) {
+    public record Joined(Placement placement, boolean enqueued, Long ticket, String seedCommitment) {
     }
 
     /**
@@ -140,7 +143,7 @@ public final class JoinScript extends ProductScript {
 
     public Mono<Result> run(Args args) {
         ProductRules rules = args.rules();
-        List<String> argv = new ArrayList<>(11 + 3 * args.joiners().size());
+        List<String> argv = new ArrayList<>(12 + 3 * args.joiners().size());
         argv.add(Long.toString(args.now()));
         argv.add(Integer.toString(rules.maxActive()));
         argv.add(Long.toString(rules.sessionTtl().toMillis()));
@@ -151,7 +154,8 @@ public final class JoinScript extends ProductScript {
         argv.add(Integer.toString(rules.maxAdmitPerMinute()));
         argv.add(Long.toString(rules.abandonAfter().toMillis()));
         argv.add(Long.toString(rules.arrivalTtl().toMillis()));
-        argv.add(args.drawSeed());
+        argv.add(args.drawSeed() == null ? "" : args.drawSeed().seed());
+        argv.add(args.drawSeed() == null ? "" : args.drawSeed().commitment());
         for (Joiner joiner : args.joiners()) {
             argv.add(joiner.userId());
             argv.add(joiner.claim() == null ? "" : joiner.claim());
@@ -163,13 +167,15 @@ public final class JoinScript extends ProductScript {
     /** The reply's {@code users} entries are fixed lists: state, rank, enqueued, ticket. */
     static Result result(ScriptReply reply) {
         double rate = reply.number("rate") / 1_000_000.0;
+        String commitment = reply.text("commitment");
         List<Joined> joined = new ArrayList<>();
         for (Object entry : reply.list("users")) {
             List<?> user = (List<?>) entry;
             Placement.State state = ScriptReply.code(String.valueOf(user.get(0)), Placement.State.class, "join.lua");
             long ticket = ((Number) user.get(3)).longValue();
             joined.add(new Joined(new Placement(state, ((Number) user.get(1)).longValue(), rate),
-                    ((Number) user.get(2)).longValue() == 1, ticket == 0 ? null : ticket));
+                    ((Number) user.get(2)).longValue() == 1, ticket == 0 ? null : ticket,
+                    commitment.isEmpty() ? null : commitment));
         }
         return new Result(reply.number("promoted"), joined);
     }

@@ -21,11 +21,12 @@ public final class SnapshotScript extends ProductScript {
     static QueueSnapshot snapshot(ScriptReply reply) {
         long opened = reply.number("opened");
         String seed = reply.text("seed");
+        String commitment = reply.text("commitment");
         QueueSnapshot.Opening opening = opened < 0 ? null : new QueueSnapshot.Opening(opened,
                 seed.isEmpty() ? null : seed, reply.number("prequeued"), reply.number("draw_from"));
         return new QueueSnapshot(reply.number("waiting"), reply.number("active"), orNull(reply.number("max")),
                 orNull(reply.number("max_override")), reply.code("mode", RoomMode.class), reply.flag("draining"),
-                reply.number("rate") / 1_000_000.0, reply.flag("known"), opening);
+                reply.number("rate") / 1_000_000.0, reply.flag("known"), opening, commitment.isEmpty() ? null : commitment);
     }
 
     private static Integer orNull(long value) {

@@ -21,8 +21,11 @@ public final class StatusScript extends ProductScript {
      * @param abandonAfter the product's abandon-after, {@link Duration#ZERO} for never
      * @param timed whether the product's promotion runs on a clock of its own (opens-at or a pace)
      * @param ticket the user's ticket while in line (negative in the invited line), else {@code null}
+     * @param seedCommitment the commitment to the seed of the product's last pre-queue draw, or
+     *                       {@code null} when it has none
      */
-    public record Result(Placement placement, Instant opensAt, Duration abandonAfter, boolean timed, Long ticket) {
+    public record Result(Placement placement, Instant opensAt, Duration abandonAfter, boolean timed, Long ticket,
+            String seedCommitment) {
     }
 
     public Mono<Result> run(String productId, String userId, long now) {
@@ -32,8 +35,10 @@ public final class StatusScript extends ProductScript {
     static Result result(ScriptReply reply) {
         long opens = reply.number("opens");
         long ticket = reply.number("ticket");
+        String commitment = reply.text("commitment");
         return new Result(new Placement(reply.code("state", Placement.State.class), reply.number("rank"),
                 reply.number("rate") / 1_000_000.0), opens < 0 ? null : Instant.ofEpochMilli(opens),
-                Duration.ofMillis(reply.number("abandon")), reply.flag("timed"), ticket == 0 ? null : ticket);
+                Duration.ofMillis(reply.number("abandon")), reply.flag("timed"), ticket == 0 ? null : ticket,
+                commitment.isEmpty() ? null : commitment);
     }
 }

@@ -28,6 +28,7 @@ public final class ViewScript extends ProductScript {
      * @param drawFrom the first ticket of a sale's draw, or -1
      * @param drawTo the last ticket of a closed draw, or -1 while none is closed
      * @param seed the closed draw's seed, or {@code ""}
+     * @param seedCommitment the commitment to the last draw's seed, or {@code null} when it has none
      * @param opens the sale's opens-at (epoch ms), or -1
      * @param opened the opens-at the sale last opened at (epoch ms), or -1
      * @param rate the admission rate's stored value (admissions per second), or -1 when none
@@ -38,15 +39,17 @@ public final class ViewScript extends ProductScript {
      *                when the product has none
      */
     public record Result(boolean known, long head, long last, long leftVersion, long leftCount, boolean leftChanged,
-            long[] left, boolean leftComplete, long drawFrom, long drawTo, String seed, long opens, long opened, RoomMode mode,
-            boolean draining, double rate, long rateAt, long rateSince, long abandonAfter, Line invited) {
+            long[] left, boolean leftComplete, long drawFrom, long drawTo, String seed, String seedCommitment, long opens,
+            long opened, RoomMode mode, boolean draining, double rate, long rateAt, long rateSince, long abandonAfter,
+            Line invited) {
 
         /** A reply without an invited line. */
         public Result(boolean known, long head, long last, long leftVersion, long leftCount, boolean leftChanged,
-                long[] left, boolean leftComplete, long drawFrom, long drawTo, String seed, long opens, long opened,
-                RoomMode mode, boolean draining, double rate, long rateAt, long rateSince, long abandonAfter) {
-            this(known, head, last, leftVersion, leftCount, leftChanged, left, leftComplete, drawFrom, drawTo, seed, opens,
-                    opened, mode, draining, rate, rateAt, rateSince, abandonAfter, Line.EMPTY);
+                long[] left, boolean leftComplete, long drawFrom, long drawTo, String seed, String seedCommitment,
+                long opens, long opened, RoomMode mode, boolean draining, double rate, long rateAt, long rateSince,
+                long abandonAfter) {
+            this(known, head, last, leftVersion, leftCount, leftChanged, left, leftComplete, drawFrom, drawTo, seed,
+                    seedCommitment, opens, opened, mode, draining, rate, rateAt, rateSince, abandonAfter, Line.EMPTY);
         }
     }
 
@@ -91,7 +94,8 @@ public final class ViewScript extends ProductScript {
         return new Result(reply.flag("known"), reply.number("head"), reply.number("last"), reply.number("left_version"),
                 reply.number("left_count"), reply.flag("left_changed"), positions(reply.list("left")),
                 reply.flag("left_complete"), reply.number("draw_from"),
-                reply.number("draw_to"), reply.text("seed"), reply.number("opens"), reply.number("opened"),
+                reply.number("draw_to"), reply.text("seed"), nonEmpty(reply.text("commitment")), reply.number("opens"),
+                reply.number("opened"),
                 reply.code("mode", RoomMode.class), reply.flag("draining"), reply.decimal("rate"),
                 reply.number("rate_at"), reply.number("rate_since"), reply.number("abandon"), invited);
     }
@@ -102,5 +106,9 @@ public final class ViewScript extends ProductScript {
             left[i] = ((Number) positions.get(i)).longValue();
         }
         return left;
+    }
+
+    private static String nonEmpty(String text) {
+        return text.isEmpty() ? null : text;
     }
 }
