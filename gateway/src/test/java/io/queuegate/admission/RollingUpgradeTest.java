@@ -118,7 +118,8 @@ class RollingUpgradeTest {
     @Test
     void aPreQueueThePreviousReleaseOpenedIsDrawnAsItWouldHaveBeenAndShowsNoCommitment() {
         // A sale a few seconds after this gateway's start, on a gateway of its own (see DropFlowTest).
-        Instant opensAt = Instant.now().truncatedTo(ChronoUnit.SECONDS).plusSeconds(6);
+        // Far enough ahead for a gateway's start on a busy machine (a few seconds), and the joins.
+        Instant opensAt = Instant.now().truncatedTo(ChronoUnit.SECONDS).plusSeconds(12);
         Map<String, Object> properties = GatewayInstance.defaults(fixture.redis(), fixture.backend().baseUrl(), QUEUE);
         properties.put("management.endpoints.web.exposure.include", "health,queues");
         properties.put("queuegate.products.drop.opens-at", opensAt);
