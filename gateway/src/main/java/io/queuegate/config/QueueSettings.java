@@ -23,6 +23,9 @@ import java.time.Instant;
  * @param abandonAfter how long a waiter may go unseen (no poll, no live connection) before their
  *                     place is given up; {@code 0} keeps places forever
  * @param arrivalTtl how long a newly admitted user has to arrive before the place goes on
+ * @param joinChallenge what a join without a token must show: nothing, or a solved proof of work
+ * @param powDifficulty the proof of work's expected number of SHA-256 hashes
+ * @param bindToken whether a wait token only works from the network it was issued to
  */
 public record QueueSettings(
         Integer maxActive,
@@ -36,12 +39,15 @@ public record QueueSettings(
         Instant closesAt,
         Integer maxAdmitPerMinute,
         Duration abandonAfter,
-        Duration arrivalTtl) {
+        Duration arrivalTtl,
+        JoinChallenge joinChallenge,
+        Integer powDifficulty,
+        BindToken bindToken) {
 
     /** Settings with nothing set. */
     // One constructor only: Boot binds route metadata and product overrides through it.
     public static final QueueSettings EMPTY = new QueueSettings(null, null, null, null, null, null, null, null, null,
-            null, null, null);
+            null, null, null, null, null, null);
 
     /** These settings, with each field that {@code override} sets replaced by its value. */
     public QueueSettings overriddenBy(QueueSettings override) {
@@ -60,7 +66,10 @@ public record QueueSettings(
                 pick(override.closesAt, closesAt),
                 pick(override.maxAdmitPerMinute, maxAdmitPerMinute),
                 pick(override.abandonAfter, abandonAfter),
-                pick(override.arrivalTtl, arrivalTtl));
+                pick(override.arrivalTtl, arrivalTtl),
+                pick(override.joinChallenge, joinChallenge),
+                pick(override.powDifficulty, powDifficulty),
+                pick(override.bindToken, bindToken));
     }
 
     private static <T> T pick(T preferred, T fallback) {
