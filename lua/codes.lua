@@ -11,6 +11,7 @@ local STATE = {
     SALE_ENDED = 'sale_ended',  -- closes-at has passed and the user held no place
     ROOM_CLOSED = 'room_closed', -- an operator closed the room
     COMPLETING = 'completing',  -- active, but another request is completing the session
+    CHALLENGE_USED = 'challenge_used', -- the join's proof-of-work solution was used before
 }
 
 -- What a promotion pass did (fill, promote.lua, due.lua).

@@ -20,11 +20,13 @@
 --       always open)   8 closes-at (epoch ms, '' = never)   9 max-admit-per-minute (0 = unpaced)
 --       10 abandon-after (ms, 0 = never)   11 arrival-ttl (ms, 0 = the session ttl)   12 a seed
 --       from a secure random generator, used if this call opens a pre-queue's draw ('' when the
---       product has no opens-at)   13 onwards, a pair per user: the user id, and when the request
---       would complete the session (complete-on: an active user must then claim the completion)
---       the claim's id, a random string without ':', else ''
+--       product has no opens-at)   13 onwards, PER_USER values per user: the user id; when the
+--       request would complete the session (complete-on: an active user must then claim the
+--       completion) the claim's id, a random string without ':', else ''; when the join paid a
+--       proof of work, the solved challenge's mark (hex), else ''; and how long the mark must be
+--       kept (ms), else ''
 -- Reply rate (admissions per second x 10^6), promoted (users this call admitted), users: one entry
---       per pair, in the order given, each the fixed list {state (STATE), rank (1-based while
+--       per user, in the order given, each the fixed list {state (STATE), rank (1-based while
 --       waiting; in a pre-queue how many are in it; else 0), enqueued (1 when this call gave the
 --       user a new ticket), ticket (the user's ticket while in line, else -1)}; JoinScript reads it
 local k = script_keys()
@@ -102,7 +104,12 @@ local function admitted(uid, claim, expiry)
     return { STATE.ACTIVE, 0, 0, -1 }
 end
 
-local function decide(uid, claim)
+local function decide(uid, claim, mark, mark_ttl)
+    -- A proof-of-work solution buys one join, on whichever instance it is shown: the first to
+    -- present it takes its mark, which lasts as long as any instance would accept it.
+    if mark ~= '' and not redis.call('SET', k:challenge(mark), '1', 'NX', 'PX', mark_ttl) then
+        return { STATE.CHALLENGE_USED, 0, 0, -1 }
+    end
     if c.mode == MODE.CLOSED then
         -- Turned away for now, but still there: whoever has a place keeps it.
         local ticket = ticket_of(k, uid, c)
@@ -160,9 +167,10 @@ local function decide(uid, claim)
     return { STATE.WAITING, rank_of(k, ticket, c), enqueued, ticket }
 end
 
+local PER_USER = 4
 local users = {}
-for i = 13, #ARGV, 2 do
-    users[#users + 1] = decide(ARGV[i], ARGV[i + 1])
+for i = 13, #ARGV, PER_USER do
+    users[#users + 1] = decide(ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3])
 end
 
 if #changes > 0 then

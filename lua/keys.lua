@@ -44,6 +44,10 @@ local KEY_MAKERS = {
     completing = function(k, uid)
         return k.prefix .. 'completing:' .. uid
     end,
+    -- STRING that expires with a proof-of-work challenge: its solution was used (join.lua)
+    challenge = function(k, mark)
+        return k.prefix .. 'pow:' .. mark
+    end,
 }
 local KEYS_OF_A_PRODUCT = {
     __index = function(k, name)
@@ -65,7 +69,7 @@ local KEYS_OF_A_PRODUCT = {
 }
 
 -- The keys of one product: k.settings, k.active, ... and k:page(n), k:bucket(b), k:seen(span, n),
--- k:slot(uid), k:completing(uid).
+-- k:slot(uid), k:completing(uid), k:challenge(mark).
 local function product_keys(pid)
     return setmetatable({ pid = pid, prefix = 'qg:{' .. pid .. '}:' }, KEYS_OF_A_PRODUCT)
 end

@@ -24,7 +24,9 @@ public record Placement(State state, long rank, double admissionRate) {
         /** An operator closed the room. */
         ROOM_CLOSED("room_closed"),
         /** Active, but another request of the session is completing it (complete-on) right now. */
-        COMPLETING("completing");
+        COMPLETING("completing"),
+        /** The join's proof-of-work solution was used before, on this instance or another: nothing was done. */
+        CHALLENGE_USED("challenge_used");
 
         private final String code;
 

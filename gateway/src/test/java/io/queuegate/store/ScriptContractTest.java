@@ -50,15 +50,16 @@ class ScriptContractTest {
         String lua = source("keys.lua") + """
                 local k = product_keys(ARGV[1])
                 return { k.settings, k.active, k.seq, k.left, k.arriving, k:page(7), k:bucket(65535),
-                    k:seen(15000, 42), k:slot('alice'), k:completing('alice'), k.admitted, k.released,
-                    k.slot_available }
+                    k:seen(15000, 42), k:slot('alice'), k:completing('alice'), k:challenge('0af3'), k.admitted,
+                    k.released, k.slot_available }
                 """;
         List<String> fromLua = commands.eval(lua, ScriptOutputType.MULTI, new String[0], "sneakers-1");
         QueueKeys keys = QueueKeys.of("sneakers-1");
         assertThat(fromLua).containsExactly(keys.settings(), keys.active(), keys.sequence(), keys.left(),
                 keys.arriving(), keys.page(7), keys.bucket(65535), keys.seen(15000, 42), keys.slot("alice"),
-                keys.completing("alice"), keys.admittedChannel(), keys.releasedChannel(), keys.slotAvailableChannel());
-        assertThat(fromLua.subList(0, 10)).allMatch(key -> key.startsWith("qg:{sneakers-1}:"));
+                keys.completing("alice"), keys.challenge("0af3"), keys.admittedChannel(), keys.releasedChannel(),
+                keys.slotAvailableChannel());
+        assertThat(fromLua.subList(0, 11)).allMatch(key -> key.startsWith("qg:{sneakers-1}:"));
     }
 
     @Test

@@ -17,6 +17,9 @@ import reactor.core.publisher.Mono;
  */
 public final class JoinScript extends ProductScript {
 
+    /** The values each user takes in the script's arguments: join.lua's PER_USER. */
+    static final int PER_USER = 4;
+
     public JoinScript(ScriptRunner runner) {
         super(runner, "join.lua");
     }
@@ -27,13 +30,26 @@ public final class JoinScript extends ProductScript {
      * @param claim when the request would complete the session, the id of its completion claim (an
      *              active user must take it: {@link Placement.State#COMPLETING} when another
      *              request holds it); else {@code null}
+     * @param challengeMark when the join paid a proof of work, the solved challenge's mark, taken
+     *                      once in Redis ({@link Placement.State#CHALLENGE_USED} when it was
+     *                      taken before); else {@code null}
+     * @param markTtl how long the mark is kept; {@code null} without a mark
      */
-    public record Joiner(String userId, String claim) {
+    public record Joiner(String userId, String claim, String challengeMark, Duration markTtl) {
 
         public Joiner {
             if (claim != null && (claim.isEmpty() || claim.indexOf(':') >= 0)) {
                 throw new IllegalArgumentException("a claim id is a non-empty string without ':'");
             }
+            if (challengeMark != null && (!challengeMark.matches("[0-9a-f]{1,64}") || markTtl == null
+                    || markTtl.toMillis() < 1)) {
+                throw new IllegalArgumentException("a challenge mark is hex with a positive ttl");
+            }
+        }
+
+        /** A join that paid no proof of work. */
+        public Joiner(String userId, String claim) {
+            this(userId, claim, null, null);
         }
     }
 
@@ -90,7 +106,7 @@ public final class JoinScript extends ProductScript {
 
     public Mono<Result> run(Args args) {
         ProductRules rules = args.rules();
-        List<String> argv = new ArrayList<>(11 + 2 * args.joiners().size());
+        List<String> argv = new ArrayList<>(11 + PER_USER * args.joiners().size());
         argv.add(Long.toString(args.now()));
         argv.add(Integer.toString(rules.maxActive()));
         argv.add(Long.toString(rules.sessionTtl().toMillis()));
@@ -105,6 +121,8 @@ public final class JoinScript extends ProductScript {
         for (Joiner joiner : args.joiners()) {
             argv.add(joiner.userId());
             argv.add(joiner.claim() == null ? "" : joiner.claim());
+            argv.add(joiner.challengeMark() == null ? "" : joiner.challengeMark());
+            argv.add(joiner.challengeMark() == null ? "" : Long.toString(joiner.markTtl().toMillis()));
         }
         return fields(args.productId(), argv.toArray(String[]::new)).map(JoinScript::result);
     }
