@@ -11,11 +11,14 @@ import io.queuegate.config.QueuePolicy;
  * @param identity the caller's identity from the identity resolver, or {@code null} when anonymous
  * @param presented the request's token, or {@code null}
  * @param policy the product's rules on this route
- * @param clientAddress where the request came from, asked only for a join without a token
+ * @param clientAddress where the request came from, asked only for a join without a token, and
+ *                      for a token on a product that binds tokens to their network
  * @param routeId the route, for metrics and the audit log
  * @param completing whether the request matches the route's {@code complete-on} rule: an active
  *                   caller must then claim the completion before being let through
+ * @param challengeSolution the request's {@code Queue-Challenge} header (a proof-of-work
+ *                          solution), or {@code null}; read only for a join without a token
  */
 public record AdmissionRequest(String productId, String identity, PresentedToken presented, QueuePolicy policy,
-        Supplier<String> clientAddress, String routeId, boolean completing) {
+        Supplier<String> clientAddress, String routeId, boolean completing, String challengeSolution) {
 }

@@ -23,5 +23,13 @@ public enum Refusal {
     /** An operator closed the room. */
     ROOM_CLOSED,
     /** Another request of the session is completing it. */
-    COMPLETION_IN_PROGRESS
+    COMPLETION_IN_PROGRESS,
+    /** A join without a solution of the product's proof of work. */
+    CHALLENGE_REQUIRED,
+    /** A join whose proof-of-work solution is forged, expired, for another product or malformed. */
+    CHALLENGE_INVALID,
+    /** A join whose proof-of-work solution was used before, on this instance or another. */
+    CHALLENGE_USED,
+    /** A token bound to another network than the one it is presented from, or unbound where binding is required. */
+    TOKEN_BOUND
 }

@@ -25,7 +25,20 @@ public enum QueueError {
             "this route's waiting room is misconfigured; the operators have been told"),
     QUEUE_CLOSED(HttpStatus.SERVICE_UNAVAILABLE, "this product's queue is closed to new shoppers"),
     ROOM_CLOSED(HttpStatus.SERVICE_UNAVAILABLE, "the waiting room of this product is closed for now"),
-    SALE_ENDED(HttpStatus.GONE, "the sale of this product has ended");
+    SALE_ENDED(HttpStatus.GONE, "the sale of this product has ended"),
+    // 428, not 401: a 401 makes many mobile apps sign their user out.
+    CHALLENGE_REQUIRED(HttpStatus.PRECONDITION_REQUIRED,
+            "joining this line takes a solved proof-of-work challenge: solve the one in this answer and "
+                    + "join again with the solution in the Queue-Challenge header"),
+    CHALLENGE_INVALID(HttpStatus.FORBIDDEN,
+            "the Queue-Challenge solution is not valid here: solve the new challenge in this answer"),
+    // 409: the solution is genuine, but spent; a fresh challenge in the body resolves the conflict.
+    CHALLENGE_USED(HttpStatus.CONFLICT,
+            "this proof-of-work solution was used already; each buys one join: solve the new challenge in this answer"),
+    TOKEN_BOUND(HttpStatus.FORBIDDEN,
+            "this queue token is bound to the network it was issued to (its IPv4 /24 or IPv6 /64), and this "
+                    + "request comes from another one (a switch from Wi-Fi to mobile data, or a moving train, "
+                    + "does that): go back to that network to keep the place, or join again from this one");
 
     private final HttpStatus status;
     private final String message;
@@ -47,6 +60,10 @@ public enum QueueError {
             case SALE_ENDED -> SALE_ENDED;
             case ROOM_CLOSED -> ROOM_CLOSED;
             case COMPLETION_IN_PROGRESS -> COMPLETION_IN_PROGRESS;
+            case CHALLENGE_REQUIRED -> CHALLENGE_REQUIRED;
+            case CHALLENGE_INVALID -> CHALLENGE_INVALID;
+            case CHALLENGE_USED -> CHALLENGE_USED;
+            case TOKEN_BOUND -> TOKEN_BOUND;
         };
     }
 
