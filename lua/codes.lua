@@ -13,6 +13,7 @@ local STATE = {
     COMPLETING = 'completing',  -- active, but another request is completing the session
     INVITE_REQUIRED = 'invite_required', -- would take a new place, but brought no valid invitation
     INVITE_USED = 'invite_used', -- would take a new place, but the invitation has made all its places
+    CHALLENGE_USED = 'challenge_used', -- the join's proof-of-work solution was used before
 }
 
 -- What a promotion pass did (fill, promote.lua, due.lua).

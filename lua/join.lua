@@ -21,13 +21,14 @@
 --       10 abandon-after (ms, 0 = never)   11 arrival-ttl (ms, 0 = the session ttl)   12 a seed
 --       from a secure random generator, used if this call opens a pre-queue's draw ('' when no
 --       draw can open: no opens-at, or it has passed)   13 the seed's commitment (its SHA-256,
---       hex; '' with no seed)   14 onwards, three per user: the user id; when the request would
---       complete the session (complete-on: an active user must then claim the completion) the
---       claim's id, a random string without ':', else ''; and what the user brings towards the
---       product's invitations: '' (none needed), 'required' (a new place needs a valid invitation
---       and the request brought none), or a valid invitation the gateway checked, as
+--       hex; '' with no seed)   14 onwards, PER_USER values per user: the user id; when the
+--       request would complete the session (complete-on: an active user must then claim the
+--       completion) the claim's id, a random string without ':', else ''; what the user brings
+--       towards the product's invitations: '' (none needed), 'required' (a new place needs a valid
+--       invitation and the request brought none), or a valid invitation the gateway checked, as
 --       '<uses> <expires (epoch ms)> <line> <jti>' (line 'invited' for the invited line of
---       invites: priority, 'main' to count it only)
+--       invites: priority, 'main' to count it only); when the join paid a proof of work, the
+--       solved challenge's mark (hex), else ''; and how long the mark must be kept (ms), else ''
 -- Reply rate (admissions per second x 10^6), promoted (users this call admitted), commitment (the
 --       commitment to the seed of the product's last draw, '' when none), users: one entry per
 --       user, in the order given, each the fixed list {state (STATE), rank (1-based while
@@ -141,7 +142,12 @@ local function invitation(invite)
     return nil, line == 'invited'
 end
 
-local function decide(uid, claim, invite)
+local function decide(uid, claim, invite, mark, mark_ttl)
+    -- A proof-of-work solution buys one join, on whichever instance it is shown: the first to
+    -- present it takes its mark, which lasts as long as any instance would accept it.
+    if mark ~= '' and not redis.call('SET', k:challenge(mark), '1', 'NX', 'PX', mark_ttl) then
+        return { STATE.CHALLENGE_USED, 0, 0, 0 }
+    end
     if c.mode == MODE.CLOSED then
         -- Turned away for now, but still there: whoever has a place keeps it.
         local lk, lc, ticket = place_of(k, uid, c)
@@ -219,9 +225,10 @@ local function decide(uid, claim, invite)
     return { STATE.WAITING, rank_among_all(k, c, lk, lc, ticket), enqueued, reply_ticket(k, lk, ticket) }
 end
 
+local PER_USER = 5
 local users = {}
-for i = 14, #ARGV, 3 do
-    users[#users + 1] = decide(ARGV[i], ARGV[i + 1], ARGV[i + 2])
+for i = 14, #ARGV, PER_USER do
+    users[#users + 1] = decide(ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4])
 end
 
 if #changes > 0 then

@@ -50,6 +50,10 @@ local KEY_MAKERS = {
     invite = function(k, id)
         return k.prefix .. 'invite:' .. id
     end,
+    -- STRING that expires with a proof-of-work challenge: its solution was used (join.lua)
+    challenge = function(k, mark)
+        return k.prefix .. 'pow:' .. mark
+    end,
 }
 -- The settings fields that belong to one line: the main line's keep the names of earlier
 -- releases, the invited line's (invites: priority) are prefixed.
@@ -112,8 +116,8 @@ KEYS_OF_A_PRODUCT = {
 }
 
 -- The keys of one product: k.settings, k.active, ... and k:page(n), k:bucket(b), k:seen(span, n),
--- k:slot(uid), k:completing(uid), k:invite(id); k.field names its line's settings fields, and
--- k.invited is the same table for the invited line.
+-- k:slot(uid), k:completing(uid), k:invite(id), k:challenge(mark); k.field names its line's
+-- settings fields, and k.invited is the same table for the invited line.
 local function product_keys(pid)
     return setmetatable({ pid = pid, prefix = 'qg:{' .. pid .. '}:', field = MAIN_FIELDS }, KEYS_OF_A_PRODUCT)
 end

@@ -195,7 +195,7 @@ public final class ScriptCosts {
         futures.clear();
     }
 
-    /** join.lua's arguments as the runnable gateway passes them, a pair per user (none completing). */
+    /** join.lua's arguments as the runnable gateway passes them, four per user (none completing, no proof of work). */
     private String[] joinArgs(long now, Rules rules, String... users) {
         List<String> args = new ArrayList<>(List.of(PRODUCT, Long.toString(now), "10", "600000", "pubsub", "7800000"));
         if (rules == Rules.DROP) {
@@ -209,6 +209,8 @@ public final class ScriptCosts {
         args.addAll(List.of("60000", "600000", "", ""));
         for (String user : users) {
             args.add(user);
+            args.add("");
+            args.add("");
             args.add("");
         }
         return args.toArray(String[]::new);

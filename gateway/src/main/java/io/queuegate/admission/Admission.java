@@ -2,6 +2,8 @@ package io.queuegate.admission;
 
 import java.time.Instant;
 
+import io.queuegate.challenge.Challenge;
+
 /**
  * The admission decision for one request; only the web layer turns it into HTTP.
  */
@@ -55,6 +57,17 @@ public sealed interface Admission {
         public static Rejected of(QueueRejection rejection) {
             return new Rejected(rejection.reason(), rejection.detail(), rejection.clearCookie(), 0);
         }
+    }
+
+    /**
+     * A join that must pay the product's proof of work first: refused, never forwarded, with a
+     * fresh challenge to solve.
+     *
+     * @param reason {@link Refusal#CHALLENGE_REQUIRED}, {@link Refusal#CHALLENGE_INVALID} or
+     *               {@link Refusal#CHALLENGE_USED}
+     * @param detail what exactly was wrong, safe to show the caller, or {@code null}
+     */
+    record Challenged(Refusal reason, String detail, Challenge challenge) implements Admission {
     }
 
     /** Redis could not answer and the route fails closed. */

@@ -12,7 +12,8 @@ import io.queuegate.invites.InvitationCheck;
  * @param identity the caller's identity from the identity resolver, or {@code null} when anonymous
  * @param presented the request's token, or {@code null}
  * @param policy the product's rules on this route
- * @param clientAddress where the request came from, asked only for a join without a token
+ * @param clientAddress where the request came from, asked only for a join without a token, and
+ *                      for a token on a product that binds tokens to their network
  * @param routeId the route, for metrics and the audit log
  * @param completing whether the request matches the route's {@code complete-on} rule: an active
  *                   caller must then claim the completion before being let through
@@ -20,9 +21,13 @@ import io.queuegate.invites.InvitationCheck;
  *                   the product and the caller ({@link InvitationCheck#ABSENT} where the route's
  *                   {@code invites} is off: then none is read). A valid one lets a new place be
  *                   taken where the route asks for invitations, and spares the join other checks
+ *                   (the proof of work among them)
+ * @param challengeSolution the request's {@code Queue-Challenge} header (a proof-of-work
+ *                          solution), or {@code null}; read only for a join without a token
  */
 public record AdmissionRequest(String productId, String identity, PresentedToken presented, QueuePolicy policy,
-        Supplier<String> clientAddress, String routeId, boolean completing, InvitationCheck invitation) {
+        Supplier<String> clientAddress, String routeId, boolean completing, InvitationCheck invitation,
+        String challengeSolution) {
 
     public AdmissionRequest {
         if (invitation == null) {
@@ -30,10 +35,23 @@ public record AdmissionRequest(String productId, String identity, PresentedToken
         }
     }
 
-    /** A request that brings no invitation. */
+    /** A request that brings no invitation and no proof of work. */
     public AdmissionRequest(String productId, String identity, PresentedToken presented, QueuePolicy policy,
             Supplier<String> clientAddress, String routeId, boolean completing) {
-        this(productId, identity, presented, policy, clientAddress, routeId, completing, InvitationCheck.ABSENT);
+        this(productId, identity, presented, policy, clientAddress, routeId, completing, InvitationCheck.ABSENT, null);
+    }
+
+    /** A request that brings no invitation. */
+    public AdmissionRequest(String productId, String identity, PresentedToken presented, QueuePolicy policy,
+            Supplier<String> clientAddress, String routeId, boolean completing, String challengeSolution) {
+        this(productId, identity, presented, policy, clientAddress, routeId, completing, InvitationCheck.ABSENT,
+                challengeSolution);
+    }
+
+    /** A request that brings no proof of work. */
+    public AdmissionRequest(String productId, String identity, PresentedToken presented, QueuePolicy policy,
+            Supplier<String> clientAddress, String routeId, boolean completing, InvitationCheck invitation) {
+        this(productId, identity, presented, policy, clientAddress, routeId, completing, invitation, null);
     }
 
     /** Whether the request carries a valid invitation for this product and caller. */

@@ -5,6 +5,8 @@ import java.time.Instant;
 import java.util.Objects;
 
 import io.queuegate.config.InviteMode;
+import io.queuegate.challenge.JoinGate;
+import io.queuegate.config.BindToken;
 import io.queuegate.config.QueuePolicy;
 import io.queuegate.config.RedisFailureMode;
 import io.queuegate.events.QueueEvents;
@@ -43,14 +45,16 @@ public class AdmissionService {
     private final ActiveCache activeCache;
     private final QueueEvents events;
     private final LocalAnswers local;
+    private final JoinGate joinGate;
 
     /**
      * @param userLimiter counts joins per identified user
      * @param addressLimiter counts joins per client address (IPv6 by /64), identified or not
+     * @param joinGate what a join without a token must show first (join-challenge)
      */
     public AdmissionService(CallerResolver callers, ProductQueues queues, WaitTokenCodec tokens,
             JoinLimiter userLimiter, JoinLimiter addressLimiter, ActiveCache activeCache, QueueEvents events,
-            LocalAnswers local) {
+            LocalAnswers local, JoinGate joinGate) {
         this.callers = callers;
         this.queues = queues;
         this.tokens = tokens;
@@ -59,13 +63,16 @@ public class AdmissionService {
         this.activeCache = activeCache;
         this.events = events;
         this.local = local;
+        this.joinGate = joinGate;
     }
 
     /** Decides one request: join or find the caller's place in Redis (one script call), and answer. */
     public Mono<Admission> admit(AdmissionRequest request) {
         Caller caller;
         try {
-            caller = callers.resolve(request.productId(), request.identity(), request.presented());
+            caller = callers.resolve(request.productId(), request.identity(), request.presented(),
+                    binds(request.policy()) ? CallerResolver.NetworkCheck.REQUIRE : CallerResolver.NetworkCheck.IGNORE,
+                    request.clientAddress());
         }
         catch (QueueRejection rejection) {
             return Mono.just(Admission.Rejected.of(rejection));
@@ -86,8 +93,7 @@ public class AdmissionService {
             if (standing != null && (standing.placement().state() != Placement.State.PRE_QUEUE
                     || Objects.equals(standing.opensAt(), request.policy().opensAt()))) {
                 return Mono.just(decide(caller, new JoinScript.Joined(standing.placement(), false, caller.ticket(),
-                        standing.seedCommitment()),
-                        request.policy(), request.routeId(), null, request.presented().value(), request.invitation()));
+                        standing.seedCommitment()), request, null, request.presented().value()));
             }
         }
         QueuePolicy policy = request.policy();
@@ -98,7 +104,14 @@ public class AdmissionService {
             return Mono.just(refused(request.invitation()));
         }
         // Only a join without a token can add a member or a queue; polls with a token pass free.
+        JoinGate.Outcome.Paid paid = null;
         if (!caller.hasToken()) {
+            JoinGate.Outcome proof = proveJoin(request);
+            if (proof instanceof JoinGate.Outcome.Unpaid unpaid) {
+                return Mono.just(new Admission.Challenged(unpaid.presented() ? Refusal.CHALLENGE_INVALID
+                        : Refusal.CHALLENGE_REQUIRED, unpaid.detail(), unpaid.challenge()));
+            }
+            paid = proof instanceof JoinGate.Outcome.Paid solved ? solved : null;
             Admission limited = limitJoin(caller, request);
             if (limited != null) {
                 return Mono.just(limited);
@@ -106,8 +119,10 @@ public class AdmissionService {
         }
         // A caller who may not be let through must not hold the completion either.
         String claim = request.completing() && caller.mayForward() ? Identifiers.newClaimId() : null;
-        return queues.join(caller.productId(), caller.userId(), policy.rules(), claim, invite)
-                .map(joined -> decide(caller, joined, policy, request.routeId(), claim, null, request.invitation()))
+        JoinScript.Joiner joiner = new JoinScript.Joiner(caller.userId(), claim, invite,
+                paid == null ? null : paid.solution().mark(), paid == null ? null : paid.solution().markTtl());
+        return queues.join(caller.productId(), policy.rules(), joiner)
+                .map(joined -> decide(caller, joined, request, claim, null))
                 .onErrorResume(RedisFailures::isRedisFailure, error -> {
                     events.redisFailure(request.productId(), "admission", error);
                     log.warn("Redis could not answer for product " + request.productId() + "; route fails "
@@ -147,6 +162,21 @@ public class AdmissionService {
     }
 
     /**
+     * What a join without a token shows for the product's {@code join-challenge}: checked here,
+     * locally; the single use of a solution is the join script's to enforce. The place where
+     * something that vouches for a join waives the challenge: a valid invitation does.
+     */
+    private JoinGate.Outcome proveJoin(AdmissionRequest request) {
+        QueuePolicy policy = request.policy();
+        return joinGate.check(request.productId(), policy.joinChallenge(), policy.powDifficulty(),
+                request.challengeSolution(), request.invited());
+    }
+
+    private static boolean binds(QueuePolicy policy) {
+        return policy.bindToken() == BindToken.NETWORK;
+    }
+
+    /**
      * Counts a join against the client address's limit and, for an identified caller, the
      * user's; returns the refusal, or {@code null} when the join may go ahead.
      */
@@ -171,10 +201,12 @@ public class AdmissionService {
      * @param claim the id of the completion claim the join took if it answers active, else {@code null}
      * @param presentedToken the caller's token when its answer comes from this instance's memory
      *                       (it still says the same, so it is not signed again), else {@code null}
-     * @param invitation what the request brought towards invitations, for the words of a refusal
      */
-    private Admission decide(Caller caller, JoinScript.Joined joined, QueuePolicy policy, String routeId,
-            String claim, String presentedToken, InvitationCheck invitation) {
+    private Admission decide(Caller caller, JoinScript.Joined joined, AdmissionRequest request, String claim,
+            String presentedToken) {
+        QueuePolicy policy = request.policy();
+        String routeId = request.routeId();
+        InvitationCheck invitation = request.invitation();
         Placement placement = joined.placement();
         if (joined.enqueued()) {
             events.joined(caller.productId(), routeId, caller.userId(), placement.rank());
@@ -185,7 +217,10 @@ public class AdmissionService {
         }
         switch (placement.state()) {
             case ACTIVE:
-                return active(caller, joined, routeId, claim);
+                return active(caller, joined, request, claim);
+            case CHALLENGE_USED:
+                return new Admission.Challenged(Refusal.CHALLENGE_USED, null,
+                        joinGate.fresh(caller.productId(), policy.powDifficulty()));
             case COMPLETING:
                 return new Admission.Rejected(Refusal.COMPLETION_IN_PROGRESS, null, false, 0);
             case DRAINING:
@@ -201,11 +236,12 @@ public class AdmissionService {
             case INVITE_USED:
                 return new Admission.Rejected(Refusal.INVITE_USED, null, false, 0);
             default:
-                return waiting(caller, joined, policy, presentedToken);
+                return waiting(caller, joined, request, presentedToken);
         }
     }
 
-    private Admission active(Caller caller, JoinScript.Joined joined, String routeId, String claim) {
+    private Admission active(Caller caller, JoinScript.Joined joined, AdmissionRequest request, String claim) {
+        String routeId = request.routeId();
         if (!caller.mayForward()) {
             // The place of a signed-in shopper is let through only with that shopper's identity;
             // their token alone was enough to wait.
@@ -222,17 +258,19 @@ public class AdmissionService {
                     nonNegative(Duration.between(caller.joinedAt(), tokens.now())));
         }
         boolean needsToken = !caller.hasToken() || caller.joinedAt() != null;
-        return new Admission.Active(caller, needsToken ? issue(caller, null, null) : null, claim);
+        return new Admission.Active(caller, needsToken ? issue(caller, null, null, request) : null, claim);
     }
 
-    private Admission waiting(Caller caller, JoinScript.Joined joined, QueuePolicy policy, String presentedToken) {
+    private Admission waiting(Caller caller, JoinScript.Joined joined, AdmissionRequest request,
+            String presentedToken) {
+        QueuePolicy policy = request.policy();
         Placement placement = joined.placement();
         // A fresh token with every answer from Redis, so a user who keeps polling never outlives
         // it. It keeps the join time across answers; a new ticket starts the wait anew.
         String token = presentedToken;
         if (token == null) {
             Instant joinedAt = joined.enqueued() || caller.joinedAt() == null ? tokens.now() : caller.joinedAt();
-            token = issue(caller, joinedAt, joined.ticket());
+            token = issue(caller, joinedAt, joined.ticket(), request);
         }
         if (placement.state() == Placement.State.PRE_QUEUE) {
             return new Admission.Waiting(caller, placement.rank(), token, presentedToken == null, null, policy.opensAt(),
@@ -244,8 +282,11 @@ public class AdmissionService {
                 RetryAfter.of(placement.rank(), estimate, policy.abandonAfter()), joined.seedCommitment());
     }
 
-    private String issue(Caller caller, Instant joinedAt, Long ticket) {
-        return tokens.issue(caller.productId(), caller.userId(), caller.anonymous(), joinedAt, ticket);
+    /** A token for the caller, bound to the request's network when the product binds its tokens. */
+    private String issue(Caller caller, Instant joinedAt, Long ticket, AdmissionRequest request) {
+        String network = binds(request.policy())
+                ? tokens.networkClaim(ClientAddresses.bindingNetwork(request.clientAddress().get())) : null;
+        return tokens.issue(caller.productId(), caller.userId(), caller.anonymous(), joinedAt, ticket, network);
     }
 
     private static Duration nonNegative(Duration duration) {

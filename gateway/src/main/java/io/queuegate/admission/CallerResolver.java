@@ -1,5 +1,8 @@
 package io.queuegate.admission;
 
+import java.util.function.Supplier;
+
+import io.queuegate.identity.ClientAddresses;
 import io.queuegate.identity.UserIds;
 import io.queuegate.token.InvalidTokenException;
 import io.queuegate.token.WaitToken;
@@ -13,6 +16,8 @@ import io.queuegate.token.WaitTokenCodec;
  * shared by every product a browser visits, so a valid cookie for another product or another user
  * is set aside, not an error: it grants nothing either way, and an anonymous caller keeps its id
  * across products that way. A cookie that is not a valid token at all is refused (and cleared).
+ * Where a product binds its tokens to a network ({@code bind-token: network}), a token counts
+ * only from the network it was issued to ({@link NetworkCheck}).
  */
 public final class CallerResolver {
 
@@ -22,24 +27,45 @@ public final class CallerResolver {
         this.tokens = tokens;
     }
 
+    /** A caller whose token is not held to any network (tests, and callers that never bind). */
+    public Caller resolve(String productId, String identity, PresentedToken presented) {
+        return resolve(productId, identity, presented, NetworkCheck.IGNORE, () -> null);
+    }
+
     /**
      * @param productId the product id from the route's path
      * @param identity the caller's identity from the identity resolver, or {@code null} for an
      *                 anonymous caller; mapped through {@link UserIds#of(String)}
      * @param presented the token from the request, or {@code null}
+     * @param check how the token is held to the network it was bound to
+     * @param clientAddress where the request came from; asked only when a network must be checked
      */
-    public Caller resolve(String productId, String identity, PresentedToken presented) {
+    public Caller resolve(String productId, String identity, PresentedToken presented, NetworkCheck check,
+            Supplier<String> clientAddress) {
         Identifiers.requireProductId(productId);
         String userId = identity == null ? null : UserIds.of(identity);
         if (presented == null) {
             return newCaller(productId, userId, identity, null);
         }
         WaitToken token = verify(presented);
+        Network network = new Network(clientAddress);
         if (!token.productId().equals(productId)) {
             if (presented.fromCookie()) {
-                return newCaller(productId, userId, identity, token);
+                // On a bound product, another product's token lends its anonymous id (and with it a
+                // place this id may hold here) only on the network it was bound to.
+                boolean lends = check != NetworkCheck.REQUIRE || network.holds(token);
+                return newCaller(productId, userId, identity, lends ? token : null);
             }
             throw new QueueRejection(Refusal.WRONG_PRODUCT, "the token was issued for another product");
+        }
+        if (check == NetworkCheck.REQUIRE && token.network() == null) {
+            // Issued before the product was bound: it could have been passed around, so it never counts.
+            throw new QueueRejection(Refusal.TOKEN_BOUND, "this product binds its queue tokens to the network they "
+                    + "are issued to, and this token is bound to none: join again without it", presented.fromCookie());
+        }
+        if (check != NetworkCheck.IGNORE && token.network() != null && !network.holds(token)) {
+            throw new QueueRejection(Refusal.TOKEN_BOUND, null,
+                    presented.fromCookie() && check == NetworkCheck.REQUIRE);
         }
         if (userId == null) {
             // A token alone: enough to wait and ask; a signed-in shopper's place is only let
@@ -64,6 +90,54 @@ public final class CallerResolver {
         }
         catch (InvalidTokenException ex) {
             throw new QueueRejection(Refusal.INVALID_TOKEN, ex.getMessage(), presented.fromCookie());
+        }
+    }
+
+    /**
+     * How a request's token is held to the network it was bound to ({@code bind-token: network}).
+     * A token that does not match is refused with {@link Refusal#TOKEN_BOUND}.
+     */
+    public enum NetworkCheck {
+
+        /** The product does not bind its tokens: a network claim is not looked at. */
+        IGNORE,
+
+        /**
+         * A token bound to a network must come from it; an unbound one is fine. For the
+         * {@code /queue/**} endpoints, which serve any product's token without its route: a
+         * refusal there never drops the cookie (a page's background request, on a brief switch of
+         * network, must not cost the place).
+         */
+        IF_BOUND,
+
+        /**
+         * The product binds its tokens: only a token bound to this network counts. A refused
+         * cookie is dropped, so the next request joins again from this network.
+         */
+        REQUIRE
+    }
+
+    /** The request's network claim, worked out once and only when a token asks for it. */
+    private final class Network {
+
+        private final Supplier<String> clientAddress;
+        private String claimSource;
+        private boolean read;
+
+        Network(Supplier<String> clientAddress) {
+            this.clientAddress = clientAddress;
+        }
+
+        boolean holds(WaitToken token) {
+            if (token.network() == null) {
+                return false;
+            }
+            if (!read) {
+                String address = clientAddress.get();
+                claimSource = address == null ? null : ClientAddresses.bindingNetwork(address);
+                read = true;
+            }
+            return claimSource != null && tokens.boundTo(token, claimSource);
         }
     }
 

@@ -29,5 +29,13 @@ public enum Refusal {
     /** The invitation the request brought is refused: forged, expired, malformed, another product's or shopper's. */
     INVITE_INVALID,
     /** The invitation has made all the places it may for this product. */
-    INVITE_USED
+    INVITE_USED,
+    /** A join without a solution of the product's proof of work. */
+    CHALLENGE_REQUIRED,
+    /** A join whose proof-of-work solution is forged, expired, for another product or malformed. */
+    CHALLENGE_INVALID,
+    /** A join whose proof-of-work solution was used before, on this instance or another. */
+    CHALLENGE_USED,
+    /** A token bound to another network than the one it is presented from, or unbound where binding is required. */
+    TOKEN_BOUND
 }

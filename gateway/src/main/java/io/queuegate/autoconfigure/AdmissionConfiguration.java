@@ -4,12 +4,15 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.util.List;
 import java.util.function.Predicate;
 
 import io.queuegate.admission.ActiveCache;
 import io.queuegate.admission.AdmissionService;
 import io.queuegate.admission.CallerResolver;
 import io.queuegate.admission.JoinLimiter;
+import io.queuegate.challenge.JoinGate;
+import io.queuegate.challenge.ProofOfWork;
 import io.queuegate.config.QueueGateProperties;
 import io.queuegate.events.QueueEventHub;
 import io.queuegate.events.QueueEvents;
@@ -87,12 +90,30 @@ class AdmissionConfiguration {
     @ConditionalOnMissingBean
     AdmissionService admissionService(CallerResolver callers, ProductQueues queues, WaitTokenCodec tokens,
             ActiveCache activeCache, Clock queuegateClock, QueueEventHub events, QueueGateProperties properties,
-            LocalAnswers localAnswers) {
+            LocalAnswers localAnswers, JoinGate joinGate) {
         QueueGateProperties.Joins joins = properties.joins();
         return new AdmissionService(callers, queues, tokens,
                 new JoinLimiter(joins.maxPerCaller(), joins.window(), queuegateClock),
                 new JoinLimiter(joins.maxPerAddress(), joins.window(), queuegateClock), activeCache, events,
-                localAnswers);
+                localAnswers, joinGate);
+    }
+
+    /**
+     * Challenges are signed with {@code queuegate.challenge.secret}, or else with a key derived
+     * from the token secret; while the token secret rotates, challenges signed under a previous
+     * one are still accepted (they live minutes).
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    JoinGate queuegateJoinGate(QueueGateProperties properties, Clock queuegateClock) {
+        QueueGateProperties.Challenge challenge = properties.challenge();
+        QueueGateProperties.Token token = properties.token();
+        ProofOfWork proofOfWork = challenge.secret() != null
+                ? new ProofOfWork(challenge.secret(), List.of(), challenge.ttl(), queuegateClock)
+                : new ProofOfWork(ProofOfWork.derivedKey(token.secret()),
+                        token.previousSecrets().stream().map(ProofOfWork::derivedKey).toList(), challenge.ttl(),
+                        queuegateClock);
+        return new JoinGate(proofOfWork);
     }
 
     @Bean
@@ -143,7 +164,7 @@ class AdmissionConfiguration {
         // A language without its own bundle gets the base (English) texts, not the server's locale.
         messages.setFallbackToSystemLocale(false);
         return new WaitingPage(resources.getResource(page.template()), resources.getResource(page.unavailableTemplate()),
-                messages);
+                resources.getResource(page.challengeTemplate()), messages);
     }
 
     @Bean

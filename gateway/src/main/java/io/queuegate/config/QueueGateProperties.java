@@ -24,6 +24,7 @@ import org.springframework.util.unit.DataSize;
  *                       wrote it is {@code X-Forwarded-For}; default none
  * @param userIdHeader deprecated alias of {@code queuegate.identity.header}
  * @param token wait token signing
+ * @param challenge the proof-of-work challenges of routes with {@code join-challenge: pow}
  * @param scheduler the {@code promotion: scheduler} loop
  * @param safetyNet the promotion pass that backs up the event strategies
  * @param redis how QueueGate uses Redis
@@ -48,6 +49,7 @@ public record QueueGateProperties(
         List<String> trustedProxies,
         String userIdHeader,
         @DefaultValue Token token,
+        @DefaultValue Challenge challenge,
         @DefaultValue Scheduler scheduler,
         @DefaultValue SafetyNet safetyNet,
         @DefaultValue Redis redis,
@@ -176,11 +178,30 @@ public record QueueGateProperties(
             }
         }
 
-        private static void requireLength(String property, String value) {
+        static void requireLength(String property, String value) {
             int length = value.getBytes(StandardCharsets.UTF_8).length;
             if (length < MIN_SECRET_BYTES) {
                 throw new IllegalArgumentException(property + " must be at least " + MIN_SECRET_BYTES
                         + " bytes for HS256, was " + length);
+            }
+        }
+    }
+
+    /**
+     * @param secret the HMAC key that signs proof-of-work challenges, at least 32 bytes; default
+     *               none: a key derived from {@code queuegate.token.secret} (never that secret
+     *               itself), so every instance that shares the token secret shares the key
+     * @param ttl how long a challenge may be solved and used, from when it was handed out; its
+     *            single-use mark lives in Redis this long (plus 30 seconds); default 2 minutes
+     */
+    public record Challenge(String secret, @DefaultValue("2m") Duration ttl) {
+
+        public Challenge {
+            if (secret != null) {
+                Token.requireLength("queuegate.challenge.secret", secret);
+            }
+            if (ttl.compareTo(Duration.ofSeconds(10)) < 0 || ttl.compareTo(Duration.ofHours(1)) > 0) {
+                throw new IllegalArgumentException("queuegate.challenge.ttl must be between 10s and 1h, was " + ttl);
             }
         }
     }
@@ -312,6 +333,8 @@ public record QueueGateProperties(
      * @param template the waiting page's HTML template; default {@code classpath:queuegate/waiting-page.html}
      * @param unavailableTemplate the page shown while Redis cannot answer on a closed route;
      *                            default {@code classpath:queuegate/unavailable-page.html}
+     * @param challengeTemplate the page that solves a join's proof of work in the browser;
+     *                          default {@code classpath:queuegate/challenge-page.html}
      * @param messages message bundle base names, the first that has a text wins; default
      *                 {@code queuegate/messages} (English, Korean); put a shop's own first
      * @param heartbeat how often a live connection repeats the shopper's place when it has not
@@ -319,6 +342,7 @@ public record QueueGateProperties(
      */
     public record Page(@DefaultValue("classpath:queuegate/waiting-page.html") String template,
             @DefaultValue("classpath:queuegate/unavailable-page.html") String unavailableTemplate,
+            @DefaultValue("classpath:queuegate/challenge-page.html") String challengeTemplate,
             @DefaultValue("queuegate/messages") List<String> messages,
             @DefaultValue("15s") Duration heartbeat) {
 

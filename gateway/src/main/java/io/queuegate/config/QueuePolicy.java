@@ -29,6 +29,10 @@ import io.queuegate.store.ProductRules;
  * @param displayName what the waiting page and the console call the product, or {@code null}
  *                    (the default: the product id)
  * @param invites what invitations do; default {@link InviteMode#OFF}
+ * @param joinChallenge what a join without a token must show; default {@link JoinChallenge#NONE}
+ * @param powDifficulty the expected number of SHA-256 hashes that solve a join's proof of work;
+ *                      default {@value #DEFAULT_POW_DIFFICULTY}
+ * @param bindToken what a wait token is bound to; default {@link BindToken#NONE}
  */
 public record QueuePolicy(
         int maxActive,
@@ -44,7 +48,10 @@ public record QueuePolicy(
         Duration abandonAfter,
         Duration arrivalTtl,
         String displayName,
-        InviteMode invites) {
+        InviteMode invites,
+        JoinChallenge joinChallenge,
+        int powDifficulty,
+        BindToken bindToken) {
 
     public static final int DEFAULT_MAX_ACTIVE = 10;
     public static final Duration DEFAULT_SESSION_TTL = Duration.ofMinutes(10);
@@ -53,6 +60,10 @@ public record QueuePolicy(
     public static final String DEFAULT_PRODUCT_ID_VARIABLE = "productId";
     public static final Duration DEFAULT_ABANDON_AFTER = Duration.ofSeconds(60);
     public static final Duration DEFAULT_ARRIVAL_TTL = Duration.ofSeconds(60);
+    /** About a second in a phone's browser (bench/results/pow.md); a bot pays it for every join. */
+    public static final int DEFAULT_POW_DIFFICULTY = 200_000;
+    /** Beyond this a phone would work for minutes; the challenge's number must also fit an int. */
+    public static final int MAX_POW_DIFFICULTY = 50_000_000;
 
     /**
      * Shortest abandon-after: waiters are told to ask again within a third of it, and clients
@@ -85,6 +96,10 @@ public record QueuePolicy(
         }
         if (arrivalTtl.compareTo(Duration.ofSeconds(1)) < 0) {
             throw new IllegalArgumentException("arrival-ttl must be at least 1s, was " + arrivalTtl);
+        }
+        if (powDifficulty < 1 || powDifficulty > MAX_POW_DIFFICULTY) {
+            throw new IllegalArgumentException("pow-difficulty must be between 1 and " + MAX_POW_DIFFICULTY
+                    + " (the expected number of hashes), was " + powDifficulty);
         }
         if (arrivalTtl.compareTo(sessionTtl) > 0) {
             arrivalTtl = sessionTtl;
@@ -128,7 +143,10 @@ public record QueuePolicy(
                 settings.abandonAfter() != null ? settings.abandonAfter() : DEFAULT_ABANDON_AFTER,
                 settings.arrivalTtl() != null ? settings.arrivalTtl() : DEFAULT_ARRIVAL_TTL,
                 settings.displayName(),
-                settings.invites() != null ? settings.invites() : InviteMode.OFF);
+                settings.invites() != null ? settings.invites() : InviteMode.OFF,
+                settings.joinChallenge() != null ? settings.joinChallenge() : JoinChallenge.NONE,
+                settings.powDifficulty() != null ? settings.powDifficulty() : DEFAULT_POW_DIFFICULTY,
+                settings.bindToken() != null ? settings.bindToken() : BindToken.NONE);
     }
 
     /** Compiles a route's product-id-pattern, failing with a message that names the field. */

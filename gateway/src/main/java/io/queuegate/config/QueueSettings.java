@@ -26,6 +26,9 @@ import java.time.Instant;
  * @param displayName what shoppers and operators call the product ("Limited sneakers"): the
  *                    waiting page and the console show it instead of the product id
  * @param invites what invitations do: nothing, let only the invited in, or serve them first
+ * @param joinChallenge what a join without a token must show: nothing, or a solved proof of work
+ * @param powDifficulty the proof of work's expected number of SHA-256 hashes
+ * @param bindToken whether a wait token only works from the network it was issued to
  */
 public record QueueSettings(
         Integer maxActive,
@@ -41,12 +44,15 @@ public record QueueSettings(
         Duration abandonAfter,
         Duration arrivalTtl,
         String displayName,
-        InviteMode invites) {
+        InviteMode invites,
+        JoinChallenge joinChallenge,
+        Integer powDifficulty,
+        BindToken bindToken) {
 
     /** Settings with nothing set. */
     // One constructor only: Boot binds route metadata and product overrides through it.
     public static final QueueSettings EMPTY = new QueueSettings(null, null, null, null, null, null, null, null, null,
-            null, null, null, null, null);
+            null, null, null, null, null, null, null, null);
 
     /** These settings, with each field that {@code override} sets replaced by its value. */
     public QueueSettings overriddenBy(QueueSettings override) {
@@ -67,7 +73,10 @@ public record QueueSettings(
                 pick(override.abandonAfter, abandonAfter),
                 pick(override.arrivalTtl, arrivalTtl),
                 pick(override.displayName, displayName),
-                pick(override.invites, invites));
+                pick(override.invites, invites),
+                pick(override.joinChallenge, joinChallenge),
+                pick(override.powDifficulty, powDifficulty),
+                pick(override.bindToken, bindToken));
     }
 
     private static <T> T pick(T preferred, T fallback) {

@@ -97,6 +97,21 @@ public final class ClientAddresses {
         return prefix.append(":/64").toString();
     }
 
+    /**
+     * The network a wait token is bound to ({@code bind-token: network}): an IPv4 address's /24
+     * ({@code 203.0.113.0/24}), an IPv6 address's /64, as {@link #network} writes it. Wider than
+     * one address, so a carrier's NAT moving a shopper between neighbouring addresses, or a
+     * phone's changing IPv6 suffix, keeps the token working. Anything that is not a literal
+     * address counts as itself.
+     */
+    public static String bindingNetwork(String address) {
+        byte[] bytes = IpLiteral.parse(address);
+        if (bytes == null || bytes.length != 4) {
+            return network(address);
+        }
+        return (bytes[0] & 0xFF) + "." + (bytes[1] & 0xFF) + "." + (bytes[2] & 0xFF) + ".0/24";
+    }
+
     /** An address written as a peer's is ({@link InetAddress#getHostAddress}); no lookup. */
     private static String text(byte[] address) {
         try {

@@ -28,7 +28,9 @@ public record Placement(State state, long rank, double admissionRate) {
         /** Would take a new place, but brought no valid invitation where one is needed. */
         INVITE_REQUIRED("invite_required"),
         /** Would take a new place, but the invitation has made all the places it may. */
-        INVITE_USED("invite_used");
+        INVITE_USED("invite_used"),
+        /** The join's proof-of-work solution was used before, on this instance or another: nothing was done. */
+        CHALLENGE_USED("challenge_used");
 
         private final String code;
 

@@ -74,7 +74,16 @@ public final class ProductQueues {
      */
     public Mono<JoinScript.Joined> join(String productId, String userId, ProductRules rules, String claim,
             JoinScript.Invite invite) {
-        return batcher.join(productId, rules, new JoinScript.Joiner(userId, claim, invite));
+        return join(productId, rules, new JoinScript.Joiner(userId, claim, invite));
+    }
+
+    /**
+     * Like {@link #join(String, String, ProductRules, String)}, for a joiner that may also carry
+     * an invitation and a proof-of-work mark, taken once in the same step
+     * ({@link Placement.State#CHALLENGE_USED} when it was taken before, and nothing else is done).
+     */
+    public Mono<JoinScript.Joined> join(String productId, ProductRules rules, JoinScript.Joiner joiner) {
+        return batcher.join(productId, rules, joiner);
     }
 
     private Mono<JoinScript.Result> joinAll(String productId, ProductRules rules, List<JoinScript.Joiner> joiners) {

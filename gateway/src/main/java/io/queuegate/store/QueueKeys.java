@@ -152,6 +152,14 @@ public final class QueueKeys {
         return prefix + "invite:" + invitationId;
     }
 
+    /**
+     * String that expires with a proof-of-work challenge: the join that used its solution took
+     * it (join.lua), so the solution buys no second join on any instance.
+     */
+    public String challenge(String mark) {
+        return prefix + "pow:" + mark;
+    }
+
     /** HASH ticket -> user id for the tickets {@code n*128} to {@code n*128+127} (line.lua). */
     public String page(long n) {
         return prefix + "line:" + n;

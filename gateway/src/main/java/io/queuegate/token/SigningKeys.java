@@ -19,6 +19,7 @@ public final class SigningKeys {
 
     private final String currentId;
     private final Map<String, SecretKey> byId;
+    private final List<SecretKey> all;
 
     public SigningKeys(String secret, List<String> previousSecrets) {
         Map<String, SecretKey> keys = new LinkedHashMap<>();
@@ -26,6 +27,8 @@ public final class SigningKeys {
         keys.put(currentId, key(secret));
         previousSecrets.forEach(old -> keys.putIfAbsent(keyId(old), key(old)));
         this.byId = Map.copyOf(keys);
+        // LinkedHashMap keeps the order the keys were put in: the current one first.
+        this.all = List.copyOf(keys.values());
     }
 
     public String currentId() {
@@ -34,6 +37,11 @@ public final class SigningKeys {
 
     public SecretKey current() {
         return byId.get(currentId);
+    }
+
+    /** Every configured key, the current one first. */
+    public List<SecretKey> all() {
+        return all;
     }
 
     /** The key with this id, or {@code null} when no configured secret has it. */

@@ -18,12 +18,15 @@ import java.time.Instant;
  *               gateway works out the holder's rank from its own view of the line, without asking
  *               Redis; {@code null} in tokens of someone not waiting, and in tokens signed before
  *               the claim existed (those are answered from Redis, and re-signed with it)
+ * @param network the network the token is bound to ({@code net}), as a keyed hash of it (never
+ *                the address: see {@link WaitTokenCodec#networkClaim}); {@code null} for a token
+ *                bound to none
  */
 public record WaitToken(String productId, String userId, boolean anonymous, Instant issuedAt, Instant expiresAt,
-        Instant joinedAt, Long ticket) {
+        Instant joinedAt, Long ticket, String network) {
 
     /** A token of someone not (or no longer) waiting. */
     public WaitToken(String productId, String userId, boolean anonymous, Instant issuedAt, Instant expiresAt) {
-        this(productId, userId, anonymous, issuedAt, expiresAt, null, null);
+        this(productId, userId, anonymous, issuedAt, expiresAt, null, null, null);
     }
 }

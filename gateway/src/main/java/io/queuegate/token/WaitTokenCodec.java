@@ -1,13 +1,20 @@
 package io.queuegate.token;
 
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
 import java.security.Key;
+import java.security.MessageDigest;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
+import java.util.Base64;
 import java.util.Date;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
+import javax.crypto.Mac;
+import javax.crypto.SecretKey;
 
 import io.jsonwebtoken.Claims;
 import io.jsonwebtoken.ExpiredJwtException;
@@ -40,6 +47,10 @@ public final class WaitTokenCodec {
     private static final Pattern SHAPE = Pattern.compile("[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+");
 
     private static final Duration CLOCK_SKEW = Duration.ofSeconds(30);
+
+    /** 72 bits of the network's HMAC: no collision can be aimed at, and the claim stays short. */
+    private static final int NETWORK_CLAIM_BYTES = 9;
+    private static final Pattern NETWORK_CLAIM = Pattern.compile("[A-Za-z0-9_-]{12}");
 
 
     /**
@@ -80,6 +91,17 @@ public final class WaitTokenCodec {
      * ({@code tkt}); both {@code null} for a user who does not wait.
      */
     public String issue(String productId, String userId, boolean anonymous, Instant joinedAt, Long ticket) {
+        return issue(productId, userId, anonymous, joinedAt, ticket, null);
+    }
+
+    /**
+     * Like {@link #issue(String, String, boolean, Instant, Long)}, for a token bound to a network.
+     *
+     * @param network the {@code net} claim ({@link #networkClaim}), or {@code null} for a token
+     *                bound to none
+     */
+    public String issue(String productId, String userId, boolean anonymous, Instant joinedAt, Long ticket,
+            String network) {
         Instant now = clock.instant();
         var builder = Jwts.builder()
                 .header().keyId(keys.currentId()).and()
@@ -93,11 +115,53 @@ public final class WaitTokenCodec {
         if (ticket != null) {
             builder.claim("tkt", ticket);
         }
+        if (network != null) {
+            builder.claim("net", network);
+        }
         return builder
                 .issuedAt(Date.from(now))
                 .expiration(Date.from(now.plus(ttl)))
                 .signWith(keys.current(), Jwts.SIG.HS256)
                 .compact();
+    }
+
+    /**
+     * The {@code net} claim that binds a token to a network ({@code 203.0.113.0/24}): an
+     * HMAC-SHA256 of it under the current signing key, cut to 72 bits. A token (which its
+     * holder, and anyone it is passed to, can read) so never shows the network; and without the
+     * key nobody can tell which network a claim names by hashing all 2^24 of them.
+     */
+    public String networkClaim(String network) {
+        return networkClaim(keys.current(), network);
+    }
+
+    /**
+     * Whether the token is bound to this network, under the current signing key or a previous
+     * one (a token signed before a rotation keeps its binding).
+     */
+    public boolean boundTo(WaitToken token, String network) {
+        if (token.network() == null) {
+            return false;
+        }
+        byte[] claim = token.network().getBytes(StandardCharsets.US_ASCII);
+        for (SecretKey key : keys.all()) {
+            if (MessageDigest.isEqual(claim, networkClaim(key, network).getBytes(StandardCharsets.US_ASCII))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String networkClaim(SecretKey key, String network) {
+        try {
+            Mac mac = Mac.getInstance("HmacSHA256");
+            mac.init(key);
+            byte[] digest = mac.doFinal(("net:" + network).getBytes(StandardCharsets.UTF_8));
+            return Base64.getUrlEncoder().withoutPadding().encodeToString(Arrays.copyOf(digest, NETWORK_CLAIM_BYTES));
+        }
+        catch (GeneralSecurityException ex) {
+            throw new IllegalStateException("HmacSHA256 is part of every Java runtime", ex);
+        }
     }
 
     /**
@@ -179,9 +243,19 @@ public final class WaitTokenCodec {
         if (ticket != null && (joinedAt == null || ticket.longValue() == 0)) {
             throw new InvalidTokenException("the token's ticket is not one a waiting user holds");
         }
+        String network;
+        try {
+            network = claims.get("net", String.class);
+        }
+        catch (JwtException | IllegalArgumentException ex) {
+            throw new InvalidTokenException("the token's network claim is not a string");
+        }
+        if (network != null && !NETWORK_CLAIM.matcher(network).matches()) {
+            throw new InvalidTokenException("the token's network claim is not one this gateway makes");
+        }
         return new WaitToken(productId, userId, anonymous, issuedAt, claims.getExpiration().toInstant(),
                 joinedAt == null ? null : Instant.ofEpochSecond(joinedAt.longValue()),
-                ticket == null ? null : ticket.longValue());
+                ticket == null ? null : ticket.longValue(), network);
     }
 
     private static Number number(Claims claims, String claim, String what) {

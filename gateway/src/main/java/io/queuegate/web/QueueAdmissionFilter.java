@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 import io.queuegate.admission.Admission;
 import io.queuegate.admission.AdmissionRequest;
@@ -14,6 +15,7 @@ import io.queuegate.admission.PresentedToken;
 import io.queuegate.admission.QueueRejection;
 import io.queuegate.config.InviteMode;
 import io.queuegate.config.QueueGateProperties;
+import io.queuegate.challenge.ProofOfWork;
 import io.queuegate.config.QueuePolicy;
 import io.queuegate.events.QueueEvents;
 import io.queuegate.identity.ClientAddresses;
@@ -136,14 +138,29 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
                 .map(Optional::of)
                 .defaultIfEmpty(Optional.empty())
                 .flatMap(identity -> admission.admit(new AdmissionRequest(productId, identity.orElse(null),
-                                PresentedToken.of(request), policy, () -> clientAddresses.of(request), route.getId(),
+                                PresentedToken.of(request), policy, clientAddress(request), route.getId(),
                                 completing, invites ? PresentedInvitation.check(request, invitations, productId,
-                                        identity.orElse(null)) : InvitationCheck.ABSENT))
+                                        identity.orElse(null)) : InvitationCheck.ABSENT,
+                                request.getHeaders().getFirst(ProofOfWork.HEADER)))
                         .flatMap(decision -> {
                             report(route.getId(), productId, decision, Duration.ofNanos(System.nanoTime() - started));
                             return act(forwardable, chain, decision, identity.orElse(null), route.getId(),
                                     policy.displayName());
                         }));
+    }
+
+    /**
+     * The request's client address, worked out on first use and then kept: a join, a bound
+     * token and a token issued may each ask for it.
+     */
+    private Supplier<String> clientAddress(ServerHttpRequest request) {
+        String[] known = new String[1];
+        return () -> {
+            if (known[0] == null) {
+                known[0] = clientAddresses.of(request);
+            }
+            return known[0];
+        };
     }
 
     /**
@@ -176,6 +193,10 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
             outcome = "rejected";
             events.rejected(routeId, QueueError.of(rejected.reason()).code());
         }
+        else if (decision instanceof Admission.Challenged challenged) {
+            outcome = "rejected";
+            events.rejected(routeId, QueueError.of(challenged.reason()).code());
+        }
         else if (decision instanceof Admission.Unavailable) {
             outcome = "unavailable";
             events.rejected(routeId, QueueError.QUEUE_UNAVAILABLE.code());
@@ -197,6 +218,9 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
         }
         if (decision instanceof Admission.Rejected rejected) {
             return responses.rejected(exchange, rejected);
+        }
+        if (decision instanceof Admission.Challenged challenged) {
+            return responses.challenged(exchange, challenged);
         }
         if (decision instanceof Admission.Unavailable) {
             return responses.unavailable(exchange);

@@ -100,8 +100,9 @@ public class QueueEndpoints {
             return written(store.status(caller.productId(), caller.userId()).flatMap(status -> {
                 if (renew && status.placement().state().inLine()) {
                     Instant joinedAt = caller.joinedAt() != null ? caller.joinedAt() : tokens.now();
+                    // A bound token stays bound: its holder's network was checked on the way in.
                     responses.attachToken(exchange, tokens.issue(caller.productId(), caller.userId(),
-                            caller.anonymous(), joinedAt, status.ticket()));
+                            caller.anonymous(), joinedAt, status.ticket(), caller.token().network()));
                 }
                 return responses.status(exchange, HttpStatus.OK,
                         body(caller, status.placement(), status.opensAt(), status.abandonAfter(), status.seedCommitment(),
@@ -174,7 +175,10 @@ public class QueueEndpoints {
                 .flatMap(identity -> {
                     Caller caller;
                     try {
-                        caller = callers.resolve(request.pathVariable("productId"), identity.orElse(null), presented);
+                        // No route here to say whether the product binds its tokens: a token that is
+                        // bound is held to its network; a refusal never drops the page's cookie.
+                        caller = callers.resolve(request.pathVariable("productId"), identity.orElse(null), presented,
+                                CallerResolver.NetworkCheck.IF_BOUND, () -> clientAddresses.of(exchange.getRequest()));
                         if (!caller.hasToken()) {
                             throw new QueueRejection(Refusal.INVALID_TOKEN,
                                     "no queue token for this product was presented");

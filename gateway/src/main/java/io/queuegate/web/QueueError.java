@@ -29,7 +29,20 @@ public enum QueueError {
     INVITE_REQUIRED(HttpStatus.FORBIDDEN, "this product is open to invited shoppers only: bring your invitation "
             + "(the Queue-Invite header or the invite link)"),
     INVITE_INVALID(HttpStatus.FORBIDDEN, "the invitation is not valid here"),
-    INVITE_USED(HttpStatus.FORBIDDEN, "the invitation has been used as many times as it may");
+    INVITE_USED(HttpStatus.FORBIDDEN, "the invitation has been used as many times as it may"),
+    // 428, not 401: a 401 makes many mobile apps sign their user out.
+    CHALLENGE_REQUIRED(HttpStatus.PRECONDITION_REQUIRED,
+            "joining this line takes a solved proof-of-work challenge: solve the one in this answer and "
+                    + "join again with the solution in the Queue-Challenge header"),
+    CHALLENGE_INVALID(HttpStatus.FORBIDDEN,
+            "the Queue-Challenge solution is not valid here: solve the new challenge in this answer"),
+    // 409: the solution is genuine, but spent; a fresh challenge in the body resolves the conflict.
+    CHALLENGE_USED(HttpStatus.CONFLICT,
+            "this proof-of-work solution was used already; each buys one join: solve the new challenge in this answer"),
+    TOKEN_BOUND(HttpStatus.FORBIDDEN,
+            "this queue token is bound to the network it was issued to (its IPv4 /24 or IPv6 /64), and this "
+                    + "request comes from another one (a switch from Wi-Fi to mobile data, or a moving train, "
+                    + "does that): go back to that network to keep the place, or join again from this one");
 
     private final HttpStatus status;
     private final String message;
@@ -54,6 +67,10 @@ public enum QueueError {
             case INVITE_REQUIRED -> INVITE_REQUIRED;
             case INVITE_INVALID -> INVITE_INVALID;
             case INVITE_USED -> INVITE_USED;
+            case CHALLENGE_REQUIRED -> CHALLENGE_REQUIRED;
+            case CHALLENGE_INVALID -> CHALLENGE_INVALID;
+            case CHALLENGE_USED -> CHALLENGE_USED;
+            case TOKEN_BOUND -> TOKEN_BOUND;
         };
     }
 

@@ -116,6 +116,9 @@ public class QueueResponses {
             ServerHttpResponse response = exchange.getResponse();
             response.setStatusCode(error.status());
             response.getHeaders().setCacheControl("no-store");
+            if (rejected.clearCookie()) {
+                response.addCookie(cookie(exchange.getRequest(), "", Duration.ZERO));
+            }
             if (rejected.retryAfterSeconds() > 0) {
                 response.getHeaders().set(HttpHeaders.RETRY_AFTER, Long.toString(rejected.retryAfterSeconds()));
             }
@@ -124,6 +127,24 @@ public class QueueResponses {
         }
         return error(exchange, error, rejected.detail() != null ? rejected.detail() : error.message(),
                 rejected.clearCookie(), rejected.retryAfterSeconds());
+    }
+
+    /**
+     * A join that must pay a proof of work first: the error with a fresh challenge in its JSON
+     * body, or, for browsers, the page that solves it by itself and joins again.
+     */
+    public Mono<Void> challenged(ServerWebExchange exchange, Admission.Challenged challenged) {
+        QueueError error = QueueError.of(challenged.reason());
+        ServerHttpResponse response = exchange.getResponse();
+        response.setStatusCode(error.status());
+        response.getHeaders().setCacheControl("no-store");
+        if (prefersHtml(exchange.getRequest())) {
+            String html = page.renderChallenge(json.writeValueAsString(challenged.challenge()), locale(exchange));
+            return write(response, HTML, html.getBytes(StandardCharsets.UTF_8));
+        }
+        String message = challenged.detail() == null ? error.message()
+                : challenged.detail() + "; solve the new challenge in this answer and join again";
+        return writeJson(response, new ChallengeBody(error.code(), message, challenged.challenge()));
     }
 
     public Mono<Void> unavailable(ServerWebExchange exchange) {

@@ -15,15 +15,17 @@ import java.util.regex.Pattern;
 
 import org.springframework.context.MessageSource;
 import org.springframework.context.NoSuchMessageException;
+import org.springframework.core.io.ClassPathResource;
 import org.springframework.core.io.Resource;
 import org.springframework.web.util.HtmlUtils;
 
 /**
  * The HTML pages shoppers see: the waiting page (rank, estimated wait, progress, live updates by
  * server-sent events with polling as fallback, and a meta refresh when JavaScript is off) and
- * the notice pages (temporarily unavailable, sale ended, room closed, invitation refused).
- * Templates are plain HTML with {@code {{name}}} for values and {@code {{msg:key}}} for texts from
- * the message bundles, so a shop can replace the template
+ * the notice pages (temporarily unavailable, sale ended, room closed, invitation refused, a token
+ * from another network), and the page that solves a join's proof of work. Templates are plain HTML
+ * with {@code {{name}}} for values and {@code {{msg:key}}} for texts from the message bundles, so a
+ * shop can replace the template
  * ({@code queuegate.page.template}) and add languages or wording ({@code queuegate.page.messages})
  * without code. Every inserted value is HTML-escaped.
  */
@@ -31,14 +33,39 @@ public class WaitingPage {
 
     private static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{([A-Za-z0-9_.:-]+)}}");
 
+    /** The shipped proof-of-work page, on the classpath. */
+    public static final String DEFAULT_CHALLENGE_TEMPLATE = "queuegate/challenge-page.html";
+
     private final String waitingTemplate;
     private final String unavailableTemplate;
+    private final String challengeTemplate;
     private final MessageSource messages;
 
+    /** With the shipped page for proof-of-work challenges. */
     public WaitingPage(Resource waitingTemplate, Resource unavailableTemplate, MessageSource messages) {
+        this(waitingTemplate, unavailableTemplate, new ClassPathResource(DEFAULT_CHALLENGE_TEMPLATE), messages);
+    }
+
+    public WaitingPage(Resource waitingTemplate, Resource unavailableTemplate, Resource challengeTemplate,
+            MessageSource messages) {
         this.waitingTemplate = read(waitingTemplate);
         this.unavailableTemplate = read(unavailableTemplate);
+        this.challengeTemplate = read(challengeTemplate);
         this.messages = messages;
+    }
+
+    /**
+     * The page a browser gets when its join must pay a proof of work: it solves the challenge by
+     * itself in a Web Worker, showing that it is checking the browser, joins again with the
+     * solution, and reloads, so the token cookie it was given takes over. Without JavaScript it
+     * says that the sale needs it.
+     *
+     * @param challengeJson the challenge as the JSON answers carry it
+     */
+    public String renderChallenge(String challengeJson, Locale locale) {
+        return fill(challengeTemplate, locale, Map.of(
+                "lang", locale.getLanguage(),
+                "challenge", challengeJson));
     }
 
     /**
@@ -124,13 +151,17 @@ public class WaitingPage {
                 : message("queuegate.page.title.named", locale, displayName);
     }
 
-    /** The pages that take nobody in line: Redis unavailable, sale ended, room closed, invitation refused. */
+    /**
+     * The pages that take nobody in line: Redis unavailable, sale ended, room closed, invitation
+     * refused, and a token from another network than its own.
+     */
     public enum Notice {
         UNAVAILABLE("queuegate.page.unavailable"),
         SALE_ENDED("queuegate.page.sale-ended"),
         ROOM_CLOSED("queuegate.page.room-closed"),
         INVITE_ONLY("queuegate.page.invite-only"),
-        INVITE_USED("queuegate.page.invite-used");
+        INVITE_USED("queuegate.page.invite-used"),
+        TOKEN_BOUND("queuegate.page.token-bound");
 
         private final String messagePrefix;
 
@@ -146,6 +177,7 @@ public class WaitingPage {
                 case ROOM_CLOSED, QUEUE_CLOSED -> ROOM_CLOSED;
                 case INVITE_REQUIRED, INVITE_INVALID -> INVITE_ONLY;
                 case INVITE_USED -> INVITE_USED;
+                case TOKEN_BOUND -> TOKEN_BOUND;
                 default -> null;
             };
         }

@@ -102,15 +102,41 @@ class QueueGatePropertiesTest {
     @Test
     void productOverridesWinOverTheRouteBlock() {
         QueueSettings route = new QueueSettings(10, null, Promotion.SCHEDULER, null, null, null, null, null, null, null,
-                null, null, null, null);
+                null, null, null, null, JoinChallenge.POW, null, null);
         QueueSettings product = new QueueSettings(3, null, null, null, RedisFailureMode.OPEN, null, null, null, null, null,
-                null, null, null, null);
+                null, null, null, null, null, 50_000, BindToken.NETWORK);
         QueuePolicy policy = QueuePolicy.from(route.overriddenBy(product));
         assertThat(policy.maxActive()).isEqualTo(3);
         assertThat(policy.promotion()).isEqualTo(Promotion.SCHEDULER);
         assertThat(policy.onRedisFailure()).isEqualTo(RedisFailureMode.OPEN);
         assertThat(policy.sessionTtl()).hasMinutes(10);
         assertThat(policy.productIdVariable()).isEqualTo("productId");
+        assertThat(policy.joinChallenge()).isEqualTo(JoinChallenge.POW);
+        assertThat(policy.powDifficulty()).isEqualTo(50_000);
+        assertThat(policy.bindToken()).isEqualTo(BindToken.NETWORK);
+    }
+
+    @Test
+    void joinChallengeAndTokenBindingAreOffByDefault() {
+        QueuePolicy policy = QueuePolicy.from(QueueSettings.EMPTY);
+        assertThat(policy.joinChallenge()).isEqualTo(JoinChallenge.NONE);
+        assertThat(policy.powDifficulty()).isEqualTo(QueuePolicy.DEFAULT_POW_DIFFICULTY).isEqualTo(200_000);
+        assertThat(policy.bindToken()).isEqualTo(BindToken.NONE);
+    }
+
+    @Test
+    void refusesAPowDifficultyNoPhoneCouldPay() {
+        runner.withPropertyValues(SECRET, "queuegate.products.drop.pow-difficulty=0")
+                .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
+                        .hasMessageContaining("pow-difficulty must be between 1 and 50000000"));
+        runner.withPropertyValues(SECRET, "queuegate.products.drop.pow-difficulty=60000000")
+                .run(context -> assertThat(context).hasFailed());
+        runner.withPropertyValues(SECRET, "queuegate.challenge.ttl=1s")
+                .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
+                        .hasMessageContaining("queuegate.challenge.ttl must be between 10s and 1h"));
+        runner.withPropertyValues(SECRET, "queuegate.challenge.secret=short")
+                .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
+                        .hasMessageContaining("queuegate.challenge.secret must be at least 32 bytes"));
     }
 
     @Test

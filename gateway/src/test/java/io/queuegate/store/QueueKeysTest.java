@@ -14,6 +14,7 @@ class QueueKeysTest {
         assertThat(keys.settings()).isEqualTo("qg:{42}:settings");
         assertThat(keys.left()).isEqualTo("qg:{42}:left");
         assertThat(keys.arriving()).isEqualTo("qg:{42}:arriving");
+        assertThat(keys.challenge("9f86d081884c7d659a2feaa0c55ad015")).isEqualTo("qg:{42}:pow:9f86d081884c7d659a2feaa0c55ad015");
         // The scripts derive the line's keys from the first key's prefix (line.lua's prefix_of).
         assertThat(keys.forScripts()).first().isEqualTo("qg:{42}:settings");
         assertThat(keys.forScripts()).allMatch(key -> key.startsWith("qg:{42}:"));

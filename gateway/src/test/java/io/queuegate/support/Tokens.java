@@ -56,6 +56,17 @@ public final class Tokens {
         return parts[0] + "." + base64(edited) + "." + parts[2];
     }
 
+    /** A valid token with one string claim's value replaced, keeping the old signature. */
+    public static String tamperedClaim(String validToken, String claim, String value) {
+        String[] parts = validToken.split("\\.");
+        String payload = new String(Base64.getUrlDecoder().decode(parts[1]), StandardCharsets.UTF_8);
+        String edited = payload.replaceFirst("\"" + claim + "\":\"[^\"]*\"", "\"" + claim + "\":\"" + value + "\"");
+        if (edited.equals(payload)) {
+            throw new IllegalArgumentException("the token has no string claim " + claim);
+        }
+        return parts[0] + "." + base64(edited) + "." + parts[2];
+    }
+
     /** The {@code kid} the gateway puts in (and expects of) tokens signed with this secret. */
     public static String keyId(String secret) {
         return new SigningKeys(secret, List.of()).currentId();

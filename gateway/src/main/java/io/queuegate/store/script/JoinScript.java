@@ -18,6 +18,9 @@ import reactor.core.publisher.Mono;
  */
 public final class JoinScript extends ProductScript {
 
+    /** The values each user takes in the script's arguments: join.lua's PER_USER. */
+    static final int PER_USER = 5;
+
     public JoinScript(ScriptRunner runner) {
         super(runner, "join.lua");
     }
@@ -29,8 +32,12 @@ public final class JoinScript extends ProductScript {
      *              active user must take it: {@link Placement.State#COMPLETING} when another
      *              request holds it); else {@code null}
      * @param invite what the user brings towards the product's invitations, for a new place
+     * @param challengeMark when the join paid a proof of work, the solved challenge's mark, taken
+     *                      once in Redis ({@link Placement.State#CHALLENGE_USED} when it was
+     *                      taken before); else {@code null}
+     * @param markTtl how long the mark is kept; {@code null} without a mark
      */
-    public record Joiner(String userId, String claim, Invite invite) {
+    public record Joiner(String userId, String claim, Invite invite, String challengeMark, Duration markTtl) {
 
         public Joiner {
             if (claim != null && (claim.isEmpty() || claim.indexOf(':') >= 0)) {
@@ -39,11 +46,25 @@ public final class JoinScript extends ProductScript {
             if (invite == null) {
                 invite = Invite.NONE;
             }
+            if (challengeMark != null && (!challengeMark.matches("[0-9a-f]{1,64}") || markTtl == null
+                    || markTtl.toMillis() < 1)) {
+                throw new IllegalArgumentException("a challenge mark is hex with a positive ttl");
+            }
         }
 
-        /** A user for whom invitations play no part. */
+        /** A user for whom invitations and proofs of work play no part. */
         public Joiner(String userId, String claim) {
-            this(userId, claim, Invite.NONE);
+            this(userId, claim, Invite.NONE, null, null);
+        }
+
+        /** A user who brings this towards the product's invitations and paid no proof of work. */
+        public Joiner(String userId, String claim, Invite invite) {
+            this(userId, claim, invite, null, null);
+        }
+
+        /** A join that paid a proof of work, for a product without invitations. */
+        public Joiner(String userId, String claim, String challengeMark, Duration markTtl) {
+            this(userId, claim, Invite.NONE, challengeMark, markTtl);
         }
     }
 
@@ -143,7 +164,7 @@ public final class JoinScript extends ProductScript {
 
     public Mono<Result> run(Args args) {
         ProductRules rules = args.rules();
-        List<String> argv = new ArrayList<>(12 + 3 * args.joiners().size());
+        List<String> argv = new ArrayList<>(12 + PER_USER * args.joiners().size());
         argv.add(Long.toString(args.now()));
         argv.add(Integer.toString(rules.maxActive()));
         argv.add(Long.toString(rules.sessionTtl().toMillis()));
@@ -160,6 +181,8 @@ public final class JoinScript extends ProductScript {
             argv.add(joiner.userId());
             argv.add(joiner.claim() == null ? "" : joiner.claim());
             argv.add(joiner.invite().argument());
+            argv.add(joiner.challengeMark() == null ? "" : joiner.challengeMark());
+            argv.add(joiner.challengeMark() == null ? "" : Long.toString(joiner.markTtl().toMillis()));
         }
         return fields(args.productId(), argv.toArray(String[]::new)).map(JoinScript::result);
     }

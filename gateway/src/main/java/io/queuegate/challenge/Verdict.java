@@ -1,0 +1,21 @@
+package io.queuegate.challenge;
+
+import java.time.Duration;
+
+/** What a {@code Queue-Challenge} header proves. */
+public sealed interface Verdict {
+
+    /**
+     * A genuine, unexpired solution for the product. It may still have been used: {@code mark}
+     * names it in Redis, where the join takes it once (single use across every instance).
+     *
+     * @param mark a name for the solved challenge, the same however its fields are written
+     * @param markTtl how long the mark must be kept: until no instance accepts the solution
+     */
+    record Solved(String mark, Duration markTtl) implements Verdict {
+    }
+
+    /** Not a solution this gateway accepts; {@code detail} says why, safe to show the caller. */
+    record Refused(String detail) implements Verdict {
+    }
+}
