@@ -80,7 +80,7 @@ public final class PowCosts {
             report.append(done);
         }
         report.append("\nLoad average at the end: ").append(Machine.loadAverage())
-                .append(" (above the core count, other work shared the machine).\n");
+                .append(" (a load above the core count means other work shared the machine).\n");
         if (out != null) {
             Files.writeString(out, report.toString());
         }
