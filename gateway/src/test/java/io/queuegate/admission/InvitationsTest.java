@@ -44,7 +44,20 @@ class InvitationsTest {
     @RegisterExtension
     static final GatewayFixture fixture = GatewayFixture.withQueue(Map.of("max-active", "1", "invites", "required"))
             .with("queuegate.invites.secret", Invites.SECRET)
+            // A presale that also asks every join for a proof of work.
+            .with("queuegate.products.presale.join-challenge", "pow")
             .instances(2);
+
+    @Test
+    void aValidInvitationSparesTheJoinItsProofOfWork() {
+        fixture.client().get().uri("/api/products/presale").header("X-User-Id", "alice").exchange()
+                .expectStatus().isEqualTo(HttpStatus.PRECONDITION_REQUIRED)
+                .expectBody().jsonPath("$.error").isEqualTo("challenge_required");
+        fixture.client().get().uri("/api/products/presale").header("X-User-Id", "alice")
+                .header("Queue-Invite", Invites.forProduct("presale")).exchange()
+                .expectStatus().isOk();
+        assertThat(fixture.redis().commands().zrange("qg:{presale}:active", 0, -1)).containsExactly("alice");
+    }
 
     @Test
     void aJoinWithoutAnInvitationTakesNoPlace() {
