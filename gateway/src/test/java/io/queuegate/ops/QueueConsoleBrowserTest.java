@@ -1,10 +1,5 @@
 package io.queuegate.ops;
 
-import java.io.File;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,21 +10,18 @@ import java.util.concurrent.ConcurrentHashMap;
 import com.github.tomakehurst.wiremock.WireMockServer;
 import io.queuegate.support.Backend;
 import io.queuegate.support.GatewayInstance;
+import io.queuegate.support.HeadlessChromium;
 import io.queuegate.support.RedisProcess;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Keys;
-import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.interactions.Actions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
@@ -47,9 +39,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class QueueConsoleBrowserTest {
 
-    private static final File CHROMIUM = new File("/usr/bin/chromium");
-    private static final File CHROMEDRIVER = new File("/usr/bin/chromedriver");
-    private static final Path SCREENSHOTS = Path.of("target", "screenshots");
 
     private static RedisProcess redis;
     private static WireMockServer backend;
@@ -57,13 +46,11 @@ class QueueConsoleBrowserTest {
     private static GatewayInstance gateway;
     private static GatewayInstance readOnly;
     private ChromeDriver browser;
-    private Path profile;
+    private HeadlessChromium chromium;
 
     @BeforeAll
     static void start() {
-        Assumptions.assumeTrue(CHROMIUM.canExecute() && CHROMEDRIVER.canExecute(),
-                "needs Debian's chromium and chromium-driver (apt-get install chromium chromium-driver); "
-                        + ".ci/run installs them");
+        HeadlessChromium.assumeInstalled();
         redis = RedisProcess.start();
         backend = Backend.start();
         Map<String, Object> properties = consoleGateway();
@@ -105,11 +92,8 @@ class QueueConsoleBrowserTest {
 
     @AfterEach
     void closeBrowser() {
-        if (browser != null) {
-            browser.quit();
-        }
-        if (profile != null) {
-            org.springframework.util.FileSystemUtils.deleteRecursively(profile.toFile());
+        if (chromium != null) {
+            chromium.close();
         }
     }
 
@@ -257,30 +241,11 @@ class QueueConsoleBrowserTest {
     }
 
     private ChromeDriver chromium(int width, int height) {
-        try {
-            profile = Files.createTempDirectory("queuegate-chromium-");
-        }
-        catch (IOException ex) {
-            throw new UncheckedIOException(ex);
-        }
-        ChromeOptions options = new ChromeOptions();
-        options.setBinary(CHROMIUM);
-        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--no-first-run", "--disable-quic", "--window-size=" + width + "," + height, "--lang=en-US",
-                "--user-data-dir=" + profile);
-        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER)
-                .usingAnyFreePort().build();
-        return new ChromeDriver(service, options);
+        chromium = HeadlessChromium.start("en-US", width, height);
+        return chromium.driver();
     }
 
     private void screenshot(String name) {
-        try {
-            Files.createDirectories(SCREENSHOTS);
-            Files.write(SCREENSHOTS.resolve(name), browser.getScreenshotAs(OutputType.BYTES));
-        }
-        catch (IOException ex) {
-            throw new UncheckedIOException(ex);
-        }
+        chromium.screenshot(name);
     }
 }

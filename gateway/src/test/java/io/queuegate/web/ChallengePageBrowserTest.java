@@ -1,31 +1,23 @@
 package io.queuegate.web;
 
-import java.io.File;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 
 import com.github.tomakehurst.wiremock.WireMockServer;
 import io.queuegate.support.Backend;
 import io.queuegate.support.GatewayInstance;
+import io.queuegate.support.HeadlessChromium;
 import io.queuegate.support.PowSolver;
 import io.queuegate.support.RedisProcess;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
-import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 import org.springframework.web.reactive.function.client.WebClient;
@@ -45,9 +37,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ChallengePageBrowserTest {
 
-    private static final File CHROMIUM = new File("/usr/bin/chromium");
-    private static final File CHROMEDRIVER = new File("/usr/bin/chromedriver");
-    private static final Path SCREENSHOTS = Path.of("target", "screenshots");
     /** About two seconds here: long enough to see the checking state, with no one waiting on it. */
     private static final int DIFFICULTY = 1_000_000;
 
@@ -55,13 +44,11 @@ class ChallengePageBrowserTest {
     private static WireMockServer backend;
     private static GatewayInstance gateway;
     private ChromeDriver browser;
-    private Path profile;
+    private HeadlessChromium chromium;
 
     @BeforeAll
     static void start() {
-        Assumptions.assumeTrue(CHROMIUM.canExecute() && CHROMEDRIVER.canExecute(),
-                "needs Debian's chromium and chromium-driver (apt-get install chromium chromium-driver); "
-                        + ".ci/run installs them");
+        HeadlessChromium.assumeInstalled();
         redis = RedisProcess.start();
         backend = Backend.start();
         backend.stubFor(get(urlPathMatching("/api/products/[0-9]+")).willReturn(aResponse().withStatus(200)
@@ -90,11 +77,8 @@ class ChallengePageBrowserTest {
 
     @AfterEach
     void closeBrowser() {
-        if (browser != null) {
-            browser.quit();
-        }
-        if (profile != null) {
-            org.springframework.util.FileSystemUtils.deleteRecursively(profile.toFile());
+        if (chromium != null) {
+            chromium.close();
         }
     }
 
@@ -174,31 +158,11 @@ class ChallengePageBrowserTest {
     }
 
     private ChromeDriver chromium(String language) {
-        try {
-            profile = Files.createTempDirectory("queuegate-chromium-");
-        }
-        catch (IOException ex) {
-            throw new UncheckedIOException(ex);
-        }
-        ChromeOptions options = new ChromeOptions();
-        options.setBinary(CHROMIUM);
-        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--no-first-run", "--disable-quic", "--window-size=420,860", "--lang=" + language,
-                "--user-data-dir=" + profile);
-        options.setExperimentalOption("prefs", Map.of("intl.accept_languages", language));
-        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER)
-                .usingAnyFreePort().build();
-        return new ChromeDriver(service, options);
+        chromium = HeadlessChromium.start(language, 420, 860);
+        return chromium.driver();
     }
 
     private void screenshot(String name) {
-        try {
-            Files.createDirectories(SCREENSHOTS);
-            Files.write(SCREENSHOTS.resolve(name), browser.getScreenshotAs(OutputType.BYTES));
-        }
-        catch (IOException ex) {
-            throw new UncheckedIOException(ex);
-        }
+        chromium.screenshot(name);
     }
 }

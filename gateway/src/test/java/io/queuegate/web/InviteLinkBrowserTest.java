@@ -1,10 +1,6 @@
 package io.queuegate.web;
 
-import java.io.File;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -13,20 +9,17 @@ import com.github.tomakehurst.wiremock.WireMockServer;
 import io.queuegate.line.LineViews;
 import io.queuegate.support.Backend;
 import io.queuegate.support.GatewayInstance;
+import io.queuegate.support.HeadlessChromium;
 import io.queuegate.support.Invites;
 import io.queuegate.support.RedisProcess;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
-import org.openqa.selenium.OutputType;
 import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 import org.springframework.web.reactive.function.client.WebClient;
@@ -44,20 +37,16 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class InviteLinkBrowserTest {
 
-    private static final File CHROMIUM = new File("/usr/bin/chromium");
-    private static final File CHROMEDRIVER = new File("/usr/bin/chromedriver");
-    private static final Path SCREENSHOTS = Path.of("target", "screenshots");
 
     private static RedisProcess redis;
     private static WireMockServer backend;
     private static GatewayInstance gateway;
     private ChromeDriver browser;
-    private Path profile;
+    private HeadlessChromium chromium;
 
     @BeforeAll
     static void start() {
-        Assumptions.assumeTrue(CHROMIUM.canExecute() && CHROMEDRIVER.canExecute(),
-                "needs Debian's chromium and chromium-driver (apt-get install chromium chromium-driver)");
+        HeadlessChromium.assumeInstalled();
         redis = RedisProcess.start();
         backend = Backend.start();
         backend.stubFor(get(urlPathEqualTo("/api/products/42")).willReturn(aResponse().withStatus(200)
@@ -90,11 +79,8 @@ class InviteLinkBrowserTest {
 
     @AfterEach
     void closeBrowser() throws IOException {
-        if (browser != null) {
-            browser.quit();
-        }
-        if (profile != null) {
-            org.springframework.util.FileSystemUtils.deleteRecursively(profile);
+        if (chromium != null) {
+            chromium.close();
         }
     }
 
@@ -133,31 +119,11 @@ class InviteLinkBrowserTest {
     }
 
     private ChromeDriver chromium() {
-        try {
-            profile = Files.createTempDirectory("queuegate-chromium-");
-        }
-        catch (IOException ex) {
-            throw new UncheckedIOException(ex);
-        }
-        ChromeOptions options = new ChromeOptions();
-        options.setBinary(CHROMIUM);
-        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--no-first-run", "--disable-quic", "--window-size=420,860", "--lang=en-US",
-                "--user-data-dir=" + profile);
-        options.setExperimentalOption("prefs", Map.of("intl.accept_languages", "en-US"));
-        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER)
-                .usingAnyFreePort().build();
-        return new ChromeDriver(service, options);
+        chromium = HeadlessChromium.start("en-US", 420, 860);
+        return chromium.driver();
     }
 
     private void screenshot(String name) {
-        try {
-            Files.createDirectories(SCREENSHOTS);
-            Files.write(SCREENSHOTS.resolve(name), browser.getScreenshotAs(OutputType.BYTES));
-        }
-        catch (IOException ex) {
-            throw new UncheckedIOException(ex);
-        }
+        chromium.screenshot(name);
     }
 }
