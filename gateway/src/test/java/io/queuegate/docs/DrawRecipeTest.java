@@ -56,7 +56,7 @@ class DrawRecipeTest {
 
     @Test
     void theDocsRecipeChecksTheSeedAgainstItsCommitmentAndRecomputesTheOrderAdmitted() {
-        assumeTrue(DrawRecipe.available(), "python3 is not installed here, so the docs' recipe cannot be run");
+        assumeTrue(DrawRecipe.available(), "python3 is not installed here, so the docs' recipe cannot be run; .ci/run installs it");
         // Three shoppers of an earlier, unscheduled sale take tickets 1 to 3 and are served.
         for (String user : List.of("x", "y", "z")) {
             join(user, NOW, null, null);
