@@ -30,7 +30,9 @@ import io.queuegate.challenge.ProofOfWork;
 import io.queuegate.challenge.Verdict;
 import io.queuegate.config.QueuePolicy;
 import io.queuegate.store.LuaScript;
+import io.queuegate.store.ProductRules;
 import io.queuegate.store.QueueKeys;
+import io.queuegate.store.script.JoinScript;
 import io.queuegate.support.Backend;
 import io.queuegate.support.GatewayInstance;
 import io.queuegate.support.PowSolver;
@@ -248,16 +250,17 @@ public final class PowCosts {
         futures.clear();
     }
 
-    /** join.lua's arguments as the gateway passes them: default rules, four values per user. */
+    /** join.lua's arguments as the gateway passes them, under the default rules. */
     private static String[] joinArgs(boolean marked, String... users) {
-        List<String> args = new ArrayList<>(List.of(PRODUCT, Long.toString(System.currentTimeMillis()), "10", "600000",
-                "pubsub", "7800000", "", "", "0", "60000", "60000", ""));
-        for (String user : users) {
-            args.add(user);
-            args.add("");
-            args.add(marked ? mark(user) : "");
-            args.add(marked ? "150000" : "");
-        }
+        ProductRules rules = new ProductRules(10, Duration.ofMinutes(10), "pubsub", null, null, 0, Duration.ofSeconds(60),
+                Duration.ofSeconds(60));
+        List<JoinScript.Joiner> joiners = Arrays.stream(users)
+                .map(user -> marked ? new JoinScript.Joiner(user, null, mark(user), Duration.ofMillis(150_000))
+                        : new JoinScript.Joiner(user, null))
+                .toList();
+        List<String> args = new ArrayList<>(List.of(PRODUCT));
+        args.addAll(List.of(JoinScript.arguments(new JoinScript.Args(PRODUCT, System.currentTimeMillis(), rules,
+                Duration.ofMillis(7_800_000), null, joiners))));
         return args.toArray(String[]::new);
     }
 

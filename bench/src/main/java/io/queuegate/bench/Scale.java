@@ -31,6 +31,7 @@ import io.queuegate.store.LuaScript;
 import io.queuegate.store.Placement;
 import io.queuegate.store.ProductQueues;
 import io.queuegate.store.ProductRegistry;
+import io.queuegate.store.ProductRules;
 import io.queuegate.store.QueueKeys;
 import io.queuegate.store.QueueScripts;
 import io.queuegate.store.RedisGuard;
@@ -38,6 +39,7 @@ import io.queuegate.store.ScriptReply;
 import io.queuegate.store.ScriptRunner;
 import io.queuegate.store.SlotEventStream;
 import io.queuegate.store.TimedProducts;
+import io.queuegate.store.script.JoinScript;
 import io.queuegate.support.RedisProcess;
 
 import org.HdrHistogram.Histogram;
@@ -71,11 +73,11 @@ public final class Scale {
     private static final int CONCURRENCY = 8; // PromotionScheduler.CONCURRENCY
     private static final long PASS_SESSION_TTL_MS = 60_000;
     /** The gateway's defaults for abandon-after and arrival-ttl: join.lua's ARGV[7..11]. */
-    private static final String[] DEFAULT_DROP_RULES = { "", "", "0", "60000", "60000", "", "0" };
+    private static final Duration DEFAULT_ABANDON_AFTER = Duration.ofSeconds(60);
     /** The seen bitmaps' span under the default abandon-after (a quarter of 60 s). */
     private static final long SEEN_SPAN_MS = 15_000;
     /** No abandon-after: in the safety-net section nobody polls, and every place must be kept. */
-    private static final String[] KEEP_EVERY_PLACE = { "", "", "0", "0", "60000", "", "0" };
+    private static final Duration KEEP_EVERY_PLACE = Duration.ZERO;
 
     private final RedisCommands<String, String> sync;
     private final RedisAsyncCommands<String, String> async;
@@ -609,21 +611,17 @@ public final class Scale {
 
     /** join.lua's ARGV under the gateway's default rules (the bench calls it raw, pipelined, for speed). */
     private static String[] joinArguments(String product, String uid, long now, long ttl) {
-        return joinArguments(product, uid, now, ttl, DEFAULT_DROP_RULES);
+        return joinArguments(product, uid, now, ttl, DEFAULT_ABANDON_AFTER);
     }
 
-    /** @param dropRules opens-at, closes-at, max-admit-per-minute, abandon-after, arrival-ttl, seed, completing */
-    private static String[] joinArguments(String product, String uid, long now, long ttl, String[] dropRules) {
-        String[] args = new String[7 + dropRules.length];
-        args[0] = product;
-        args[1] = uid;
-        args[2] = Long.toString(now);
-        args[3] = Integer.toString(MAX_ACTIVE);
-        args[4] = Long.toString(ttl);
-        args[5] = STRATEGY;
-        args[6] = Long.toString(IDLE_TTL_MS);
-        System.arraycopy(dropRules, 0, args, 7, dropRules.length);
-        return args;
+    /** join.lua's ARGV, as the gateway's typed adapter orders it, for one user with this abandon-after. */
+    private static String[] joinArguments(String product, String uid, long now, long ttl, Duration abandonAfter) {
+        ProductRules rules = new ProductRules(MAX_ACTIVE, Duration.ofMillis(ttl), STRATEGY, null, null, 0, abandonAfter,
+                Duration.ofMillis(Math.min(ttl, 60_000)));
+        List<String> args = new ArrayList<>(List.of(product));
+        args.addAll(List.of(JoinScript.arguments(new JoinScript.Args(product, now, rules, Duration.ofMillis(IDLE_TTL_MS),
+                null, List.of(new JoinScript.Joiner(uid, null))))));
+        return args.toArray(String[]::new);
     }
 
     /** How many wait in the product's line, as the queues endpoint reads it (snapshot.lua). */

@@ -4,8 +4,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
@@ -19,7 +19,9 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.queuegate.store.LuaScript;
+import io.queuegate.store.ProductRules;
 import io.queuegate.store.QueueKeys;
+import io.queuegate.store.script.JoinScript;
 import io.queuegate.support.RedisProcess;
 
 /**
@@ -195,24 +197,18 @@ public final class ScriptCosts {
         futures.clear();
     }
 
-    /** join.lua's arguments as the runnable gateway passes them, four per user (none completing, no proof of work). */
+    /** join.lua's arguments as the runnable gateway passes them (none completing, no proof of work). */
     private String[] joinArgs(long now, Rules rules, String... users) {
-        List<String> args = new ArrayList<>(List.of(PRODUCT, Long.toString(now), "10", "600000", "pubsub", "7800000"));
-        if (rules == Rules.DROP) {
-            args.addAll(List.of(Long.toString(opened), Long.toString(now + 3_600_000), "600"));
-        }
-        else {
-            args.addAll(List.of("", "", "0"));
-        }
-        // No draw seed nor its commitment: the sale here opened a minute ago, and the gateway draws
-        // a seed only before opens-at.
-        args.addAll(List.of("60000", "600000", "", ""));
-        for (String user : users) {
-            args.add(user);
-            args.add("");
-            args.add("");
-            args.add("");
-        }
+        // No draw seed: the sale here opened a minute ago, and the gateway draws one only before opens-at.
+        ProductRules productRules = rules == Rules.DROP
+                ? new ProductRules(10, Duration.ofMinutes(10), "pubsub", Instant.ofEpochMilli(opened),
+                        Instant.ofEpochMilli(now + 3_600_000), 600, Duration.ofSeconds(60), Duration.ofMinutes(10))
+                : new ProductRules(10, Duration.ofMinutes(10), "pubsub", null, null, 0, Duration.ofSeconds(60),
+                        Duration.ofMinutes(10));
+        List<JoinScript.Joiner> joiners = Arrays.stream(users).map(user -> new JoinScript.Joiner(user, null)).toList();
+        List<String> args = new ArrayList<>(List.of(PRODUCT));
+        args.addAll(List.of(JoinScript.arguments(
+                new JoinScript.Args(PRODUCT, now, productRules, Duration.ofMillis(7_800_000), null, joiners))));
         return args.toArray(String[]::new);
     }
 

@@ -163,6 +163,14 @@ public final class JoinScript extends ProductScript {
     }
 
     public Mono<Result> run(Args args) {
+        return fields(args.productId(), arguments(args)).map(JoinScript::result);
+    }
+
+    /**
+     * The script's ARGV after the product id, in the one order join.lua reads: for callers that
+     * must send the script raw (the benchmarks pipeline it), so they never spell the order twice.
+     */
+    public static String[] arguments(Args args) {
         ProductRules rules = args.rules();
         List<String> argv = new ArrayList<>(12 + PER_USER * args.joiners().size());
         argv.add(Long.toString(args.now()));
@@ -184,7 +192,7 @@ public final class JoinScript extends ProductScript {
             argv.add(joiner.challengeMark() == null ? "" : joiner.challengeMark());
             argv.add(joiner.challengeMark() == null ? "" : Long.toString(joiner.markTtl().toMillis()));
         }
-        return fields(args.productId(), argv.toArray(String[]::new)).map(JoinScript::result);
+        return argv.toArray(String[]::new);
     }
 
     /** The reply's {@code users} entries are fixed lists: state, rank, enqueued, ticket. */
