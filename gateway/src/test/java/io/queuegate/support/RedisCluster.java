@@ -27,14 +27,14 @@ import org.awaitility.Awaitility;
 
 /**
  * A real three-master Redis Cluster on loopback for tests: three {@code redis-server} child
- * processes with {@code cluster-enabled yes}, joined by {@code redis-cli --cluster create}. No
+ * processes with {@code cluster-enabled yes}, given their slots and joined as {@code redis-cli
+ * --cluster create} would (through the nodes' own commands, so no redis-cli is needed). No
  * replicas: the tests are about keys and scripts across slots, not about cluster failover.
  * Tests get a Lettuce cluster connection (routed by slot, like the gateway's) and plain
  * connections to single nodes, to see where keys really are.
  */
 public final class RedisCluster implements AutoCloseable {
 
-    private static final String BIN = "/usr/bin/";
 
     private final Path dir;
     private final List<Integer> ports;
@@ -78,7 +78,7 @@ public final class RedisCluster implements AutoCloseable {
 
     private void launch() {
         for (int port : ports) {
-            processes.add(run(BIN + "redis-server", "--port", Integer.toString(port), "--bind", "127.0.0.1",
+            processes.add(run(RedisProcess.binary(), "--port", Integer.toString(port), "--bind", "127.0.0.1",
                     "--cluster-enabled", "yes", "--cluster-config-file", "nodes-" + port + ".conf",
                     "--cluster-node-timeout", "2000", "--save", "", "--appendonly", "no",
                     "--dir", dir.toString(), "--logfile", dir.resolve("redis-" + port + ".log").toString()));
@@ -90,24 +90,18 @@ public final class RedisCluster implements AutoCloseable {
                     .atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50)).ignoreExceptions()
                     .until(nodeClient::connect, c -> true));
         }
-        List<String> create = new ArrayList<>(List.of(BIN + "redis-cli", "--cluster", "create"));
-        ports.forEach(port -> create.add("127.0.0.1:" + port));
-        create.add("--cluster-yes");
-        Process creating = run(create.toArray(String[]::new));
-        try {
-            if (!creating.waitFor(30, TimeUnit.SECONDS) || creating.exitValue() != 0) {
-                throw new IllegalStateException("redis-cli --cluster create failed: "
-                        + Files.readString(dir.resolve("cli.log"), StandardCharsets.UTF_8));
-            }
+        // What redis-cli --cluster create does for three masters, through the nodes' own commands,
+        // so the bundled redis-server alone (no redis-cli) makes a cluster on a fresh machine.
+        int[] firstSlot = { 0, 5461, 10923, 16384 };
+        for (int i = 0; i < ports.size(); i++) {
+            int[] slots = java.util.stream.IntStream.range(firstSlot[i], firstSlot[i + 1]).toArray();
+            nodeConnections.get(ports.get(i)).sync().clusterAddSlots(slots);
         }
-        catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(ex);
+        RedisCommands<String, String> first = nodeConnections.get(ports.get(0)).sync();
+        for (int port : ports.subList(1, ports.size())) {
+            first.clusterMeet("127.0.0.1", port);
         }
-        catch (IOException ex) {
-            throw new UncheckedIOException(ex);
-        }
-        // redis-cli returns once the slots are assigned; the nodes agree on it a little later.
+        // The nodes learn of each other and agree on the slots a little later.
         Awaitility.await("every node reports cluster_state:ok").atMost(Duration.ofSeconds(15))
                 .pollInterval(Duration.ofMillis(100))
                 .until(() -> nodeConnections.values().stream()
@@ -178,13 +172,11 @@ public final class RedisCluster implements AutoCloseable {
 
     private Process run(String... command) {
         try {
-            boolean cli = command[0].endsWith("redis-cli");
-            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
-            return (cli ? builder.redirectOutput(dir.resolve("cli.log").toFile())
-                    : builder.redirectOutput(ProcessBuilder.Redirect.DISCARD)).start();
+            return new ProcessBuilder(command).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         }
         catch (IOException ex) {
-            throw new UncheckedIOException("could not run " + command[0] + " (the redis-server package)", ex);
+            throw new UncheckedIOException("could not run " + command[0], ex);
         }
     }
 

@@ -163,8 +163,11 @@ public final class RedisProcess implements AutoCloseable {
         }
     }
 
-    /** The system's redis-server, unless {@code -Dqueuegate.test.redis=bundled} asks for the bundled one. */
-    private static String binary() {
+    /**
+     * The system's redis-server, unless {@code -Dqueuegate.test.redis=bundled} asks for the bundled
+     * one; the bundled one where none is installed (a fresh machine). Clusters and sentinels run it too.
+     */
+    static String binary() {
         boolean bundledOnly = "bundled".equals(System.getProperty("queuegate.test.redis"));
         for (String dir : bundledOnly ? List.<String>of() : List.of("/usr/bin", "/usr/local/bin", "/opt/homebrew/bin")) {
             File candidate = new File(dir, "redis-server");

@@ -32,7 +32,7 @@ public final class RedisSentinel implements AutoCloseable {
 
     public static final String MASTER_NAME = "mymaster";
 
-    private static final String SERVER = "/usr/bin/redis-server";
+    private static final String SERVER = RedisProcess.binary();
 
     private final Path dir;
     private final int masterPort = RedisProcess.freePort();
