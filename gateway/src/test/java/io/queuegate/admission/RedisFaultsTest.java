@@ -103,8 +103,12 @@ class RedisFaultsTest {
         redis.restart();
         awaitHealthyGateway();
         long recoveredMillis = (System.nanoTime() - restartedAt) / 1_000_000;
-        assertThat(rank("carol", carol)).isEqualTo(1);
-        assertThat(rank("dave", dave)).isEqualTo(2);
+        // Ready is not yet every call let through: while the breaker is half-open, the load still
+        // running may take its trial calls, and a question meanwhile gets 503. The places are kept.
+        Awaitility.await().atMost(Duration.ofSeconds(5)).ignoreExceptions().untilAsserted(() -> {
+            assertThat(rank("carol", carol)).isEqualTo(1);
+            assertThat(rank("dave", dave)).isEqualTo(2);
+        });
         // Promotion goes on: a completion lets carol in at once.
         assertThat(http.post().uri("/api/products/42/orders").header("X-User-Id", "alice")
                 .header("Queue-Token", alice).exchangeToMono(r -> Mono.just(r.statusCode().value())).block())
