@@ -24,7 +24,6 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.springframework.context.SmartLifecycle;
 
-import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -54,7 +53,7 @@ public class QueueConsole implements SmartLifecycle {
     private final Clock clock;
     private final long baseSecond;
     private final Map<String, Followed> followed = new ConcurrentHashMap<>();
-    private volatile Disposable running;
+    private final Periodically periodically;
 
     /**
      * @param writable whether the {@code queues} endpoint takes actions (exposed, and its access
@@ -70,6 +69,8 @@ public class QueueConsole implements SmartLifecycle {
         this.writable = writable;
         this.clock = clock;
         this.baseSecond = clock.millis() / 1000;
+        this.periodically = new Periodically(properties.sampleInterval(), this::sample, log,
+                "Console sample failed; keeping the last values");
     }
 
     /** Reads every listed and followed product once, and adds a point to each chart. */
@@ -237,31 +238,18 @@ public class QueueConsole implements SmartLifecycle {
     }
 
     @Override
-    public synchronized void start() {
-        if (running != null) {
-            return;
-        }
-        // A sample slower than its period skips ticks instead of piling up behind itself.
-        running = Flux.interval(Duration.ZERO, properties.sampleInterval())
-                .onBackpressureDrop()
-                .concatMap(tick -> sample().onErrorResume(error -> {
-                    log.debug("Console sample failed; keeping the last values: " + error);
-                    return Mono.empty();
-                }), 1)
-                .subscribe();
+    public void start() {
+        periodically.start();
     }
 
     @Override
-    public synchronized void stop() {
-        if (running != null) {
-            running.dispose();
-            running = null;
-        }
+    public void stop() {
+        periodically.stop();
     }
 
     @Override
     public boolean isRunning() {
-        return running != null;
+        return periodically.isRunning();
     }
 
     /** What the console knows of one product between polls. */

@@ -19,7 +19,6 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.springframework.context.SmartLifecycle;
 
-import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -43,9 +42,8 @@ public class QueueGauges implements SmartLifecycle {
     private final QueueDirectory directory;
     private final ProductQueues store;
     private final ProductTags tags;
-    private final Duration interval;
     private final Map<String, Counts> tracked = new ConcurrentHashMap<>();
-    private volatile Disposable running;
+    private final Periodically periodically;
 
     public QueueGauges(MeterRegistry registry, QueueDirectory directory, ProductQueues store, ProductTags tags,
             Duration interval) {
@@ -53,7 +51,8 @@ public class QueueGauges implements SmartLifecycle {
         this.directory = directory;
         this.store = store;
         this.tags = tags;
-        this.interval = interval;
+        this.periodically = new Periodically(interval, this::refresh, log,
+                "Queue gauges not refreshed; keeping the last values");
     }
 
     /** Reads every listed product once and updates, adds or drops its gauges. */
@@ -122,31 +121,18 @@ public class QueueGauges implements SmartLifecycle {
     }
 
     @Override
-    public synchronized void start() {
-        if (running != null) {
-            return;
-        }
-        // A refresh slower than its period skips ticks instead of piling up behind itself.
-        running = Flux.interval(Duration.ZERO, interval)
-                .onBackpressureDrop()
-                .concatMap(tick -> refresh().onErrorResume(error -> {
-                    log.debug("Queue gauges not refreshed; keeping the last values: " + error);
-                    return Mono.empty();
-                }), 1)
-                .subscribe();
+    public void start() {
+        periodically.start();
     }
 
     @Override
-    public synchronized void stop() {
-        if (running != null) {
-            running.dispose();
-            running = null;
-        }
+    public void stop() {
+        periodically.stop();
     }
 
     @Override
     public boolean isRunning() {
-        return running != null;
+        return periodically.isRunning();
     }
 
     private record Counts(AtomicLong waiting, AtomicLong active, AtomicReference<RoomMode> mode, AtomicLong draining,
