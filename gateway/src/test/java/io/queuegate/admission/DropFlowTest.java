@@ -708,7 +708,8 @@ class DropFlowTest {
                 }).subscribe(events::add);
         try {
             // Three abandon-afters with nothing but the open stream.
-            Thread.sleep(9_000);
+            await().during(Duration.ofSeconds(9)).atMost(Duration.ofSeconds(10)).until(() ->
+                    !events.isEmpty() && events.stream().allMatch(event -> "status".equals(event.event())));
             finish("holder", holder, new ConcurrentHashMap<>(), ConcurrentHashMap.newKeySet());
 
             await().atMost(Duration.ofSeconds(3)).untilAsserted(() ->

@@ -111,7 +111,9 @@ class PurchaseDoorTest {
                 .block(Duration.ofSeconds(5))).as("hung up before the answer").isNull();
         org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5))
                 .untilAsserted(() -> fixture.backend().verify(1, postRequestedFor(urlPathEqualTo(ORDERS))));
-        Thread.sleep(1_500);
+        // The shop answers 1.5 s after it got the order, to nobody: the claim stands throughout.
+        org.awaitility.Awaitility.await().during(Duration.ofMillis(1_500)).atMost(Duration.ofSeconds(3))
+                .until(() -> fixture.redis().commands().exists("qg:{42}:completing:alice") == 1);
 
         order(fixture.gateway(1), "alice", token).expectStatus().isEqualTo(HttpStatus.CONFLICT)
                 .expectBody().jsonPath("$.error").isEqualTo("completion_in_progress");

@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import com.github.tomakehurst.wiremock.WireMockServer;
@@ -112,19 +111,12 @@ class QueueConsoleBrowserTest {
         assertThat(browser.findElement(By.id("filter")).getAccessibleName()).isEqualTo("Filter by product id or name");
 
         // Shoppers join and order in the background; the console follows by itself.
-        Set<String> seen = ConcurrentHashMap.newKeySet();
-        Thread traffic = new Thread(() -> {
-            tokens.put("w4", join(gateway, "42", "w4"));
-            tokens.put("w5", join(gateway, "42", "w5"));
-            sleep(5000);
-            order(gateway, "42", "h1", tokens.get("h1"));
-            order(gateway, "42", "h2", tokens.get("h2"));
-        });
-        traffic.start();
-        wait.until(driver -> {
-            seen.add(text(field("42", "waiting")));
-            return seen.contains("5") && "3".equals(text(field("42", "waiting")));
-        });
+        tokens.put("w4", join(gateway, "42", "w4"));
+        tokens.put("w5", join(gateway, "42", "w5"));
+        wait.until(ExpectedConditions.textToBe(field("42", "waiting"), "5"));
+        order(gateway, "42", "h1", tokens.get("h1"));
+        order(gateway, "42", "h2", tokens.get("h2"));
+        wait.until(ExpectedConditions.textToBe(field("42", "waiting"), "3"));
         screenshot("console-desktop.png");
 
         // Product 7 is configured, so the console lists it though nobody is in it yet.
@@ -231,14 +223,6 @@ class QueueConsoleBrowserTest {
                 .retrieve().toBodilessEntity().block(Duration.ofSeconds(10));
     }
 
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        }
-        catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-        }
-    }
 
     private ChromeDriver chromium(int width, int height) {
         chromium = HeadlessChromium.start("en-US", width, height);

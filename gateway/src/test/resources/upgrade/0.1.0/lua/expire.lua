@@ -1,8 +1,8 @@
 -- Handles Redis's expiry event of one slot key ({promotion: keyspace}). Every gateway instance
 -- receives every event and runs this; only the first finds the user still in the active set, so
--- the place is counted free exactly once and exactly that many users are promoted. This is the
--- seed article's open multi-instance bug (N instances, N decrements), closed by making the active
--- set's own membership the once-only marker.
+-- the place is counted free exactly once and exactly that many users are promoted: with N
+-- instances a plain counter would be decremented N times; the active set's own membership is the
+-- once-only marker.
 --
 -- KEYS[1] settings HASH   KEYS[2] active ZSET   KEYS[3] ticket counter
 -- ARGV[1] user id of the expired slot   ARGV[2] now (epoch ms)
