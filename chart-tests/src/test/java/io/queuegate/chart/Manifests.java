@@ -5,7 +5,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import org.yaml.snakeyaml.DumperOptions;
+import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
+import org.yaml.snakeyaml.nodes.Tag;
+import org.yaml.snakeyaml.representer.Representer;
+import org.yaml.snakeyaml.resolver.Resolver;
 
 import static org.assertj.core.api.Assertions.fail;
 
@@ -49,10 +55,28 @@ record Manifests(List<Map<String, Object>> objects) {
         return asMap(containers.get(0));
     }
 
-    /** The application.yaml the chart rendered into its ConfigMap, parsed. */
+    /** The application.yaml the chart rendered into its ConfigMap, parsed as the gateway parses it. */
     Map<String, Object> applicationConfig() {
         String text = (String) at(get("ConfigMap", "qg-queuegate"), "data.application\\.yaml");
-        return asMap(new Yaml().load(text));
+        return asMap(springYaml().load(text));
+    }
+
+    /**
+     * A YAML parser that reads as Spring Boot's does: an unquoted timestamp ({@code opens-at:
+     * 2026-12-24T10:00:00Z}) stays the text it is, for the binder to convert, instead of becoming
+     * a {@code Date} in the JVM's time zone.
+     */
+    static Yaml springYaml() {
+        LoaderOptions loading = new LoaderOptions();
+        DumperOptions dumping = new DumperOptions();
+        return new Yaml(new SafeConstructor(loading), new Representer(dumping), dumping, loading, new Resolver() {
+            @Override
+            public void addImplicitResolver(Tag tag, java.util.regex.Pattern regexp, String first, int limit) {
+                if (!Tag.TIMESTAMP.equals(tag)) {
+                    super.addImplicitResolver(tag, regexp, first, limit);
+                }
+            }
+        });
     }
 
     /** The value of the container env var {@code name}, as its YAML map ({@code value} or {@code valueFrom}). */

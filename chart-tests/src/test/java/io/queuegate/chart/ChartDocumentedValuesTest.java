@@ -1,0 +1,207 @@
+package io.queuegate.chart;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import static io.queuegate.chart.Manifests.at;
+import static io.queuegate.chart.Manifests.map;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The values files docs/deployment.md shows for the chart render as written, with the {@code --set}
+ * flags of the install command it shows beside them, and what they set reaches the gateway's
+ * configuration. A reader copies these files; a chart (or schema) that refuses them, or drops what
+ * they set, fails here.
+ */
+class ChartDocumentedValuesTest {
+
+    private static final Path DOC = Repository.root().resolve("docs/deployment.md");
+    private static final Pattern SET_FLAG = Pattern.compile("--set\\s+(\\S+)");
+
+    private static Helm helm;
+
+    @TempDir
+    Path scratch;
+
+    @BeforeAll
+    static void findHelm() {
+        helm = Helm.find();
+    }
+
+    /** A fenced code block of the document: its language, the line it starts on and its text. */
+    record Block(String language, int line, String text) {
+
+        @Override
+        public String toString() {
+            return "deployment.md line " + line;
+        }
+    }
+
+    static List<Block> blocks() throws IOException {
+        List<Block> blocks = new ArrayList<>();
+        List<String> lines = Files.readAllLines(DOC);
+        for (int i = 0; i < lines.size(); i++) {
+            String fence = lines.get(i).strip();
+            if (!fence.startsWith("```")) {
+                continue;
+            }
+            int start = i;
+            StringBuilder text = new StringBuilder();
+            while (++i < lines.size() && !lines.get(i).strip().equals("```")) {
+                text.append(lines.get(i)).append('\n');
+            }
+            blocks.add(new Block(fence.substring(3).strip(), start + 1, text.toString()));
+        }
+        return blocks;
+    }
+
+    /** The top-level keys of the chart's values.yaml: a YAML block that sets one of them is a values file of the chart. */
+    private static Set<String> chartValueKeys() throws IOException {
+        return Manifests.asMap(Manifests.springYaml()
+                .load(Files.readString(Repository.root().resolve("helm/queuegate/values.yaml")))).keySet();
+    }
+
+    static Stream<Block> valuesFiles() throws IOException {
+        Set<String> keys = chartValueKeys();
+        return blocks().stream()
+                .filter(block -> block.language().equals("yaml"))
+                .filter(block -> Manifests.springYaml().load(block.text()) instanceof Map<?, ?> values
+                        && values.keySet().stream().anyMatch(keys::contains));
+    }
+
+    /** The {@code --set key=value} flags of the documented {@code helm install} that takes {@code -f my-values.yaml}. */
+    static List<String> installSets() throws IOException {
+        Block install = blocks().stream()
+                .filter(block -> block.language().equals("sh"))
+                .filter(block -> block.text().contains("helm install queuegate helm/queuegate")
+                        && block.text().contains("-f my-values.yaml"))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("deployment.md shows no `helm install ... -f my-values.yaml`"));
+        List<String> sets = new ArrayList<>();
+        Matcher matcher = SET_FLAG.matcher(install.text());
+        while (matcher.find()) {
+            sets.add(matcher.group(1));
+        }
+        return sets;
+    }
+
+    @Test
+    void theDocumentShowsValuesFilesAndTheInstallCommandTheyGoWith() throws IOException {
+        List<Block> files = valuesFiles().toList();
+
+        assertThat(files).as("values files found in %s", DOC).hasSizeGreaterThanOrEqualTo(3);
+        assertThat(files).anySatisfy(block -> assertThat(block.text()).startsWith("# my-values.yaml"));
+        assertThat(installSets()).contains("queuegate.token.existingSecret=queuegate-token")
+                .anySatisfy(set -> assertThat(set).startsWith("redis.host="));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("valuesFiles")
+    void documentedValuesRenderAsWrittenAndReachTheGatewayConfiguration(Block block) throws IOException {
+        Map<String, Object> given = Manifests.asMap(Manifests.springYaml().load(block.text()));
+        assertThat(chartValueKeys()).as("top-level keys of the values file at %s", block).containsAll(given.keySet());
+        Path file = Files.writeString(scratch.resolve("values.yaml"), block.text());
+        List<String> args = new ArrayList<>(List.of("-f", file.toString()));
+        Map<String, Object> effective = new LinkedHashMap<>(given);
+        for (String set : installSets()) {
+            args.addAll(List.of("--set", set));
+            int equals = set.indexOf('=');
+            put(effective, set.substring(0, equals), set.substring(equals + 1));
+        }
+
+        Helm.Result result = helm.templateResult(args.toArray(String[]::new));
+
+        assertThat(result.exitCode()).as("the values file at %s, rendered as written: %s", block, result).isZero();
+        Manifests manifests = Manifests.parse(result.out());
+        Map<String, Object> config = manifests.applicationConfig();
+        if (given.containsKey("routes")) {
+            assertThat(at(config, "spring.cloud.gateway.server.webflux.routes")).as("routes").isEqualTo(given.get("routes"));
+        }
+        if (given.containsKey("products")) {
+            assertThat(at(config, "queuegate.products")).as("products").isEqualTo(given.get("products"));
+        }
+        if (given.containsKey("redis")) {
+            assertRedis(map(effective, "redis"), map(config, "spring.data.redis"));
+        }
+        assertEnabledObjects(effective, manifests);
+    }
+
+    /** What the Redis block says, in the {@code spring.data.redis} properties of its mode. */
+    private static void assertRedis(Map<String, Object> redis, Map<String, Object> rendered) {
+        Object mode = redis.getOrDefault("mode", "standalone");
+        if (mode.equals("standalone")) {
+            assertThat(rendered).containsEntry("host", redis.get("host"));
+            assertThat(rendered).doesNotContainKeys("sentinel", "cluster");
+            if (redis.containsKey("port")) {
+                assertThat(rendered).containsEntry("port", redis.get("port"));
+            }
+        }
+        else if (mode.equals("sentinel")) {
+            assertThat(at(rendered, "sentinel.master")).isEqualTo(at(redis, "sentinel.master"));
+            assertThat(at(rendered, "sentinel.nodes")).isEqualTo(String.join(",", Manifests.list(redis, "sentinel.nodes")
+                    .stream().map(Object::toString).toList()));
+        }
+        else {
+            assertThat(at(rendered, "cluster.nodes")).isEqualTo(String.join(",", Manifests.list(redis, "cluster.nodes")
+                    .stream().map(Object::toString).toList()));
+        }
+        if (redis.containsKey("timeout")) {
+            assertThat(rendered).containsEntry("timeout", redis.get("timeout"));
+        }
+        if (Boolean.TRUE.equals(at(redis, "tls.enabled"))) {
+            assertThat(at(rendered, "ssl.enabled")).isEqualTo(true);
+        }
+    }
+
+    /** Each optional part the values file turns on is rendered. */
+    private static void assertEnabledObjects(Map<String, Object> values, Manifests manifests) {
+        Map<String, String> kinds = Map.of(
+                "autoscaling.hpa.enabled", "HorizontalPodAutoscaler",
+                "metrics.serviceMonitor.enabled", "ServiceMonitor",
+                "alerts.enabled", "PrometheusRule",
+                "ingress.enabled", "Ingress",
+                "networkPolicy.enabled", "NetworkPolicy");
+        kinds.forEach((switchPath, kind) -> {
+            if (Boolean.TRUE.equals(at(values, switchPath))) {
+                assertThat(manifests.ofKind(kind)).as("%s with %s", kind, switchPath).isNotEmpty();
+            }
+        });
+        if (Boolean.TRUE.equals(at(values, "autoscaling.hpa.enabled"))) {
+            Map<String, Object> hpa = map(manifests.ofKind("HorizontalPodAutoscaler").get(0), "spec");
+            assertThat(hpa).containsEntry("maxReplicas", at(values, "autoscaling.hpa.maxReplicas"));
+        }
+        if (Boolean.TRUE.equals(at(values, "dashboards.enabled"))) {
+            assertThat(manifests.ofKind("ConfigMap")).anySatisfy(
+                    configMap -> assertThat(at(configMap, "metadata.name")).asString().endsWith("-dashboards"));
+        }
+    }
+
+    /** Sets a dotted key in nested maps, as {@code --set} does for a plain string. */
+    private static void put(Map<String, Object> values, String dotted, String value) {
+        String[] path = dotted.split("\\.");
+        Map<String, Object> node = values;
+        for (int i = 0; i < path.length - 1; i++) {
+            Object child = node.get(path[i]);
+            Map<String, Object> copy = child instanceof Map<?, ?> ? new LinkedHashMap<>(Manifests.asMap(child))
+                    : new LinkedHashMap<>();
+            node.put(path[i], copy);
+            node = copy;
+        }
+        node.put(path[path.length - 1], value);
+    }
+}
