@@ -1,16 +1,29 @@
 package io.queuegate.store;
 
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
 
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisFuture;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.codec.ByteArrayCodec;
 import io.queuegate.support.RedisProcess;
+import io.queuegate.support.TcpProxy;
 
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The machinery of the data-loss fault tests, proven on real servers: a killed server comes back
- * with what its disk kept, no more.
+ * with what its disk kept, no more, and the proxy that will hold a replication link back loses
+ * nothing otherwise.
  */
 class ReplicationLagTest {
 
@@ -40,5 +53,57 @@ class ReplicationLagTest {
             persistent.restartEmpty();
             assertThat(persistent.commands().dbsize()).as("a server with AOF that lost its disk").isZero();
         }
+    }
+
+    @Test
+    void theProxyPassesEveryByteBothWaysAndHoldsOnlyTheTargetsWhilePaused() throws Exception {
+        RedisClient client = RedisClient.create();
+        try (RedisProcess redis = RedisProcess.start(); TcpProxy proxy = TcpProxy.start(redis.port())) {
+            RedisURI viaProxy = RedisURI.create("127.0.0.1", proxy.port());
+            List<StatefulRedisConnection<byte[], byte[]>> connections = new ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                connections.add(client.connect(ByteArrayCodec.INSTANCE, viaProxy));
+            }
+            // Every byte value, a megabyte per connection, all four at once: out and back intact.
+            Random random = new Random(42);
+            List<byte[]> values = new ArrayList<>();
+            List<RedisFuture<byte[]>> echoes = new ArrayList<>();
+            for (int i = 0; i < connections.size(); i++) {
+                byte[] value = new byte[1 << 20];
+                random.nextBytes(value);
+                values.add(value);
+                connections.get(i).async().set(key(i), value);
+                echoes.add(connections.get(i).async().get(key(i)));
+            }
+            for (int i = 0; i < connections.size(); i++) {
+                assertThat(echoes.get(i).get(10, TimeUnit.SECONDS)).as("value " + i).isEqualTo(values.get(i));
+            }
+            // Many pipelined answers come back in order.
+            List<RedisFuture<Long>> counts = new ArrayList<>();
+            for (int i = 0; i < 1000; i++) {
+                counts.add(connections.get(0).async().incr(key(9)));
+            }
+            for (int i = 0; i < counts.size(); i++) {
+                assertThat(counts.get(i).get(10, TimeUnit.SECONDS)).isEqualTo(i + 1L);
+            }
+
+            proxy.pause();
+            RedisFuture<String> held = connections.get(1).async().set(key(8), new byte[] {1});
+            // The command reaches the server; only its answer waits in the proxy.
+            Awaitility.await("the write reaches the server").atMost(Duration.ofSeconds(5))
+                    .pollInterval(Duration.ofMillis(50)).until(() -> redis.commands().exists("k8") == 1);
+            Awaitility.await("the answer is held").during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(1))
+                    .until(() -> !held.isDone());
+            proxy.resume();
+            assertThat(held.get(5, TimeUnit.SECONDS)).isEqualTo("OK");
+            connections.forEach(StatefulRedisConnection::close);
+        }
+        finally {
+            client.shutdown(Duration.ZERO, Duration.ofSeconds(1));
+        }
+    }
+
+    private static byte[] key(int i) {
+        return ("k" + i).getBytes(StandardCharsets.US_ASCII);
     }
 }
