@@ -6,13 +6,17 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.queuegate.support.RedisProcess;
+import io.queuegate.support.RedisSentinel;
 import io.queuegate.support.TcpProxy;
 
 import org.awaitility.Awaitility;
@@ -21,11 +25,48 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The machinery of the data-loss fault tests, proven on real servers: a killed server comes back
- * with what its disk kept, no more, and the proxy that will hold a replication link back loses
- * nothing otherwise.
+ * The machinery of the data-loss fault tests, proven on real servers: a replica held behind by a
+ * paused replication link is promoted without the writes it never got, a killed server comes back
+ * with what its disk kept, no more, and the proxy that holds the link back loses nothing otherwise.
  */
 class ReplicationLagTest {
+
+    private static final Pattern OFFSET = Pattern.compile("master_repl_offset:(\\d+)");
+
+    @Test
+    void aReplicaPromotedWhileItsLinkIsPausedLacksTheWritesHeldBack() {
+        try (RedisSentinel setup = RedisSentinel.startWithReplicationProxy()) {
+            int masterPort = setup.originalMasterPort();
+            RedisCommands<String, String> master = setup.node(masterPort);
+            RedisCommands<String, String> replica = setup.node(setup.replicaPort());
+            // The replica's stream comes through the proxy (Sentinel did not point it elsewhere).
+            assertThat(replica.info("replication")).contains("master_port:" + setup.replicationProxyPort());
+
+            master.set("A", "before the pause");
+            Awaitility.await("A reaches the replica").atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(50))
+                    .until(() -> "before the pause".equals(replica.get("A")));
+
+            setup.pauseReplication();
+            master.set("B", "during the pause");
+            long offsetWithB = offset(master);
+            // Held, not merely slow: for a good while the replica neither has B nor reaches the offset.
+            Awaitility.await("the replica stays behind the master").during(Duration.ofMillis(1500))
+                    .atMost(Duration.ofSeconds(3)).pollInterval(Duration.ofMillis(100))
+                    .until(() -> offset(replica) < offsetWithB && replica.exists("B") == 0);
+            assertThat(offset(master)).as("the master's offset").isGreaterThanOrEqualTo(offsetWithB);
+
+            assertThat(setup.killMaster()).isEqualTo(masterPort);
+            Awaitility.await("the sentinels agree on the replica as master").atMost(Duration.ofSeconds(15))
+                    .pollInterval(Duration.ofMillis(200))
+                    .until(() -> setup.currentMasterPort() == setup.replicaPort());
+            // The promotion kills the replica's client connections; Lettuce reconnects.
+            Awaitility.await("the promoted replica answers as master").atMost(Duration.ofSeconds(5))
+                    .pollInterval(Duration.ofMillis(100)).ignoreExceptions()
+                    .until(() -> replica.info("replication").contains("role:master"));
+            assertThat(replica.get("A")).isEqualTo("before the pause");
+            assertThat(replica.exists("B")).as("B, written during the pause").isZero();
+        }
+    }
 
     @Test
     void aKilledServerComesBackWithWhatItsDiskKept() {
@@ -105,5 +146,11 @@ class ReplicationLagTest {
 
     private static byte[] key(int i) {
         return ("k" + i).getBytes(StandardCharsets.US_ASCII);
+    }
+
+    private static long offset(RedisCommands<String, String> node) {
+        Matcher matcher = OFFSET.matcher(node.info("replication"));
+        assertThat(matcher.find()).as("master_repl_offset in INFO replication").isTrue();
+        return Long.parseLong(matcher.group(1));
     }
 }
