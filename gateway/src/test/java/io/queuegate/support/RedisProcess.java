@@ -8,9 +8,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
 
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
@@ -24,20 +26,22 @@ import redis.embedded.core.ExecutableProvider;
 /**
  * A real Redis server for tests, as a child process on a free port: the system's
  * {@code redis-server} when installed, else the binary bundled with embedded-redis, so tests
- * need only a JDK. It can be stopped, restarted on the same port (with its AOF file, when
- * persistent) and paused like a hung host, for fault tests. Tests talk to it with a plain
- * Lettuce connection; nothing is mocked.
+ * need only a JDK. It can be stopped, killed like a crashed host, restarted on the same port
+ * (with its AOF file, when persistent, or with nothing at all) and paused like a hung host, for
+ * fault tests. Tests talk to it with a plain Lettuce connection; nothing is mocked.
  */
 public final class RedisProcess implements AutoCloseable {
 
     private final int port;
+    private final Path dir;
     private final List<String> command;
     private final RedisClient client;
     private Process process;
     private StatefulRedisConnection<String, String> connection;
 
-    private RedisProcess(int port, List<String> command) {
+    private RedisProcess(int port, Path dir, List<String> command) {
         this.port = port;
+        this.dir = dir;
         this.command = command;
         this.client = RedisClient.create(RedisURI.create("127.0.0.1", port));
         launch();
@@ -52,18 +56,27 @@ public final class RedisProcess implements AutoCloseable {
      *                 {@code rename-command CONFIG ""} ({@code ""} is the empty value)
      */
     public static RedisProcess start(List<String> settings) {
-        List<String> command = new ArrayList<>(List.of("--save", "", "--appendonly", "no"));
+        Path dir = newDir();
+        List<String> command = new ArrayList<>(List.of("--save", "", "--appendonly", "no", "--dir", dir.toString()));
         settings.forEach(setting -> addSetting(command, setting));
-        return new RedisProcess(freePort(), command);
+        return new RedisProcess(freePort(), dir, command);
     }
 
     /** A server with AOF on (fsync always), in its own folder, that keeps its data across restarts. */
     public static RedisProcess startPersistent() {
+        Path dir = newDir();
+        return new RedisProcess(freePort(), dir, new ArrayList<>(List.of("--save", "", "--appendonly", "yes",
+                "--appendfsync", "always", "--dir", dir.toString())));
+    }
+
+    // Every server has a folder of its own, plain ones too: a restart then loads only what this
+    // server wrote (never a dump.rdb left in the working directory), and restartEmpty() knows
+    // what to delete.
+    private static Path newDir() {
         try {
             Path dir = Files.createTempDirectory("queuegate-redis-");
             dir.toFile().deleteOnExit();
-            return new RedisProcess(freePort(), new ArrayList<>(List.of("--save", "", "--appendonly", "yes",
-                    "--appendfsync", "always", "--dir", dir.toString())));
+            return dir;
         }
         catch (IOException ex) {
             throw new UncheckedIOException(ex);
@@ -95,9 +108,56 @@ public final class RedisProcess implements AutoCloseable {
         }
     }
 
-    /** Starts the server again on the same port and folder. */
+    /**
+     * Kills the server with SIGKILL and waits until it is gone, like a host that crashed: no
+     * shutdown, no last save. What it had not written to disk is lost; with {@code appendfsync
+     * always} (a persistent server) that is nothing.
+     */
+    public void kill() {
+        if (process != null) {
+            process.destroyForcibly();
+            waitFor(process);
+            if (process.isAlive()) {
+                throw new IllegalStateException("Redis on port " + port + " survived SIGKILL");
+            }
+            process = null;
+        }
+        if (connection != null) {
+            connection.close();
+            connection = null;
+        }
+    }
+
+    /**
+     * Starts the server again on the same port and folder, stopping it first if it runs. It comes
+     * back with what it has on disk: a persistent server replays its AOF; a plain one, which writes
+     * nothing (no AOF, no save points), comes back empty.
+     */
     public void restart() {
         stop();
+        launch();
+    }
+
+    /**
+     * Starts the server again on the same port with its folder emptied first, like a host that
+     * lost its disk along with the process: even a persistent server comes back with no keys.
+     */
+    public void restartEmpty() {
+        stop();
+        try (Stream<Path> files = Files.walk(dir)) {
+            // Deepest first, so folders (the AOF's appendonlydir) are empty when their turn comes.
+            files.filter(file -> !file.equals(dir)).sorted(Comparator.reverseOrder()).forEach(file -> {
+                try {
+                    Files.delete(file);
+                }
+                catch (IOException ex) {
+                    throw new UncheckedIOException(ex);
+                }
+            });
+        }
+        catch (IOException ex) {
+            throw new UncheckedIOException(ex);
+        }
         launch();
     }
 

@@ -27,6 +27,9 @@ import org.awaitility.Awaitility;
  * A real Redis Sentinel setup on loopback for tests: one master, one replica of it and three
  * sentinels (quorum 2) watching them as {@code mymaster}, all child processes. The master can be
  * killed outright, as a crashed host would be, and the sentinels then promote the replica.
+ * Started {@link #startWithReplicationProxy() with a replication proxy}, the replica replicates
+ * through a {@link TcpProxy} that can hold the master's stream back, so a test can kill the master
+ * while the replica lags behind it by known writes.
  */
 public final class RedisSentinel implements AutoCloseable {
 
@@ -35,6 +38,7 @@ public final class RedisSentinel implements AutoCloseable {
     private static final String SERVER = RedisProcess.binary();
 
     private final Path dir;
+    private final boolean proxied;
     private final int masterPort = RedisProcess.freePort();
     private final int replicaPort = RedisProcess.freePort();
     private final List<Integer> sentinelPorts = new ArrayList<>();
@@ -44,9 +48,11 @@ public final class RedisSentinel implements AutoCloseable {
     private final RedisClient client = RedisClient.create();
     private final Map<Integer, StatefulRedisConnection<String, String>> nodes = new LinkedHashMap<>();
     private final Map<Integer, StatefulRedisSentinelConnection<String, String>> sentinelConnections = new LinkedHashMap<>();
+    private TcpProxy replicationProxy;
 
-    private RedisSentinel(Path dir) {
+    private RedisSentinel(Path dir, boolean proxied) {
         this.dir = dir;
+        this.proxied = proxied;
         while (sentinelPorts.size() < 3) {
             int port = RedisProcess.freePort();
             if (port != masterPort && port != replicaPort && !sentinelPorts.contains(port)) {
@@ -57,6 +63,20 @@ public final class RedisSentinel implements AutoCloseable {
 
     /** Starts everything and waits until all three sentinels know the master, its replica and each other. */
     public static RedisSentinel start() {
+        return start(false);
+    }
+
+    /**
+     * As {@link #start()}, with the replica replicating through a {@link TcpProxy} to the master
+     * ({@code replicaof} names the proxy's port), so that {@link #pauseReplication()} can hold
+     * the master's writes back from it. The sentinels still know the replica by its own port: the
+     * master lists it by the port it announces, not by where its connection comes from.
+     */
+    public static RedisSentinel startWithReplicationProxy() {
+        return start(true);
+    }
+
+    private static RedisSentinel start(boolean proxied) {
         Path dir;
         try {
             dir = Files.createTempDirectory("queuegate-sentinel-");
@@ -64,7 +84,7 @@ public final class RedisSentinel implements AutoCloseable {
         catch (IOException ex) {
             throw new UncheckedIOException(ex);
         }
-        RedisSentinel setup = new RedisSentinel(dir);
+        RedisSentinel setup = new RedisSentinel(dir, proxied);
         try {
             setup.launch();
         }
@@ -76,8 +96,24 @@ public final class RedisSentinel implements AutoCloseable {
     }
 
     private void launch() {
-        servers.put(masterPort, server(masterPort));
-        servers.put(replicaPort, server(replicaPort, "--replicaof", "127.0.0.1", Integer.toString(masterPort)));
+        if (proxied) {
+            // The first sync starts at once instead of after the 5 s a master waits by default for
+            // more replicas to share a diskless transfer: there is only one. (The default setup
+            // keeps the server's default, so the tests written against it see what they always saw.)
+            servers.put(masterPort, server(masterPort, "--repl-diskless-sync-delay", "0"));
+            replicationProxy = TcpProxy.start(masterPort);
+            // Sentinel "fixes" a replica that names another master address than the one it
+            // monitors (+fix-slave-config, failover-timeout after it first saw it): it would point
+            // the replica straight at the master, past the proxy. So this replica refuses
+            // REPLICAOF/SLAVEOF except NO ONE, which is all a promotion needs.
+            servers.put(replicaPort, server(replicaPort, "--replicaof", "127.0.0.1",
+                    Integer.toString(replicationProxy.port()), "--user", "default", "on", "nopass", "~*", "&*", "+@all",
+                    "-slaveof", "+slaveof|no", "-replicaof", "+replicaof|no"));
+        }
+        else {
+            servers.put(masterPort, server(masterPort));
+            servers.put(replicaPort, server(replicaPort, "--replicaof", "127.0.0.1", Integer.toString(masterPort)));
+        }
         // A replica that has not finished its first sync cannot be promoted: wait for the link.
         Awaitility.await("the replica is in sync with the master").atMost(Duration.ofSeconds(15))
                 .pollInterval(Duration.ofMillis(100)).ignoreExceptions()
@@ -117,6 +153,31 @@ public final class RedisSentinel implements AutoCloseable {
 
     public int replicaPort() {
         return replicaPort;
+    }
+
+    /**
+     * Holds back everything the master sends the replica from now on (see {@link TcpProxy#pause()}):
+     * the master goes on taking writes, the replica stops at what it had received.
+     */
+    public void pauseReplication() {
+        proxy().pause();
+    }
+
+    /** Lets the held replication stream through again, in order. */
+    public void resumeReplication() {
+        proxy().resume();
+    }
+
+    /** The port the replica replicates from: the proxy's. */
+    public int replicationProxyPort() {
+        return proxy().port();
+    }
+
+    private TcpProxy proxy() {
+        if (replicationProxy == null) {
+            throw new IllegalStateException("started without a replication proxy: use startWithReplicationProxy()");
+        }
+        return replicationProxy;
     }
 
     /** A plain connection's commands to the Redis server on {@code port} (master or replica). */
@@ -188,6 +249,9 @@ public final class RedisSentinel implements AutoCloseable {
             catch (InterruptedException ex) {
                 Thread.currentThread().interrupt();
             }
+        }
+        if (replicationProxy != null) {
+            replicationProxy.close();
         }
     }
 
