@@ -6,9 +6,13 @@
 --       'mode' (3 = a MODE), 'pause' (= mode queue-all), 'resume' (= mode queue, and no longer
 --       draining), 'drain' (admit nobody new, let the active finish), 'undrain'
 --       4 now (epoch ms)
--- Reply promoted (users admitted by the change: a raised max-active or a resume fills at once)
+-- Reply promoted (users admitted by the change: a raised max-active or a resume fills at once);
+--       {'recover', 1} instead, changing nothing, when the product must be recovered first
 local k = script_keys()
 local action, value, now = ARGV[2], ARGV[3], tonumber(ARGV[4])
+if stale(k, settings_of(k)) then
+    return RECOVER
+end
 local modes = {}
 for _, mode in pairs(MODE) do
     modes[mode] = true

@@ -36,6 +36,10 @@
 local RATE_TAU_MS = 60000
 local PASSTHROUGH_BATCH = 1000
 
+-- What a product script answers, without deciding anything, when the product must be recovered
+-- first (see stale): the gateway runs recover.lua with what it remembers, then asks again.
+local RECOVER = { 'recover', 1 }
+
 -- The settings HASH as a table; absent fields are false. HGETALL, not HMGET of the fields: the
 -- hash is a small listpack, read in one pass, and most fields are absent most of the time.
 local function settings_of(k)
@@ -47,6 +51,50 @@ local function settings_of(k)
         c[values[i]] = values[i + 1]
     end
     return c
+end
+
+-- Whether the product's state must be recovered (recover.lua) before a script decides on it.
+-- Every product's settings carry the epoch they were written under ('epoch'): the identity of
+-- the Redis data a gateway checked when it connected, which a restart, a failover or a restore
+-- changes. State of another epoch is what such a loss left behind (a replica's older copy, an
+-- AOF's last second lost), and no state at all, while a gateway recovers a loss, may be a product
+-- that was lost entirely: the gateways' memory and the shoppers' tokens must be merged into it
+-- first. State of a release before epochs (no 'epoch' field) is adopted the same way.
+local function stale(k, c)
+    if c.epoch == k.epoch then
+        return false
+    end
+    if not c.epoch and not c.max then
+        return k.recovering
+    end
+    return true
+end
+
+-- The route's rules as a join or a recovery stores them (max, ttl, strategy, opens, apm, abandon,
+-- arrival), for the promotions that have no request to read them from; written only when they
+-- differ from what is stored ('rules' holds all of them in one string). Whoever is in line when
+-- abandon-after changes gets the whole new period to be seen.
+local function store_rules(k, c, now, given, rules, changes)
+    if c.rules == given then
+        return
+    end
+    rules.rules = given
+    for field, value in pairs(rules) do
+        if c[field] ~= value then
+            if field == 'abandon' then
+                c.seen_since = tostring(now)
+                changes[#changes + 1] = 'seen_since'
+                changes[#changes + 1] = c.seen_since
+            end
+            if value then
+                changes[#changes + 1] = field
+                changes[#changes + 1] = value
+            else
+                redis.call('HDEL', k.settings, field)
+            end
+            c[field] = value
+        end
+    end
 end
 
 -- Closes a line's pending draw at the last ticket it handed out: from now on the draw's tickets
@@ -145,6 +193,24 @@ local function due_admissions(now, c, wanted)
     return math.min(wanted, math.floor((now - next_at) / interval) + 1), interval, next_at
 end
 
+-- Takes up to 'wanted' of the places reclaimed after a loss that wait ahead of both lines, in
+-- their order (see reclaim); the product stops looking for them once none is left.
+local function take_returning(k, c, wanted)
+    local users = {}
+    if not c.returning then
+        return users
+    end
+    local popped = redis.call('ZPOPMIN', k.returning, wanted)
+    for i = 1, #popped, 2 do
+        users[#users + 1] = popped[i]
+    end
+    if #users < wanted or redis.call('EXISTS', k.returning) == 0 then
+        c.returning = false
+        redis.call('HDEL', k.settings, 'returning')
+    end
+    return users
+end
+
 -- Fills free places from the head of the line. Returns how many it admitted and what the pass
 -- did (PROMOTION: moved, full, or empty when nobody waits).
 local function fill(k, now, c)
@@ -172,13 +238,16 @@ local function fill(k, now, c)
         end
     end
     redis.call('ZREMRANGEBYSCORE', k.active, '-inf', now)
-    -- The invited line first (invites: priority), then the main line, once no ticket of the
-    -- invited line is left (a long run of closed tabs there may take more than one call).
-    local heads = {}
+    -- Places reclaimed after a loss that the line could not hold first, in their order; then the
+    -- invited line (invites: priority), then the main line, once no ticket of the invited line is
+    -- left (a long run of closed tabs there may take more than one call).
+    local heads = take_returning(k, c, spares)
     local invited_done = true
-    if c.invited then
+    if c.invited and #heads < spares then
         local ki, ci = invited_line(k, c)
-        heads = take(ki, ci, spares, now)
+        for _, uid in ipairs(take(ki, ci, spares - #heads, now)) do
+            heads[#heads + 1] = uid
+        end
         invited_done = (tonumber(ci.head) or 1) > last_ticket(ki)
     end
     if #heads < spares and invited_done then
@@ -250,6 +319,69 @@ local function claim_completion(k, uid, now, expiry, claim)
     end
     redis.call('SET', key, session .. ':' .. claim, 'PX', math.max(1, expiry - now))
     return true
+end
+
+-- Reclaims, after a loss, what the user's wait token proves and Redis no longer holds. The
+-- gateway sends a reclaim only for a token signed in the epoch before the loss and within its
+-- recovery window, and only the user's own (docs/redis.md, "When Redis forgets"):
+--   's <end> <signed>'  an admitted session, named by a token signed at <signed> (epoch ms): back
+--                 until its original end, counted against max-active at once; once, and never
+--                 when the session was heard to end after the token was signed (k.honoured, which
+--                 recover.lua fills with the ends the gateways heard)
+--   'w <ticket>'  a place in line (a negative ticket: the invited line), honoured once per ticket
+--                 (k.reclaimed): back at its ticket where the line still holds it (not yet passed
+--                 by the head, and below the line's recovery floor 'rfloor', above which only
+--                 tickets taken since the loss stand), else in k.returning, served before both
+--                 lines in the order of the places' positions
+-- Only for a user who is neither admitted nor in line. Returns what it did: 'session', 'place'
+-- or 'returning'; nil when there was nothing to reclaim (the user then joins as anyone would).
+local RETURNING_INVITED = 2 ^ 50
+
+local function reclaim(k, c, uid, back, now, changes)
+    local kind, value, signed = string.match(back, '^([sw]) (%-?%d+) ?(%d*)$')
+    if not kind then
+        error('a reclaim is "s <session end> <signed>" or "w <ticket>", not ' .. back)
+    end
+    value = tonumber(value)
+    if kind == 's' then
+        local honoured = tonumber(redis.call('HGET', k.honoured, uid))
+        if value <= now or (honoured and honoured >= (tonumber(signed) or 0)) then
+            return nil
+        end
+        redis.call('ZADD', k.active, value, uid)
+        -- Once: the same token (or any signed before now) never brings a session back again.
+        redis.call('HSET', k.honoured, uid, now)
+        inherit_ttl(k, k.honoured)
+        inherit_ttl(k, k.active)
+        if c.strategy == 'keyspace' then
+            redis.call('SET', k:slot(uid), '1', 'PX', value - now)
+        end
+        return 'session'
+    end
+    local lk, lc, ticket = k, c, value
+    if value < 0 then
+        lk, lc = invited_line(k, c)
+        ticket = -value
+    end
+    if redis.call('SETBIT', lk.reclaimed, ticket, 1) == 1 then
+        return nil
+    end
+    inherit_ttl(k, lk.reclaimed)
+    local position = position_of(ticket, lc)
+    local floor = tonumber(lc.rfloor)
+    if floor and ticket <= floor and position >= (tonumber(lc.head) or 1)
+            and redis.call('HSETNX', page_of(lk, ticket), tostring(ticket), uid) == 1 then
+        redis.call('HSET', bucket_of(lk, uid), uid, tostring(ticket))
+        return 'place'
+    end
+    redis.call('ZADD', k.returning, position - (lk == k and 0 or RETURNING_INVITED), uid)
+    inherit_ttl(k, k.returning)
+    if not c.returning then
+        c.returning = '1'
+        changes[#changes + 1] = 'returning'
+        changes[#changes + 1] = '1'
+    end
+    return 'returning'
 end
 
 -- The admission rate (users per second) as of now, from the settings read, for wait estimates;

@@ -28,13 +28,17 @@
 --       invitation and the request brought none), or a valid invitation the gateway checked, as
 --       '<uses> <expires (epoch ms)> <line> <jti>' (line 'invited' for the invited line of
 --       invites: priority, 'main' to count it only); when the join paid a proof of work, the
---       solved challenge's mark (hex), else ''; and how long the mark must be kept (ms), else ''
+--       solved challenge's mark (hex), else ''; how long the mark must be kept (ms), else ''; and
+--       what the user's wait token proves that Redis may have lost, for fill.lua's reclaim
+--       ('s <session end>', 'w <ticket>'), else ''
 -- Reply rate (admissions per second x 10^6), promoted (users this call admitted), commitment (the
 --       commitment to the seed of the product's last draw, '' when none), users: one entry per
 --       user, in the order given, each the fixed list {state (STATE), rank (1-based while
 --       waiting, the invited line ahead of the main one; in a pre-queue how many are in it; else
 --       0), enqueued (1 when this call gave the user a new ticket), ticket (the user's ticket while
---       in line, negative in the invited line; else 0)}; JoinScript reads it
+--       in line, negative in the invited line; else 0), session end (epoch ms while active, else
+--       0)}; JoinScript reads it. {'recover', 1} instead, deciding nothing, when the product must
+--       be recovered first (fill.lua's stale)
 local k = script_keys()
 local now, ttl = tonumber(ARGV[2]), tonumber(ARGV[4])
 local idle = tonumber(ARGV[6])
@@ -50,34 +54,23 @@ local KEEP_EVERY = math.min(60000, idle / 10)
 -- one that still takes the invitation must still find its count.
 local INVITE_MARGIN = 60000
 
--- The scheduler and the leave path have no request to read the route from; they use the rules
--- the last join stored. Whoever is in line when abandon-after changes gets the whole new period
--- to be seen.
 local c = settings_of(k)
-local changes = {}
--- All of this call's rules in one string: most calls only compare it with the stored one.
-local given = table.concat({ ARGV[3], ARGV[4], ARGV[5], opens, ARGV[9], ARGV[10], ARGV[11] }, '|')
-if c.rules ~= given then
-    local rules = { max = ARGV[3], ttl = tostring(ttl), strategy = ARGV[5], apm = tostring(tonumber(ARGV[9]) or 0),
-        abandon = tostring(abandon), arrival = tostring(arrival), opens = opens ~= '' and opens or false,
-        rules = given }
-    for field, value in pairs(rules) do
-        if c[field] ~= value then
-            if field == 'abandon' then
-                c.seen_since = tostring(now)
-                changes[#changes + 1] = 'seen_since'
-                changes[#changes + 1] = c.seen_since
-            end
-            if value then
-                changes[#changes + 1] = field
-                changes[#changes + 1] = value
-            else
-                redis.call('HDEL', k.settings, field)
-            end
-            c[field] = value
-        end
-    end
+if stale(k, c) then
+    return RECOVER
 end
+local changes = {}
+if c.epoch ~= k.epoch then
+    -- A product new to this Redis: born in the gateway's epoch.
+    c.epoch = k.epoch
+    changes[#changes + 1] = 'epoch'
+    changes[#changes + 1] = k.epoch
+end
+-- The scheduler and the leave path have no request to read the route from; they use the rules
+-- the last join stored. All of this call's rules in one string: most calls only compare it.
+local given = table.concat({ ARGV[3], ARGV[4], ARGV[5], opens, ARGV[9], ARGV[10], ARGV[11] }, '|')
+store_rules(k, c, now, given, { max = ARGV[3], ttl = tostring(ttl), strategy = ARGV[5],
+    apm = tostring(tonumber(ARGV[9]) or 0), abandon = tostring(abandon), arrival = tostring(arrival),
+    opens = opens ~= '' and opens or false }, changes)
 heard(now, c, changes)
 local renew = not c.kept_at or now - tonumber(c.kept_at) >= KEEP_EVERY
 if renew then
@@ -103,7 +96,7 @@ local function rank_of_new(ticket)
     -- A new ticket is the last in the main line: everyone between the head and it, less the places
     -- given up (counted afresh: a fill that admits nobody may still pass places given up and trim
     -- them), and behind the whole invited line.
-    local rank = ticket - (tonumber(c.head) or 1) + 1 - redis.call('ZCARD', k.left)
+    local rank = ticket - (tonumber(c.head) or 1) + 1 - redis.call('ZCARD', k.left) + returning_count(k, c)
     if c.invited then
         rank = rank + line_length(invited_line(k, c))
     end
@@ -113,9 +106,9 @@ end
 local function admitted(uid, claim, expiry)
     expiry = arrive(k, uid, now, c, expiry)
     if claim ~= '' and not claim_completion(k, uid, now, expiry, claim) then
-        return { STATE.COMPLETING, 0, 0, 0 }
+        return { STATE.COMPLETING, 0, 0, 0, 0 }
     end
-    return { STATE.ACTIVE, 0, 0, 0 }
+    return { STATE.ACTIVE, 0, 0, 0, expiry }
 end
 
 -- Whether the user may take a new place, given what they bring towards invitations: the STATE
@@ -142,20 +135,27 @@ local function invitation(invite)
     return nil, line == 'invited'
 end
 
-local function decide(uid, claim, invite, mark, mark_ttl)
+local function decide(uid, claim, invite, mark, mark_ttl, back)
     -- A proof-of-work solution buys one join, on whichever instance it is shown: the first to
     -- present it takes its mark, which lasts as long as any instance would accept it.
     if mark ~= '' and not redis.call('SET', k:challenge(mark), '1', 'NX', 'PX', mark_ttl) then
-        return { STATE.CHALLENGE_USED, 0, 0, 0 }
+        return { STATE.CHALLENGE_USED, 0, 0, 0, 0 }
+    end
+    -- What the token proves and Redis lost comes back first, whatever the room's mode.
+    if back ~= '' then
+        local expiry = tonumber(redis.call('ZSCORE', k.active, uid))
+        if not (expiry and expiry > now) and not place_of(k, uid, c) and not returning_rank(k, c, uid) then
+            reclaim(k, c, uid, back, now, changes)
+        end
     end
     if c.mode == MODE.CLOSED then
         -- Turned away for now, but still there: whoever has a place keeps it.
         local lk, lc, ticket = place_of(k, uid, c)
         if ticket then
             present(lk, lc, uid, ticket)
-            return { STATE.ROOM_CLOSED, 0, 0, reply_ticket(k, lk, ticket) }
+            return { STATE.ROOM_CLOSED, 0, 0, reply_ticket(k, lk, ticket), 0 }
         end
-        return { STATE.ROOM_CLOSED, 0, 0, 0 }
+        return { STATE.ROOM_CLOSED, 0, 0, 0, 0 }
     end
     local expiry = tonumber(redis.call('ZSCORE', k.active, uid))
     if expiry and expiry > now then
@@ -164,16 +164,20 @@ local function decide(uid, claim, invite, mark, mark_ttl)
     local enqueued = 0
     local lk, lc, ticket = place_of(k, uid, c)
     if not ticket then
+        local returning = returning_rank(k, c, uid)
+        if returning then
+            return { STATE.WAITING, returning, 0, 0, 0 }
+        end
         if c.draining == '1' then
-            return { STATE.DRAINING, 0, 0, 0 }
+            return { STATE.DRAINING, 0, 0, 0, 0 }
         end
         if closes ~= '' and now >= tonumber(closes) then
-            return { STATE.SALE_ENDED, 0, 0, 0 }
+            return { STATE.SALE_ENDED, 0, 0, 0, 0 }
         end
         -- From here on the user takes a new place, whatever the room's mode or the sale's state.
         local refused, invited = invitation(invite)
         if refused then
-            return { refused, 0, 0, 0 }
+            return { refused, 0, 0, 0, 0 }
         end
         lk, lc = k, c
         if invited then
@@ -194,7 +198,7 @@ local function decide(uid, claim, invite, mark, mark_ttl)
             end
         end
         present(lk, lc, uid, ticket)
-        return { STATE.PRE_QUEUE, waiting_count(k, c), enqueued, reply_ticket(k, lk, ticket) }
+        return { STATE.PRE_QUEUE, waiting_count(k, c), enqueued, reply_ticket(k, lk, ticket), 0 }
     end
     if not ticket then
         ticket = enqueue(lk, uid)
@@ -220,15 +224,15 @@ local function decide(uid, claim, invite, mark, mark_ttl)
         end
     end
     if enqueued == 1 and lk == k then
-        return { STATE.WAITING, rank_of_new(ticket), 1, ticket }
+        return { STATE.WAITING, rank_of_new(ticket), 1, ticket, 0 }
     end
-    return { STATE.WAITING, rank_among_all(k, c, lk, lc, ticket), enqueued, reply_ticket(k, lk, ticket) }
+    return { STATE.WAITING, rank_among_all(k, c, lk, lc, ticket), enqueued, reply_ticket(k, lk, ticket), 0 }
 end
 
-local PER_USER = 5
+local PER_USER = 6
 local users = {}
 for i = 14, #ARGV, PER_USER do
-    users[#users + 1] = decide(ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4])
+    users[#users + 1] = decide(ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4], ARGV[i + 5])
 end
 
 if #changes > 0 then

@@ -14,6 +14,16 @@ local PRODUCT_KEYS = {
     left = 'left',
     -- ZSET: admitted users who have not arrived yet, score = arrival deadline
     arriving = 'arriving',
+    -- ZSET: places reclaimed after a loss that the line can no longer hold where they were (its
+    -- head has passed them, or their ticket is taken), served before the line; score the place's
+    -- position, the invited line's far below the main line's (see fill.lua's reclaim)
+    returning = 'returning',
+    -- HASH: user id -> a time (epoch ms): no session of the user's that a token signed before it
+    -- names comes back (it was reclaimed then, or heard to end then) (recover.lua, fill.lua's reclaim)
+    honoured = 'honoured',
+    -- BITMAP, one per line: bit <ticket> set once a place reclaimed after a loss was honoured, so
+    -- each ticket comes back once (fill.lua's reclaim)
+    reclaimed = 'reclaimed',
 }
 local PRODUCT_CHANNELS = {
     -- admissions (space-separated user ids)
@@ -58,11 +68,11 @@ local KEY_MAKERS = {
 -- The settings fields that belong to one line: the main line's keep the names of earlier
 -- releases, the invited line's (invites: priority) are prefixed.
 local MAIN_FIELDS = { head = 'head', draw_from = 'draw_from', draw_to = 'draw_to', left_v = 'left_v',
-    seen_ttl = 'seen_ttl' }
+    seen_ttl = 'seen_ttl', rfloor = 'rfloor' }
 local INVITED_FIELDS = { head = 'invited_head', draw_from = 'invited_draw_from', draw_to = 'invited_draw_to',
-    left_v = 'invited_left_v', seen_ttl = 'invited_seen_ttl' }
+    left_v = 'invited_left_v', seen_ttl = 'invited_seen_ttl', rfloor = 'invited_rfloor' }
 -- The keys of the line itself; the invited line has its own under 'qg:{pid}:invited:'.
-local LINE_KEYS = { seq = true, left = true }
+local LINE_KEYS = { seq = true, left = true, reclaimed = true }
 local LINE_MAKERS = { page = true, bucket = true, seen = true }
 
 local KEYS_OF_A_PRODUCT
@@ -125,13 +135,24 @@ end
 -- The keys of the product a product script is run for: ARGV[1] is the product id, KEYS[1] its
 -- settings (Lettuce routes a script by its first key), KEYS[2] and KEYS[3] its active set and
 -- ticket counter; the scripts reach the product's other keys through the table.
+--
+-- ARGV[2] is the gateway's epoch: the identity of the Redis data it checked when it connected
+-- (docs/redis.md, "When Redis forgets"), with '*' appended while it recovers a loss. It is taken
+-- out of ARGV here, so every script numbers its own arguments as if it were not there: k.epoch,
+-- k.recovering.
 local function script_keys()
     local k = product_keys(ARGV[1])
     if KEYS[1] ~= k.prefix .. PRODUCT_KEYS.settings then
         error('the keys given are not those of product ' .. ARGV[1])
     end
+    local epoch, recovering = string.match(table.remove(ARGV, 2) or '', '^(%w*)(%*?)$')
+    if not epoch or epoch == '' then
+        error('product scripts are given the gateway epoch as their second argument')
+    end
     rawset(k, 'settings', KEYS[1])
     rawset(k, 'active', KEYS[2])
     rawset(k, 'seq', KEYS[3])
+    rawset(k, 'epoch', epoch)
+    rawset(k, 'recovering', recovering == '*')
     return k
 end

@@ -7,10 +7,14 @@
 -- KEYS  settings, active, seq (keys.lua)
 -- ARGV  1 product id   2 user id   3 now (epoch ms)
 -- Reply held (1 when the user held a place), promoted (users admitted into the freed place),
---       stream (1 when the product's slot-free event should go to the stream)
+--       stream (1 when the product's slot-free event should go to the stream); {'recover', 1}
+--       instead when the product must be recovered first (fill.lua's stale)
 local k = script_keys()
 local uid, now = ARGV[2], tonumber(ARGV[3])
 local c = settings_of(k)
+if stale(k, c) then
+    return RECOVER
+end
 local held = redis.call('ZREM', k.active, uid) + give_up(k, uid, c)
 redis.call('ZREM', k.arriving, uid)
 -- A deleted slot key raises no expiry event, so a leave never counts twice. A completion claim

@@ -230,18 +230,37 @@ local function place_of(k, uid, c)
     return nil
 end
 
--- How many hold a place in either line.
+-- How many places reclaimed after a loss wait in k.returning, ahead of both lines (fill.lua's
+-- reclaim); the settings field 'returning' marks a product that has any, so others never look.
+local function returning_count(k, c)
+    if not c.returning then
+        return 0
+    end
+    return redis.call('ZCARD', k.returning)
+end
+
+-- The user's rank among the places reclaimed ahead of both lines, or nil when they hold none.
+local function returning_rank(k, c, uid)
+    if not c.returning then
+        return nil
+    end
+    local rank = redis.call('ZRANK', k.returning, uid)
+    return rank and rank + 1 or nil
+end
+
+-- How many hold a place in either line, or wait ahead of both after a loss.
 local function waiting_count(k, c)
-    local count = line_length(k, c)
+    local count = line_length(k, c) + returning_count(k, c)
     if c.invited then
         count = count + line_length(invited_line(k, c))
     end
     return count
 end
 
--- A place's rank among everyone waiting: the whole invited line is ahead of the main line.
+-- A place's rank among everyone waiting: the places reclaimed after a loss that the line could
+-- not hold are ahead of both lines, and the whole invited line is ahead of the main line.
 local function rank_among_all(k, c, lk, lc, ticket)
-    local rank = rank_of(lk, ticket, lc)
+    local rank = rank_of(lk, ticket, lc) + returning_count(k, c)
     if lk == k and c.invited then
         rank = rank + line_length(invited_line(k, c))
     end
@@ -253,8 +272,12 @@ local function reply_ticket(k, lk, ticket)
     return lk == k and ticket or -ticket
 end
 
--- Takes the user out of whichever line they are in; returns 1 when they held a place there.
+-- Takes the user out of whichever line they are in (or the places reclaimed ahead of both);
+-- returns 1 when they held a place there.
 local function give_up(k, uid, c)
+    if c.returning and redis.call('ZREM', k.returning, uid) == 1 then
+        return 1
+    end
     local lk, lc, ticket = place_of(k, uid, c)
     if not ticket then
         return 0

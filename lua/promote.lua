@@ -8,7 +8,9 @@
 local k = script_keys()
 local now = tonumber(ARGV[2])
 local c = settings_of(k)
-if not c.max then
+-- Nobody is admitted into a product whose state is not yet recovered (fill.lua's stale): its
+-- sessions may not all be back.
+if not c.max or stale(k, c) then
     return { 'outcome', PROMOTION.EMPTY, 'moved', 0 }
 end
 if ARGV[3] ~= '' and c.strategy ~= ARGV[3] then

@@ -5,18 +5,25 @@
 -- long as the product's keys; the first read after a sale's opens-at records the opening, as any
 -- script would.
 --
+-- After a loss, a place or session the user's wait token proves comes back here too (fill.lua's
+-- reclaim): a live page that asks is a shopper who came back.
+--
 -- KEYS  settings, active, seq (keys.lua)
--- ARGV  1 product id   2 user id   3 now (epoch ms)
+-- ARGV  1 product id   2 user id   3 now (epoch ms)   4 what the user's token proves that Redis
+--       may have lost ('s <session end>', 'w <ticket>'), else ''
 -- Reply state (STATE: active, waiting, pre_queue or not_found), rank (1-based while waiting; in a
 --       pre-queue how many are in it), rate (admissions per second x 10^6), opens (the sale's
 --       opens-at, epoch ms, -1 when none), abandon (the product's abandon-after, ms, 0 = never,
 --       so the answer can say when to ask again), timed (1 when promotion runs on a clock of its
 --       own: opens-at or max-admit-per-minute), ticket (the user's ticket while in line, negative
 --       in the invited line; else 0), commitment (the commitment to the seed of the product's last
---       draw, '' when none)
+--       draw, '' when none); {'recover', 1} instead when the product must be recovered first
 local k = script_keys()
 local uid, now = ARGV[2], tonumber(ARGV[3])
 local c = settings_of(k)
+if stale(k, c) then
+    return RECOVER
+end
 local changes = {}
 heard(now, c, changes)
 
@@ -30,11 +37,21 @@ local function answer(state, rank, ticket)
 end
 
 local expiry = redis.call('ZSCORE', k.active, uid)
+local back = ARGV[4] or ''
+if back ~= '' and not (expiry and tonumber(expiry) > now) and not place_of(k, uid, c)
+        and not returning_rank(k, c, uid) then
+    reclaim(k, c, uid, back, now, changes)
+    expiry = redis.call('ZSCORE', k.active, uid)
+end
 if expiry and tonumber(expiry) > now then
     return answer(STATE.ACTIVE, 0)
 end
 local lk, lc, ticket = place_of(k, uid, c)
 if not ticket then
+    local returning = returning_rank(k, c, uid)
+    if returning then
+        return answer(opened(k, now, c, true) and STATE.WAITING or STATE.PRE_QUEUE, returning)
+    end
     return answer(STATE.NOT_FOUND, 0)
 end
 stamp_seen(lk, ticket, now, lc, changes)

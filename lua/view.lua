@@ -20,10 +20,19 @@
 --       estimate; -1 when none), abandon (ms), invited (1 when the product has an invited line),
 --       then its head, last, left_version, left_count, left_changed, left, left_complete,
 --       draw_from and draw_to under the same names prefixed 'invited_' (as for an empty line when
---       there is none)
+--       there is none), returning (how many places reclaimed after a loss wait ahead of both
+--       lines), max_override (the operator's max-active, -1 when unset), epoch (the epoch the
+--       gateway read it in). A product whose state
+--       must be recovered first (fill.lua's stale) reads as unknown: its shoppers are answered by
+--       Redis, which recovers it.
 local LEFT_VIEW_MAX = 10000
 local k = script_keys()
 local c = settings_of(k)
+if stale(k, c) then
+    c = setmetatable({}, { __index = function()
+        return false
+    end })
+end
 
 -- One line's moving parts, given the version and count of its places given up the caller holds.
 local function line_view(lk, lc, held_version, held_count)
@@ -63,4 +72,5 @@ return { 'known', c.max and 1 or 0, 'head', main.head, 'last', main.last,
     'invited_head', invited.head, 'invited_last', invited.last, 'invited_left_version', invited.left_version,
     'invited_left_count', invited.left_count, 'invited_left_changed', invited.left_changed,
     'invited_left', invited.left, 'invited_left_complete', invited.left_complete,
-    'invited_draw_from', invited.draw_from, 'invited_draw_to', invited.draw_to }
+    'invited_draw_from', invited.draw_from, 'invited_draw_to', invited.draw_to,
+    'returning', returning_count(k, c), 'max_override', tonumber(c.max_override) or -1, 'epoch', k.epoch }

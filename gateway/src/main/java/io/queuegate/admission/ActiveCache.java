@@ -77,6 +77,11 @@ public class ActiveCache implements SmartLifecycle {
         activeUntil.remove(key(productId, userId));
     }
 
+    /** Forgets everyone: Redis's data changed under the gateway (its epoch), so no pass remembered holds. */
+    public void forgetAll() {
+        activeUntil.clear();
+    }
+
     @Override
     public void start() {
         if (!isEnabled()) {

@@ -15,6 +15,7 @@ import io.queuegate.invites.Invitation;
 import io.queuegate.invites.InvitationCheck;
 import io.queuegate.line.LocalAnswers;
 import io.queuegate.line.LocalStanding;
+import io.queuegate.recovery.Reclaims;
 import io.queuegate.store.Placement;
 import io.queuegate.store.ProductQueues;
 import io.queuegate.store.RedisFailures;
@@ -46,15 +47,17 @@ public class AdmissionService {
     private final QueueEvents events;
     private final LocalAnswers local;
     private final JoinGate joinGate;
+    private final Reclaims reclaims;
 
     /**
      * @param userLimiter counts joins per identified user
      * @param addressLimiter counts joins per client address (IPv6 by /64), identified or not
      * @param joinGate what a join without a token must show first (join-challenge)
+     * @param reclaims what a token signed before Redis forgot proves
      */
     public AdmissionService(CallerResolver callers, ProductQueues queues, WaitTokenCodec tokens,
             JoinLimiter userLimiter, JoinLimiter addressLimiter, ActiveCache activeCache, QueueEvents events,
-            LocalAnswers local, JoinGate joinGate) {
+            LocalAnswers local, JoinGate joinGate, Reclaims reclaims) {
         this.callers = callers;
         this.queues = queues;
         this.tokens = tokens;
@@ -64,6 +67,7 @@ public class AdmissionService {
         this.events = events;
         this.local = local;
         this.joinGate = joinGate;
+        this.reclaims = reclaims;
     }
 
     /** Decides one request: join or find the caller's place in Redis (one script call), and answer. */
@@ -78,16 +82,19 @@ public class AdmissionService {
             return Mono.just(Admission.Rejected.of(rejection));
         }
         // A token holder found active in the last second passes without a round trip. Not a
-        // token that still says "waiting" (its first active answer must come from Redis), and
-        // not a completing request (its claim must be taken in Redis).
+        // token that still says "waiting" (its first active answer must come from Redis), not a
+        // completing request (its claim must be taken in Redis), and not a token of another epoch
+        // of Redis's data (it is signed again with the next answer from Redis).
+        boolean otherEpoch = caller.hasToken() && reclaims.ofAnotherEpoch(caller.token());
         if (caller.hasToken() && caller.joinedAt() == null && caller.mayForward() && !request.completing()
-                && activeCache.isActive(caller.productId(), caller.userId())) {
+                && !otherEpoch && activeCache.isActive(caller.productId(), caller.userId())) {
             return Mono.just(new Admission.Active(caller, null));
         }
         // A shopper in line asking again, answered from memory. Not a completing request (its
         // claim must be taken in Redis), nor a token due to be signed again.
         if (caller.ticket() != null && !request.completing() && !tokens.dueForRenewal(caller.token())) {
-            LocalStanding standing = local.poll(caller.productId(), caller.userId(), caller.ticket());
+            LocalStanding standing = local.poll(caller.productId(), caller.userId(), caller.ticket(),
+                    caller.token().epoch());
             // A pre-queue whose route now names another opening (a refresh moved or removed it)
             // goes to Redis, whose join writes the route's rules.
             if (standing != null && (standing.placement().state() != Placement.State.PRE_QUEUE
@@ -119,8 +126,10 @@ public class AdmissionService {
         }
         // A caller who may not be let through must not hold the completion either.
         String claim = request.completing() && caller.mayForward() ? Identifiers.newClaimId() : null;
+        // After Redis forgot, what the token proves comes back first (only the holder's own token).
         JoinScript.Joiner joiner = new JoinScript.Joiner(caller.userId(), claim, invite,
-                paid == null ? null : paid.solution().mark(), paid == null ? null : paid.solution().markTtl());
+                paid == null ? null : paid.solution().mark(), paid == null ? null : paid.solution().markTtl(),
+                otherEpoch ? reclaims.of(caller.token(), policy) : null);
         return queues.join(caller.productId(), policy.rules(), joiner)
                 .map(joined -> decide(caller, joined, request, claim, null))
                 .onErrorResume(RedisFailures::isRedisFailure, error -> {
@@ -257,8 +266,14 @@ public class AdmissionService {
             events.admitted(caller.productId(), routeId, caller.userId(),
                     nonNegative(Duration.between(caller.joinedAt(), tokens.now())));
         }
-        boolean needsToken = !caller.hasToken() || caller.joinedAt() != null;
-        return new Admission.Active(caller, needsToken ? issue(caller, null, null, request) : null, claim);
+        // A token that says "waiting", is of another epoch, or names another end of the session
+        // (or none: signed by the release before) is signed again: after a loss it proves the session.
+        Long sessionEnd = joined.sessionEnd();
+        boolean needsToken = !caller.hasToken() || caller.joinedAt() != null || reclaims.ofAnotherEpoch(caller.token())
+                || (sessionEnd != null && (caller.token().sessionEnd() == null
+                        || caller.token().sessionEnd().toEpochMilli() != sessionEnd));
+        return new Admission.Active(caller, needsToken ? issue(caller, null, null, request,
+                sessionEnd == null ? null : Instant.ofEpochMilli(sessionEnd)) : null, claim);
     }
 
     private Admission waiting(Caller caller, JoinScript.Joined joined, AdmissionRequest request,
@@ -270,7 +285,7 @@ public class AdmissionService {
         String token = presentedToken;
         if (token == null) {
             Instant joinedAt = joined.enqueued() || caller.joinedAt() == null ? tokens.now() : caller.joinedAt();
-            token = issue(caller, joinedAt, joined.ticket(), request);
+            token = issue(caller, joinedAt, joined.ticket(), request, null);
         }
         if (placement.state() == Placement.State.PRE_QUEUE) {
             return new Admission.Waiting(caller, placement.rank(), token, presentedToken == null, null, policy.opensAt(),
@@ -282,11 +297,17 @@ public class AdmissionService {
                 RetryAfter.of(placement.rank(), estimate, policy.abandonAfter()), joined.seedCommitment());
     }
 
-    /** A token for the caller, bound to the request's network when the product binds its tokens. */
-    private String issue(Caller caller, Instant joinedAt, Long ticket, AdmissionRequest request) {
+    /**
+     * A token for the caller in the current epoch of Redis's data, bound to the request's network
+     * when the product binds its tokens.
+     *
+     * @param sessionEnd when the caller's session ends, for an admitted caller; else {@code null}
+     */
+    private String issue(Caller caller, Instant joinedAt, Long ticket, AdmissionRequest request, Instant sessionEnd) {
         String network = binds(request.policy())
                 ? tokens.networkClaim(ClientAddresses.bindingNetwork(request.clientAddress().get())) : null;
-        return tokens.issue(caller.productId(), caller.userId(), caller.anonymous(), joinedAt, ticket, network);
+        return tokens.issue(caller.productId(), caller.userId(), caller.anonymous(), joinedAt, ticket, network,
+                reclaims.currentEpoch(), sessionEnd);
     }
 
     private static Duration nonNegative(Duration duration) {

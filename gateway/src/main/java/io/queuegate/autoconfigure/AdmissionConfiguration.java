@@ -31,6 +31,8 @@ import io.queuegate.live.StreamLimits;
 import io.queuegate.paths.CanonicalPathFilter;
 import io.queuegate.paths.RoutedTrailingSlashFilter;
 import io.queuegate.paths.TrailingSlashFilter;
+import io.queuegate.recovery.Reclaims;
+import io.queuegate.recovery.SessionLedger;
 import io.queuegate.routes.RouteQueuePolicies;
 import io.queuegate.store.ProductQueues;
 import io.queuegate.store.QueueScripts;
@@ -90,12 +92,12 @@ class AdmissionConfiguration {
     @ConditionalOnMissingBean
     AdmissionService admissionService(CallerResolver callers, ProductQueues queues, WaitTokenCodec tokens,
             ActiveCache activeCache, Clock queuegateClock, QueueEventHub events, QueueGateProperties properties,
-            LocalAnswers localAnswers, JoinGate joinGate) {
+            LocalAnswers localAnswers, JoinGate joinGate, Reclaims reclaims) {
         QueueGateProperties.Joins joins = properties.joins();
         return new AdmissionService(callers, queues, tokens,
                 new JoinLimiter(joins.maxPerCaller(), joins.window(), queuegateClock),
                 new JoinLimiter(joins.maxPerAddress(), joins.window(), queuegateClock), activeCache, events,
-                localAnswers, joinGate);
+                localAnswers, joinGate, reclaims);
     }
 
     /**
@@ -248,15 +250,18 @@ class AdmissionConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    AdmissionNotifier admissionNotifier(ReactiveStringRedisTemplate redis, LineViews views) {
-        return new AdmissionNotifier(redis, views::announced);
+    AdmissionNotifier admissionNotifier(ReactiveStringRedisTemplate redis, LineViews views, SessionLedger ledger) {
+        return new AdmissionNotifier(redis, (productId, users) -> {
+            views.announced(productId, users);
+            ledger.announced(productId, users);
+        });
     }
 
     @Bean
     @ConditionalOnMissingBean
     LiveStatus liveStatus(ProductQueues queues, AdmissionNotifier notifier, LocalAnswers localAnswers,
-            WaitTokenCodec tokens, QueueGateProperties properties) {
-        return new LiveStatus(queues, notifier, localAnswers, tokens, properties.page().heartbeat());
+            WaitTokenCodec tokens, Reclaims reclaims, QueueGateProperties properties) {
+        return new LiveStatus(queues, notifier, localAnswers, tokens, reclaims, properties.page().heartbeat());
     }
 
     @Bean
@@ -264,10 +269,10 @@ class AdmissionConfiguration {
     QueueEndpoints queueEndpoints(CallerResolver callers, ProductQueues queues, QueueResponses responses,
             LiveStatus liveStatus, AdmissionService admission, IdentityResolver identities,
             ClientAddresses clientAddresses, QueueGateProperties properties, LocalAnswers localAnswers,
-            WaitTokenCodec tokens) {
+            WaitTokenCodec tokens, Reclaims reclaims) {
         return new QueueEndpoints(callers, queues, responses, liveStatus, admission, identities, clientAddresses,
                 new StreamLimits(properties.events().maxPerShopper(), properties.events().maxPerAddress()),
-                localAnswers, tokens);
+                localAnswers, tokens, reclaims);
     }
 
     @Bean

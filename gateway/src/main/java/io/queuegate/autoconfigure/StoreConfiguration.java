@@ -1,27 +1,41 @@
 package io.queuegate.autoconfigure;
 
 import java.time.Clock;
+import java.time.Duration;
 
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.Delay;
 import io.queuegate.config.QueueGateProperties;
 import io.queuegate.events.QueueEventHub;
 import io.queuegate.store.DueIndex;
 import io.queuegate.store.ProductQueues;
+import io.queuegate.store.ProductRecovery;
 import io.queuegate.store.ProductRegistry;
 import io.queuegate.store.QueueScripts;
+import io.queuegate.store.RedisConnectionEvents;
+import io.queuegate.store.RedisEpoch;
 import io.queuegate.store.RedisGuard;
 import io.queuegate.store.ScriptRunner;
 import io.queuegate.store.SlotEventStream;
 import io.queuegate.store.TimedProducts;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.data.redis.autoconfigure.ClientResourcesBuilderCustomizer;
+import org.springframework.boot.data.redis.autoconfigure.LettuceClientOptionsBuilderCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
 
-/** The queues in Redis: the guard every call goes through, the scripts, and the stores built on them. */
+/**
+ * The queues in Redis: the guard every call goes through, the epoch of the data every script is
+ * given, the scripts, and the stores built on them.
+ */
 @Configuration(proxyBeanMethods = false)
 class StoreConfiguration {
 
@@ -54,8 +68,24 @@ class StoreConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    ScriptRunner queuegateScriptRunner(ReactiveStringRedisTemplate redis, RedisGuard guard) {
-        return new ScriptRunner(redis, guard);
+    RedisEpoch queuegateRedisEpoch(ReactiveStringRedisTemplate redis, Clock queuegateClock,
+            QueueGateProperties properties) {
+        return new RedisEpoch(redis, queuegateClock, properties.recovery().window());
+    }
+
+    /** Lettuce's connection events, where Boot made the client's resources (as it does by default). */
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnBean(ClientResources.class)
+    RedisConnectionEvents queuegateRedisConnectionEvents(ClientResources resources, RedisEpoch epoch,
+            RedisGuard guard) {
+        return new RedisConnectionEvents(resources, epoch, guard);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    ScriptRunner queuegateScriptRunner(ReactiveStringRedisTemplate redis, RedisGuard guard, RedisEpoch epoch) {
+        return new ScriptRunner(redis, guard, epoch);
     }
 
     @Bean
@@ -95,8 +125,31 @@ class StoreConfiguration {
     @ConditionalOnMissingBean
     ProductQueues productQueues(ReactiveStringRedisTemplate redis, RedisGuard guard, QueueScripts scripts,
             Clock queuegateClock, QueueEventHub events, DueIndex due, ProductRegistry registry, TimedProducts timed,
-            SlotEventStream slotEvents, QueueGateProperties properties) {
+            SlotEventStream slotEvents, QueueGateProperties properties, ProductRecovery recovery) {
         return new ProductQueues(redis, guard, scripts, queuegateClock, events, due, registry, timed, slotEvents,
-                properties.token().ttl());
+                properties.token().ttl(), recovery);
+    }
+
+    /**
+     * {@code queuegate.redis.fail-fast-when-disconnected}: a command made while the connection is
+     * down fails at once rather than waiting for the reconnection and timing out afterwards (when
+     * it would count against a Redis that is back), and the client reconnects at least once a
+     * second, so every instance is back soon after Redis is. Off unless asked for: it changes the
+     * application's own Redis client.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnProperty(name = "queuegate.redis.fail-fast-when-disconnected", havingValue = "true")
+    static class FailFastWhenDisconnected {
+
+        @Bean
+        LettuceClientOptionsBuilderCustomizer queuegateRejectWhileDisconnected() {
+            return options -> options.disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS);
+        }
+
+        @Bean
+        ClientResourcesBuilderCustomizer queuegateReconnectEverySecond() {
+            return resources -> resources.reconnectDelay(Delay.equalJitter(Duration.ofMillis(50),
+                    Duration.ofSeconds(1), 2, java.util.concurrent.TimeUnit.MILLISECONDS));
+        }
     }
 }

@@ -28,6 +28,7 @@ import org.springframework.util.unit.DataSize;
  * @param scheduler the {@code promotion: scheduler} loop
  * @param safetyNet the promotion pass that backs up the event strategies
  * @param redis how QueueGate uses Redis
+ * @param recovery how the line comes back after Redis forgets (a restart, a failover, an eviction)
  * @param stream the slot-event stream of {@code promotion: stream}
  * @param joins the limits on joins per caller and per client address
  * @param events the limits on live event streams
@@ -53,6 +54,7 @@ public record QueueGateProperties(
         @DefaultValue Scheduler scheduler,
         @DefaultValue SafetyNet safetyNet,
         @DefaultValue Redis redis,
+        @DefaultValue Recovery recovery,
         @DefaultValue Stream stream,
         @DefaultValue Joins joins,
         @DefaultValue Events events,
@@ -225,11 +227,39 @@ public record QueueGateProperties(
     /**
      * @param timeout longest wait for one Redis call before the route's {@code on-redis-failure}
      *                applies; default 2 seconds
+     * @param failFastWhenDisconnected set Lettuce's client options so that a command made while
+     *                                 the connection is down fails at once (instead of waiting
+     *                                 for the reconnection and timing out later), and reconnect
+     *                                 at least once a second; it changes the application's own
+     *                                 Redis client, so it is off in a shop's gateway and on in
+     *                                 the runnable gateway; default {@code false}
      */
-    public record Redis(@DefaultValue("2s") Duration timeout) {
+    public record Redis(@DefaultValue("2s") Duration timeout, @DefaultValue("false") boolean failFastWhenDisconnected) {
 
         public Redis {
             requirePositive("queuegate.redis.timeout", timeout);
+        }
+    }
+
+    /**
+     * @param window how long after Redis forgot (an empty restart, a failover to a replica that
+     *               lacked the last writes, an eviction) a wait token signed before can still
+     *               reclaim its place in line; afterwards unreclaimed places count as given up
+     *               (admitted sessions come back until their own end, and a pre-queue's places
+     *               until {@code opens-at} plus {@code abandon-after}, whichever is later). At
+     *               least the longest {@code Retry-After} the gateway hands out plus 30 seconds;
+     *               default 2 minutes
+     */
+    public record Recovery(@DefaultValue("2m") Duration window) {
+
+        /** The longest Retry-After the gateway hands out (a closed room's) plus a page's reconnection. */
+        public static final Duration MIN_WINDOW = Duration.ofSeconds(60);
+
+        public Recovery {
+            if (window.compareTo(MIN_WINDOW) < 0) {
+                throw new IllegalArgumentException("queuegate.recovery.window must be at least " + MIN_WINDOW.toSeconds()
+                        + "s (the longest Retry-After, 30 s, plus 30 s for a page to come back), was " + window);
+            }
         }
     }
 

@@ -52,6 +52,16 @@ public final class QueueEventHub implements QueueEvents {
     }
 
     @Override
+    public void session(String productId, String userId, long endsAt) {
+        each(l -> l.session(productId, userId, endsAt));
+    }
+
+    @Override
+    public void recovered(String productId, long floor) {
+        each(l -> l.recovered(productId, floor));
+    }
+
+    @Override
     public void completed(String productId, String routeId, String userId) {
         each(l -> l.completed(productId, routeId, userId));
     }

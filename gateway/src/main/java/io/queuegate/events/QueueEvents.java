@@ -30,6 +30,21 @@ public interface QueueEvents {
     default void completed(String productId, String routeId, String userId) {
     }
 
+    /**
+     * Redis answered that the user holds one of the product's places until {@code endsAt} (epoch
+     * ms): what an instance remembers of the sessions it saw, in case Redis forgets them.
+     */
+    default void session(String productId, String userId, long endsAt) {
+    }
+
+    /**
+     * After Redis forgot, this instance merged what it remembers of the product into it
+     * ({@code recover.lua}); {@code floor} is the line's recovery floor, above which every ticket
+     * was taken after the loss.
+     */
+    default void recovered(String productId, long floor) {
+    }
+
     /** A user gave up their place (waiting or active). */
     default void left(String productId, String userId) {
     }

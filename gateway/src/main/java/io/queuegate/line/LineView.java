@@ -26,11 +26,15 @@ import io.queuegate.store.script.ViewScript;
  * @param invited the invited line ({@code invites: priority}), served before this one
  * @param invitedJoinsHeard how many places in the invited line this instance had heard of when
  *                          the read was sent ({@link LineViews#invitedJoined})
+ * @param returning how many places reclaimed after a loss wait ahead of both lines
+ * @param epoch the epoch of the Redis data it was read in: it answers only tokens of the same
+ *              epoch (a token of another one may prove a place Redis lost, which only Redis can
+ *              bring back), {@code null} when unknown
  */
 record LineView(long readAt, long admissionsHeard, boolean known, long head, long last, long leftVersion, long leftCount, long[] left,
         boolean leftComplete, long drawFrom, long drawTo, String seed, String seedCommitment, long opens, long opened,
         RoomMode mode, double rate, long rateAt, long rateSince, long abandonAfterMillis, Invited invited,
-        long invitedJoinsHeard) {
+        long invitedJoinsHeard, long returning, String epoch) {
 
     /** The admission rate's time constant and warm-up, as {@code fill.lua} keeps it. */
     private static final double RATE_TAU_MS = 60_000;
@@ -41,7 +45,8 @@ record LineView(long readAt, long admissionsHeard, boolean known, long head, lon
             long[] left, boolean leftComplete, long drawFrom, long drawTo, String seed, String seedCommitment, long opens,
             long opened, RoomMode mode, double rate, long rateAt, long rateSince, long abandonAfterMillis) {
         this(readAt, admissionsHeard, known, head, last, leftVersion, leftCount, left, leftComplete, drawFrom, drawTo, seed,
-                seedCommitment, opens, opened, mode, rate, rateAt, rateSince, abandonAfterMillis, Invited.NONE, 0);
+                seedCommitment, opens, opened, mode, rate, rateAt, rateSince, abandonAfterMillis, Invited.NONE, 0, 0,
+                null);
     }
 
     /**
@@ -64,11 +69,11 @@ record LineView(long readAt, long admissionsHeard, boolean known, long head, lon
      * says they did not change.
      */
     static LineView of(long readAt, long admissionsHeard, ViewScript.Result read, LineView previous) {
-        return of(readAt, admissionsHeard, 0, read, previous);
+        return of(readAt, admissionsHeard, 0, read, previous, null);
     }
 
     static LineView of(long readAt, long admissionsHeard, long invitedJoinsHeard, ViewScript.Result read,
-            LineView previous) {
+            LineView previous, String epoch) {
         long[] left = read.leftChanged() || previous == null ? read.left() : previous.left;
         ViewScript.Line line = read.invited();
         long[] invitedLeft = line.leftChanged() || previous == null ? line.left() : previous.invited.left;
@@ -78,7 +83,7 @@ record LineView(long readAt, long admissionsHeard, boolean known, long head, lon
                 read.leftComplete() && left.length == read.leftCount(), read.drawFrom(), read.drawTo(), read.seed(),
                 read.seedCommitment(), read.opens(), read.opened(), read.mode(), read.rate(), read.rateAt(),
                 read.rateSince(),
-                read.abandonAfter(), invited, invitedJoinsHeard);
+                read.abandonAfter(), invited, invitedJoinsHeard, read.returning(), epoch);
     }
 
     /** As {@link #placementOf(long, long, boolean, long)} with no place heard of in the invited line since the read. */
@@ -107,7 +112,8 @@ record LineView(long readAt, long admissionsHeard, boolean known, long head, lon
             // The first request after the opening closes the draw: a write.
             return null;
         }
-        long invitedAhead = invited.waiting() + Math.max(0, invitedJoinedSince);
+        // Places reclaimed after a loss that the lines could not hold wait ahead of both.
+        long invitedAhead = invited.waiting() + Math.max(0, invitedJoinedSince) + returning;
         // Before an opening nothing is drawn yet: position and places given up are by ticket.
         long rank = inInvited
                 ? rankIn(number, invited.head, invited.left, invited.leftComplete, invited.drawFrom, invited.drawTo)
@@ -121,7 +127,8 @@ record LineView(long readAt, long admissionsHeard, boolean known, long head, lon
             return new Placement(Placement.State.PRE_QUEUE, Math.max(0, last - head + 1 - leftCount) + invitedAhead,
                     admissionRate(now));
         }
-        return new Placement(Placement.State.WAITING, inInvited ? rank : rank + invitedAhead, admissionRate(now));
+        return new Placement(Placement.State.WAITING, inInvited ? rank + returning : rank + invitedAhead,
+                admissionRate(now));
     }
 
     /** A ticket's rank within its own line, or 0 when only Redis can say. */

@@ -9,6 +9,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import io.queuegate.store.QueueKeys;
 import io.queuegate.store.QueueScripts;
+import io.queuegate.store.RoomMode;
+import io.queuegate.store.script.ViewScript;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -28,6 +30,11 @@ import reactor.util.retry.Retry;
  * it does before the first read of a product has come back. Admissions are counted as this
  * instance hears of them (its own scripts' at once, the others' as announced), so an answer can
  * leave to Redis whoever may have been admitted since its view was read.
+ *
+ * <p>The last view of each product is also remembered for {@link #REMEMBER_FOR} after nobody
+ * asks any more ({@link Remembered}): if Redis forgets, it is what this instance brings to the
+ * product's recovery. When the epoch of the Redis data changes, every view is dropped (none
+ * answers a token of another epoch anyway), and the remembered ones stay.
  */
 public class LineViews implements SmartLifecycle {
 
@@ -46,6 +53,12 @@ public class LineViews implements SmartLifecycle {
     /** Bounds the memory a flood of invented product ids could take: past this, no new product gets a view. */
     static final int MAX_PRODUCTS = 10_000;
 
+    /**
+     * How long a product's last view is remembered for its recovery: a product nobody asked about
+     * for longer (beyond its sessions and a token's lifetime) has no state left in Redis to recover.
+     */
+    static final Duration REMEMBER_FOR = Duration.ofHours(3);
+
     private static final Duration TICK = Duration.ofMillis(250);
 
     /** What admin.lua announces as released when an operator changed a product. */
@@ -57,6 +70,7 @@ public class LineViews implements SmartLifecycle {
     private final ReactiveStringRedisTemplate redis;
     private final Clock clock;
     private final Map<String, Product> products = new ConcurrentHashMap<>();
+    private final Map<String, Remembered> remembered = new ConcurrentHashMap<>();
     private volatile Disposable ticker;
     private volatile Disposable operatorChanges;
     private volatile Disposable invitedJoins;
@@ -164,11 +178,75 @@ public class LineViews implements SmartLifecycle {
     }
 
     /**
-     * Drops every view, so the next answers come from Redis: for when Redis's data were replaced
-     * under a running gateway (a restore, a test's flush), which no announcement tells.
+     * Drops every view and what they showed, so the next answers come from Redis and nothing read
+     * before is brought back: for when Redis's data were replaced under a running gateway on
+     * purpose (a restore, a test's flush), which no announcement and no epoch tells.
      */
     public void forgetAll() {
         products.clear();
+        remembered.clear();
+    }
+
+    /**
+     * The epoch of the Redis data changed: every view is dropped (the next are read in the new
+     * one); what they showed stays remembered, for the recovery.
+     */
+    public void epochChanged() {
+        products.clear();
+    }
+
+    /** What this instance last read of the product's line, or {@code null}. */
+    public Remembered remembered(String productId) {
+        return remembered.get(productId);
+    }
+
+    /** Every product this instance remembers a view of. */
+    public java.util.Set<String> rememberedProducts() {
+        return java.util.Set.copyOf(remembered.keySet());
+    }
+
+    /**
+     * The last view of a product this instance read, as its recovery needs it.
+     *
+     * @param epoch the epoch of the Redis data it was read in
+     * @param readAt when the read was sent (epoch ms)
+     * @param left the positions given up ahead of the head, ascending (incomplete when
+     *             {@code leftComplete} is false)
+     * @param drawFrom and {@code drawTo}: the draw's first and last ticket, -1 when none or open
+     * @param seed the closed draw's seed, {@code ""} while it is secret
+     * @param commitment the draw's commitment, or {@code null}
+     * @param opened the opens-at the sale opened at, -1 when none
+     * @param maxOverride the operator's max-active, -1 when unset
+     * @param invited the invited line, {@link ViewScript.Line#EMPTY} when none
+     * @param ticketsPerSecond how fast the line took tickets between the last two reads
+     */
+    public record Remembered(String epoch, long readAt, long head, long last, long[] left, boolean leftComplete,
+            long drawFrom, long drawTo, String seed, String commitment, long opens, long opened, RoomMode mode,
+            boolean draining, long maxOverride, ViewScript.Line invited, double ticketsPerSecond) {
+    }
+
+    private void remember(String productId, LineView view, ViewScript.Result read) {
+        if (!view.known() || view.epoch() == null) {
+            return;
+        }
+        Remembered before = remembered.get(productId);
+        if (before == null && remembered.size() >= MAX_PRODUCTS) {
+            return;
+        }
+        double rate = 0;
+        if (before != null && before.epoch().equals(view.epoch()) && view.readAt() > before.readAt()) {
+            rate = Math.max(0, view.last() - before.last()) * 1000.0 / (view.readAt() - before.readAt());
+            // Keep the faster of the last two rates: a burst must not be forgotten by one quiet read.
+            rate = Math.max(rate, before.ticketsPerSecond() * 0.5);
+        }
+        LineView.Invited invited = view.invited();
+        remembered.put(productId, new Remembered(view.epoch(), view.readAt(), view.head(), view.last(), view.left(),
+                view.leftComplete(), view.drawFrom(), view.drawTo(), view.seed(), view.seedCommitment(), view.opens(),
+                view.opened(), view.mode(), read.draining(), read.maxOverride(),
+                read.invited() == ViewScript.Line.EMPTY ? ViewScript.Line.EMPTY
+                        : new ViewScript.Line(invited.head(), invited.last(), invited.leftVersion(), invited.leftCount(),
+                                false, invited.left(), invited.leftComplete(), invited.drawFrom(), invited.drawTo()),
+                rate));
     }
 
     /** How many products have a view (for tests and metrics). */
@@ -205,6 +283,7 @@ public class LineViews implements SmartLifecycle {
     /** Reads again the views in use that are getting old, and forgets the ones nobody asks about. */
     private void refresh() {
         long now = clock.millis();
+        remembered.values().removeIf(known -> now - known.readAt() > REMEMBER_FOR.toMillis());
         products.values().forEach(product -> {
             product.recentlyAdmitted.values().removeIf(heardAt -> now - heardAt > 2 * MAX_AGE.toMillis());
             if (now - product.askedAt > FORGET_AFTER.toMillis()) {
@@ -279,7 +358,12 @@ public class LineViews implements SmartLifecycle {
                     })
                     .subscribe(read -> {
                         if (!stale) {
-                            view = LineView.of(sentAt, heard, invitedHeard, read, previous);
+                            LineView fresh = LineView.of(sentAt, heard, invitedHeard, read,
+                                    previous != null && previous.epoch() != null
+                                            && previous.epoch().equals(read.epoch()) ? previous : null,
+                                    read.epoch());
+                            view = fresh;
+                            remember(productId, fresh, read);
                         }
                     }, error -> log.debug("Could not read the line of product " + productId
                             + "; Redis answers its shoppers until a read succeeds: " + error));

@@ -31,7 +31,17 @@ public class LocalAnswers {
      * poll counts as being seen.
      */
     public LocalStanding poll(String productId, String userId, long ticket) {
-        return standing(productId, userId, ticket, true, true);
+        return poll(productId, userId, ticket, null);
+    }
+
+    /**
+     * {@link #poll(String, String, long)} for a token signed in {@code epoch}: only a view read in
+     * the same epoch of the Redis data answers it (a token of another one may prove a place Redis
+     * lost, which only Redis can bring back). A token that names no epoch (signed by the release
+     * before) is answered as before.
+     */
+    public LocalStanding poll(String productId, String userId, long ticket, String epoch) {
+        return standing(productId, userId, ticket, true, true, epoch);
     }
 
     /**
@@ -42,7 +52,12 @@ public class LocalAnswers {
      *             periodic look does only as often as a polling client would ask
      */
     public LocalStanding status(String productId, String userId, long ticket, boolean seen) {
-        return standing(productId, userId, ticket, false, seen);
+        return status(productId, userId, ticket, seen, null);
+    }
+
+    /** {@link #status(String, String, long, boolean)} for a token signed in {@code epoch} (as {@link #poll}). */
+    public LocalStanding status(String productId, String userId, long ticket, boolean seen, String epoch) {
+        return standing(productId, userId, ticket, false, seen, epoch);
     }
 
     /**
@@ -66,9 +81,10 @@ public class LocalAnswers {
         seen.mark(productId, ticket);
     }
 
-    private LocalStanding standing(String productId, String userId, long ticket, boolean asJoin, boolean markSeen) {
+    private LocalStanding standing(String productId, String userId, long ticket, boolean asJoin, boolean markSeen,
+            String epoch) {
         LineView view = views.fresh(productId);
-        if (view == null || views.recentlyAdmitted(productId, userId)) {
+        if (view == null || views.recentlyAdmitted(productId, userId) || epoch != null && !epoch.equals(view.epoch())) {
             return null;
         }
         Placement placement = view.placementOf(ticket, clock.millis(), asJoin, views.invitedJoinedSince(productId, view));

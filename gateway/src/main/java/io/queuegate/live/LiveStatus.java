@@ -6,6 +6,7 @@ import io.queuegate.admission.Caller;
 import io.queuegate.admission.WaitEstimate;
 import io.queuegate.line.LocalAnswers;
 import io.queuegate.line.LocalStanding;
+import io.queuegate.recovery.Reclaims;
 import io.queuegate.store.Placement;
 import io.queuegate.store.ProductQueues;
 import io.queuegate.token.WaitTokenCodec;
@@ -43,17 +44,20 @@ public class LiveStatus implements SmartLifecycle {
     private final AdmissionNotifier notifier;
     private final LocalAnswers local;
     private final WaitTokenCodec tokens;
+    private final Reclaims reclaims;
     private final Duration heartbeat;
     // One timer for every stream: a stream that cannot take a look right now misses it, never delays the others.
     private final Sinks.Many<Long> looks = Sinks.many().multicast().directBestEffort();
     private volatile Disposable ticker;
 
+    /** @param reclaims which tokens were signed before Redis forgot (their pages ask for a fresh one) */
     public LiveStatus(ProductQueues store, AdmissionNotifier notifier, LocalAnswers local, WaitTokenCodec tokens,
-            Duration heartbeat) {
+            Reclaims reclaims, Duration heartbeat) {
         this.store = store;
         this.notifier = notifier;
         this.local = local;
         this.tokens = tokens;
+        this.reclaims = reclaims;
         this.heartbeat = heartbeat;
     }
 
@@ -106,11 +110,15 @@ public class LiveStatus implements SmartLifecycle {
 
         /** The update to send now, if any. */
         Mono<Update> look() {
-            if (caller.token() != null && tokens.dueForRenewal(caller.token())) {
+            // A token due to be signed again, or signed before Redis forgot: the page asks again for
+            // a fresh one (and what the old one proves comes back on the way).
+            if (caller.token() != null && (tokens.dueForRenewal(caller.token())
+                    || reclaims.signedBeforeALoss(caller.token()))) {
                 return Mono.just(Update.RENEW);
             }
             long now = store.millis();
-            LocalStanding standing = ticket == null ? null : local.status(caller.productId(), caller.userId(), ticket, false);
+            LocalStanding standing = ticket == null ? null : local.status(caller.productId(), caller.userId(), ticket, false,
+                    caller.token() == null ? null : caller.token().epoch());
             if (standing != null) {
                 abandonMillis = standing.abandonAfter().toMillis();
                 markSeen(now);

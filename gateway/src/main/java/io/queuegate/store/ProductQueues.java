@@ -17,8 +17,11 @@ import reactor.core.publisher.Mono;
 /**
  * Each product's queue in Redis: every read-decide-write is one script, so any number of gateway
  * instances share a product's queue without locks. Reports what its scripts did to the
- * {@link QueueEvents} (admissions, leaves, expiries), and notes products for the due index, the
- * registry and the timed set, whose writes go to keys of other slots in batches.
+ * {@link QueueEvents} (admissions, leaves, expiries, the sessions Redis vouched for), and notes
+ * products for the due index, the registry and the timed set, whose writes go to keys of other
+ * slots in batches. A script that declines because Redis lost or replaced the product's state
+ * ({@link StaleProductException}) is asked again once the product is recovered
+ * ({@link ProductRecovery}).
  */
 public final class ProductQueues {
 
@@ -32,6 +35,7 @@ public final class ProductQueues {
     private final TimedProducts timed;
     private final SlotEventStream slotEvents;
     private final Duration idleTtl;
+    private final ProductRecovery recovery;
     private final JoinBatcher batcher = new JoinBatcher(this::joinAll);
 
     /**
@@ -40,7 +44,7 @@ public final class ProductQueues {
      */
     public ProductQueues(ReactiveStringRedisTemplate redis, RedisGuard guard, QueueScripts scripts, Clock clock,
             QueueEvents events, DueIndex due, ProductRegistry registry, TimedProducts timed,
-            SlotEventStream slotEvents, Duration idleTtl) {
+            SlotEventStream slotEvents, Duration idleTtl, ProductRecovery recovery) {
         this.redis = redis;
         this.guard = guard;
         this.scripts = scripts;
@@ -51,6 +55,16 @@ public final class ProductQueues {
         this.timed = timed;
         this.slotEvents = slotEvents;
         this.idleTtl = idleTtl;
+        this.recovery = recovery;
+    }
+
+    /**
+     * {@code call}, asked again once after the product's recovery when its script declined
+     * because Redis lost or replaced the product's state.
+     */
+    private <T> Mono<T> recovering(String productId, ProductRules rules, Mono<T> call) {
+        return call.onErrorResume(StaleProductException.class,
+                stale -> recovery.recover(productId, rules).then(call).doOnSuccess(done -> due.mark(productId)));
     }
 
     /**
@@ -88,13 +102,18 @@ public final class ProductQueues {
 
     private Mono<JoinScript.Result> joinAll(String productId, ProductRules rules, List<JoinScript.Joiner> joiners) {
         long now = clock.millis();
+        recovery.rulesUsed(productId, rules);
         JoinScript.Args args = new JoinScript.Args(productId, now, rules, idleTtl.plus(rules.sessionTtl()),
                 drawSeed(rules, now), joiners);
-        return scripts.join().run(args).doOnNext(result -> {
+        return recovering(productId, rules, scripts.join().run(args)).doOnNext(result -> {
             events.promoted(productId, "join", result.promoted());
             boolean newWaiter = false;
             long admittedOnArrival = 0;
-            for (JoinScript.Joined joined : result.joined()) {
+            for (int i = 0; i < result.joined().size(); i++) {
+                JoinScript.Joined joined = result.joined().get(i);
+                if (joined.sessionEnd() != null) {
+                    events.session(productId, joiners.get(i).userId(), joined.sessionEnd());
+                }
                 boolean active = joined.placement().state() == Placement.State.ACTIVE;
                 newWaiter |= joined.enqueued() && !active;
                 admittedOnArrival += joined.enqueued() && active ? 1 : 0;
@@ -126,7 +145,16 @@ public final class ProductQueues {
 
     /** Where the user stands, without joining. */
     public Mono<StatusScript.Result> status(String productId, String userId) {
-        return scripts.status().run(productId, userId, clock.millis()).doOnNext(status -> {
+        return status(productId, userId, null);
+    }
+
+    /**
+     * Where the user stands, without joining; after a loss, what their token proves comes back
+     * first ({@code reclaim}, or {@code null}).
+     */
+    public Mono<StatusScript.Result> status(String productId, String userId, Reclaim reclaim) {
+        return recovering(productId, null, Mono.defer(() -> scripts.status().run(productId, userId, clock.millis(),
+                reclaim))).doOnNext(status -> {
             // An instance started after the product's joins (a rolling restart) learns it here.
             if (status.timed()) {
                 timed.add(productId);
@@ -158,7 +186,8 @@ public final class ProductQueues {
     }
 
     private Mono<Boolean> release(String productId, String userId, String trigger) {
-        return scripts.leave().run(productId, userId, clock.millis()).flatMap(left -> {
+        return recovering(productId, null, Mono.defer(() -> scripts.leave().run(productId, userId, clock.millis())))
+                .flatMap(left -> {
             events.promoted(productId, trigger, left.promoted());
             if (left.promoted() > 0) {
                 due.mark(productId);
@@ -226,7 +255,8 @@ public final class ProductQueues {
      * @return users promoted by the change
      */
     public Mono<Long> control(String productId, AdminAction action, String value) {
-        return scripts.admin().run(productId, action, value, clock.millis()).doOnNext(moved -> {
+        return recovering(productId, null, Mono.defer(() -> scripts.admin().run(productId, action, value,
+                clock.millis()))).doOnNext(moved -> {
             events.promoted(productId, "admin", moved);
             // A resume, a new mode or a larger max-active changes what is due.
             due.mark(productId);

@@ -134,6 +134,24 @@ public final class QueueKeys {
         return prefix + "arriving";
     }
 
+    /**
+     * ZSET of places reclaimed after a loss that the line could not hold where they were, served
+     * before the line, scored by position; named in keys.lua.
+     */
+    public String returning() {
+        return prefix + "returning";
+    }
+
+    /** HASH of user id to the time before which no token brings a session of theirs back (after a loss). */
+    public String honoured() {
+        return prefix + "honoured";
+    }
+
+    /** BITMAP of the tickets whose places were reclaimed after a loss, each once. */
+    public String reclaimed() {
+        return prefix + "reclaimed";
+    }
+
     /** String with the session's TTL, one per admitted user of a keyspace product. */
     public String slot(String userId) {
         return prefix + "slot:" + userId;
@@ -203,6 +221,11 @@ public final class QueueKeys {
     /** ZSET of places given up ahead of the invited line's head. */
     public String invitedLeft() {
         return prefix + "invited:left";
+    }
+
+    /** BITMAP of the invited line's tickets whose places were reclaimed after a loss. */
+    public String invitedReclaimed() {
+        return prefix + "invited:reclaimed";
     }
 
     /**

@@ -9,6 +9,7 @@ import io.queuegate.store.script.LeaveScript;
 import io.queuegate.store.script.MarkDueScript;
 import io.queuegate.store.script.PeekScript;
 import io.queuegate.store.script.PromoteScript;
+import io.queuegate.store.script.RecoverScript;
 import io.queuegate.store.script.RescheduleScript;
 import io.queuegate.store.script.SeenScript;
 import io.queuegate.store.script.SnapshotScript;
@@ -37,6 +38,7 @@ public final class QueueScripts {
     private final SeenScript seen;
     private final ViewScript view;
     private final UnclaimScript unclaim;
+    private final RecoverScript recover;
 
     public QueueScripts(ScriptRunner runner) {
         this.join = new JoinScript(runner);
@@ -54,6 +56,7 @@ public final class QueueScripts {
         this.seen = new SeenScript(runner);
         this.view = new ViewScript(runner);
         this.unclaim = new UnclaimScript(runner);
+        this.recover = new RecoverScript(runner);
     }
 
     public JoinScript join() {
@@ -114,5 +117,9 @@ public final class QueueScripts {
 
     public UnclaimScript unclaim() {
         return unclaim;
+    }
+
+    public RecoverScript recover() {
+        return recover;
     }
 }

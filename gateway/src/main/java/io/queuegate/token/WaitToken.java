@@ -21,12 +21,23 @@ import java.time.Instant;
  * @param network the network the token is bound to ({@code net}), as a keyed hash of it (never
  *                the address: see {@link WaitTokenCodec#networkClaim}); {@code null} for a token
  *                bound to none
+ * @param epoch the epoch of the Redis data it was signed in ({@code ep}): with it, a token signed
+ *              before Redis forgot proves the place or session it names; {@code null} in tokens
+ *              of the release before it (those are answered as before, without recovery)
+ * @param sessionEnd when its holder's session ends ({@code sx}), on a token signed for an admitted
+ *                   shopper: after a loss, the session comes back until then; else {@code null}
  */
 public record WaitToken(String productId, String userId, boolean anonymous, Instant issuedAt, Instant expiresAt,
-        Instant joinedAt, Long ticket, String network) {
+        Instant joinedAt, Long ticket, String network, String epoch, Instant sessionEnd) {
 
     /** A token of someone not (or no longer) waiting. */
     public WaitToken(String productId, String userId, boolean anonymous, Instant issuedAt, Instant expiresAt) {
-        this(productId, userId, anonymous, issuedAt, expiresAt, null, null, null);
+        this(productId, userId, anonymous, issuedAt, expiresAt, null, null, null, null, null);
+    }
+
+    /** A token signed without an epoch (by the release before it, or a tool). */
+    public WaitToken(String productId, String userId, boolean anonymous, Instant issuedAt, Instant expiresAt,
+            Instant joinedAt, Long ticket, String network) {
+        this(productId, userId, anonymous, issuedAt, expiresAt, joinedAt, ticket, network, null, null);
     }
 }

@@ -48,6 +48,9 @@ public final class WaitTokenCodec {
 
     private static final Duration CLOCK_SKEW = Duration.ofSeconds(30);
 
+    /** An epoch as {@code RedisEpoch} makes it: 16 hex digits. */
+    private static final Pattern EPOCH_CLAIM = Pattern.compile("[0-9a-f]{16}");
+
     /** 72 bits of the network's HMAC: no collision can be aimed at, and the claim stays short. */
     private static final int NETWORK_CLAIM_BYTES = 9;
     private static final Pattern NETWORK_CLAIM = Pattern.compile("[A-Za-z0-9_-]{12}");
@@ -102,6 +105,20 @@ public final class WaitTokenCodec {
      */
     public String issue(String productId, String userId, boolean anonymous, Instant joinedAt, Long ticket,
             String network) {
+        return issue(productId, userId, anonymous, joinedAt, ticket, network, null, null);
+    }
+
+    /**
+     * Like {@link #issue(String, String, boolean, Instant, Long, String)}, for a token that names
+     * the epoch of the Redis data it was signed in and, for an admitted shopper, when their session
+     * ends: what it proves if Redis forgets ({@code ep}, {@code sx}; the release before this one
+     * ignores both).
+     *
+     * @param epoch the epoch's id, or {@code null}
+     * @param sessionEnd the session's end, or {@code null} for a token of someone not admitted
+     */
+    public String issue(String productId, String userId, boolean anonymous, Instant joinedAt, Long ticket,
+            String network, String epoch, Instant sessionEnd) {
         Instant now = clock.instant();
         var builder = Jwts.builder()
                 .header().keyId(keys.currentId()).and()
@@ -117,6 +134,12 @@ public final class WaitTokenCodec {
         }
         if (network != null) {
             builder.claim("net", network);
+        }
+        if (epoch != null) {
+            builder.claim("ep", epoch);
+        }
+        if (sessionEnd != null) {
+            builder.claim("sx", sessionEnd.toEpochMilli());
         }
         return builder
                 .issuedAt(Date.from(now))
@@ -253,9 +276,24 @@ public final class WaitTokenCodec {
         if (network != null && !NETWORK_CLAIM.matcher(network).matches()) {
             throw new InvalidTokenException("the token's network claim is not one this gateway makes");
         }
+        String epoch;
+        try {
+            epoch = claims.get("ep", String.class);
+        }
+        catch (JwtException | IllegalArgumentException ex) {
+            throw new InvalidTokenException("the token's epoch claim is not a string");
+        }
+        if (epoch != null && !EPOCH_CLAIM.matcher(epoch).matches()) {
+            throw new InvalidTokenException("the token's epoch claim is not one this gateway makes");
+        }
+        Number sessionEnd = number(claims, "sx", "session end");
+        if (sessionEnd != null && (ticket != null || joinedAt != null)) {
+            throw new InvalidTokenException("the token names a session and a place in line at once");
+        }
         return new WaitToken(productId, userId, anonymous, issuedAt, claims.getExpiration().toInstant(),
                 joinedAt == null ? null : Instant.ofEpochSecond(joinedAt.longValue()),
-                ticket == null ? null : ticket.longValue(), network);
+                ticket == null ? null : ticket.longValue(), network, epoch,
+                sessionEnd == null ? null : Instant.ofEpochMilli(sessionEnd.longValue()));
     }
 
     private static Number number(Claims claims, String claim, String what) {

@@ -19,8 +19,10 @@ import io.queuegate.line.LocalAnswers;
 import io.queuegate.line.LocalStanding;
 import io.queuegate.live.LiveStatus;
 import io.queuegate.live.StreamLimits;
+import io.queuegate.recovery.Reclaims;
 import io.queuegate.store.Placement;
 import io.queuegate.store.ProductQueues;
+import io.queuegate.store.Reclaim;
 import io.queuegate.store.RedisFailures;
 import io.queuegate.token.WaitTokenCodec;
 
@@ -57,10 +59,11 @@ public class QueueEndpoints {
     private final StreamLimits streams;
     private final LocalAnswers local;
     private final WaitTokenCodec tokens;
+    private final Reclaims reclaims;
 
     public QueueEndpoints(CallerResolver callers, ProductQueues store, QueueResponses responses, LiveStatus live,
             AdmissionService admission, IdentityResolver identities, ClientAddresses clientAddresses,
-            StreamLimits streams, LocalAnswers local, WaitTokenCodec tokens) {
+            StreamLimits streams, LocalAnswers local, WaitTokenCodec tokens, Reclaims reclaims) {
         this.callers = callers;
         this.store = store;
         this.responses = responses;
@@ -71,6 +74,7 @@ public class QueueEndpoints {
         this.streams = streams;
         this.local = local;
         this.tokens = tokens;
+        this.reclaims = reclaims;
     }
 
     public RouterFunction<ServerResponse> routes() {
@@ -83,26 +87,31 @@ public class QueueEndpoints {
 
     /**
      * Answered from this instance's view of the line when the token carries the caller's ticket;
-     * else from Redis, and then a token due to be signed again (or one without a ticket yet) is
-     * signed anew, so a page that only polls here never ends with an expired token.
+     * else from Redis, and then a token due to be signed again (or one without a ticket yet, or of
+     * another epoch of Redis's data) is signed anew, so a page that only polls here never ends with
+     * an expired token. After Redis forgot, what the token proves comes back here too.
      */
     private Mono<ServerResponse> status(ServerRequest request) {
         return withCaller(request, (exchange, caller) -> {
             Instant now = Instant.ofEpochMilli(store.millis());
-            boolean renew = caller.ticket() == null || tokens.dueForRenewal(caller.token());
+            boolean otherEpoch = reclaims.ofAnotherEpoch(caller.token());
+            boolean renew = caller.ticket() == null || tokens.dueForRenewal(caller.token()) || otherEpoch;
             if (!renew) {
-                LocalStanding standing = local.status(caller.productId(), caller.userId(), caller.ticket(), true);
+                LocalStanding standing = local.status(caller.productId(), caller.userId(), caller.ticket(), true,
+                        caller.token().epoch());
                 if (standing != null) {
                     return written(responses.status(exchange, HttpStatus.OK, body(caller, standing.placement(),
                             standing.opensAt(), standing.abandonAfter(), standing.seedCommitment(), now)));
                 }
             }
-            return written(store.status(caller.productId(), caller.userId()).flatMap(status -> {
+            Reclaim reclaim = otherEpoch ? reclaims.of(caller.token(), null) : null;
+            return written(store.status(caller.productId(), caller.userId(), reclaim).flatMap(status -> {
                 if (renew && status.placement().state().inLine()) {
                     Instant joinedAt = caller.joinedAt() != null ? caller.joinedAt() : tokens.now();
                     // A bound token stays bound: its holder's network was checked on the way in.
                     responses.attachToken(exchange, tokens.issue(caller.productId(), caller.userId(),
-                            caller.anonymous(), joinedAt, status.ticket(), caller.token().network()));
+                            caller.anonymous(), joinedAt, status.ticket(), caller.token().network(),
+                            reclaims.currentEpoch(), null));
                 }
                 return responses.status(exchange, HttpStatus.OK,
                         body(caller, status.placement(), status.opensAt(), status.abandonAfter(), status.seedCommitment(),

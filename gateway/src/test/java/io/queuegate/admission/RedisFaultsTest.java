@@ -73,6 +73,7 @@ class RedisFaultsTest {
     @BeforeEach
     void emptyQueues() {
         redis.flushAll();
+        gateway.forgetRedis();
         awaitHealthyGateway();
     }
 

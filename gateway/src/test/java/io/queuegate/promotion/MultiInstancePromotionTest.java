@@ -284,7 +284,8 @@ class MultiInstancePromotionTest {
             synchronized (commands) {
                 commands.multi();
                 commands.zrange("qg:{" + product + "}:active", 0, -1);
-                commands.eval(Lines.script(), ScriptOutputType.MULTI, Lines.keys(product), product, "1");
+                commands.eval(Lines.script(), ScriptOutputType.MULTI, Lines.keys(product), product,
+                        io.queuegate.support.Scripts.EPOCH, "1");
                 snapshot = commands.exec();
             }
             List<String> active = (List<String>) snapshot.get(0);

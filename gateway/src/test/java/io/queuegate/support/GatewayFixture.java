@@ -4,7 +4,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 import com.github.tomakehurst.wiremock.WireMockServer;
-import io.queuegate.line.LineViews;
 
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -89,7 +88,7 @@ public final class GatewayFixture implements BeforeAllCallback, AfterAllCallback
     public void beforeEach(ExtensionContext context) {
         redis.flushAll();
         // Each instance's view of the lines is up to a second old: of the data just flushed.
-        gateways.forEach(gateway -> gateway.bean(LineViews.class).forgetAll());
+        gateways.forEach(GatewayInstance::forgetRedis);
         backend.resetRequests();
     }
 

@@ -128,6 +128,17 @@ public final class GatewayInstance implements AutoCloseable {
         return WebTestClient.bindToServer().baseUrl(baseUrl()).responseTimeout(Duration.ofSeconds(20)).build();
     }
 
+    /**
+     * Forgets everything this instance remembers of Redis's data (its views of the lines, the
+     * sessions it heard of, the rules it used): for a test that flushed Redis on purpose, which no
+     * epoch tells, so nothing of the test before comes back as if Redis had lost it.
+     */
+    public void forgetRedis() {
+        bean(io.queuegate.line.LineViews.class).forgetAll();
+        bean(io.queuegate.recovery.SessionLedger.class).forgetAll();
+        bean(io.queuegate.recovery.LineRecovery.class).forgetAll();
+    }
+
     public <T> T bean(Class<T> type) {
         return context.getBean(type);
     }

@@ -25,11 +25,14 @@ public final class Lines {
      * inside a MULTI that samples other keys in the same instant.
      */
     public static List<String> head(RedisCommands<String, String> commands, String productId, int limit) {
-        return commands.eval(PEEK.source(), ScriptOutputType.MULTI, keys(productId), productId,
+        return commands.eval(PEEK.source(), ScriptOutputType.MULTI, keys(productId), productId, Scripts.EPOCH,
                 Integer.toString(limit));
     }
 
-    /** {@code peek.lua} as Redis runs it; its arguments are the product id and how many. */
+    /**
+     * {@code peek.lua} as Redis runs it; its arguments are the product id, an epoch (it reads the
+     * line whatever epoch it was written in: {@link Scripts#EPOCH} will do) and how many.
+     */
     public static String script() {
         return PEEK.source();
     }

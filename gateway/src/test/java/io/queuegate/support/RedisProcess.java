@@ -38,6 +38,7 @@ public final class RedisProcess implements AutoCloseable {
     private final RedisClient client;
     private Process process;
     private StatefulRedisConnection<String, String> connection;
+    private StatefulRedisConnection<byte[], byte[]> binary;
 
     private RedisProcess(int port, Path dir, List<String> command) {
         this.port = port;
@@ -91,6 +92,14 @@ public final class RedisProcess implements AutoCloseable {
         return connection.sync();
     }
 
+    /** Commands on keys and values as bytes (DUMP and RESTORE a key as it is), on a connection of their own. */
+    public io.lettuce.core.api.sync.RedisCommands<byte[], byte[]> binaryCommands() {
+        if (binary == null) {
+            binary = client.connect(io.lettuce.core.codec.ByteArrayCodec.INSTANCE);
+        }
+        return binary.sync();
+    }
+
     public void flushAll() {
         commands().flushall();
     }
@@ -100,6 +109,10 @@ public final class RedisProcess implements AutoCloseable {
         if (connection != null) {
             connection.close();
             connection = null;
+        }
+        if (binary != null) {
+            binary.close();
+            binary = null;
         }
         if (process != null) {
             process.destroy();
@@ -125,6 +138,10 @@ public final class RedisProcess implements AutoCloseable {
         if (connection != null) {
             connection.close();
             connection = null;
+        }
+        if (binary != null) {
+            binary.close();
+            binary = null;
         }
     }
 

@@ -6,7 +6,6 @@ import java.util.HashMap;
 import java.util.Map;
 
 import com.github.tomakehurst.wiremock.WireMockServer;
-import io.queuegate.line.LineViews;
 import io.queuegate.support.Backend;
 import io.queuegate.support.GatewayInstance;
 import io.queuegate.support.HeadlessChromium;
@@ -73,7 +72,7 @@ class InviteLinkBrowserTest {
     @BeforeEach
     void emptyQueues() {
         redis.flushAll();
-        gateway.bean(LineViews.class).forgetAll();
+        gateway.forgetRedis();
         backend.resetRequests();
     }
 

@@ -7,6 +7,7 @@ import java.util.List;
 import io.queuegate.store.DrawSeed;
 import io.queuegate.store.Placement;
 import io.queuegate.store.ProductRules;
+import io.queuegate.store.Reclaim;
 import io.queuegate.store.ScriptReply;
 import io.queuegate.store.ScriptRunner;
 
@@ -19,7 +20,7 @@ import reactor.core.publisher.Mono;
 public final class JoinScript extends ProductScript {
 
     /** The values each user takes in the script's arguments: join.lua's PER_USER. */
-    static final int PER_USER = 5;
+    static final int PER_USER = 6;
 
     public JoinScript(ScriptRunner runner) {
         super(runner, "join.lua");
@@ -36,8 +37,11 @@ public final class JoinScript extends ProductScript {
      *                      once in Redis ({@link Placement.State#CHALLENGE_USED} when it was
      *                      taken before); else {@code null}
      * @param markTtl how long the mark is kept; {@code null} without a mark
+     * @param reclaim what the user's wait token proves that Redis may have lost after a loss,
+     *                brought back first ({@link Reclaim}); {@code null} for nothing
      */
-    public record Joiner(String userId, String claim, Invite invite, String challengeMark, Duration markTtl) {
+    public record Joiner(String userId, String claim, Invite invite, String challengeMark, Duration markTtl,
+            Reclaim reclaim) {
 
         public Joiner {
             if (claim != null && (claim.isEmpty() || claim.indexOf(':') >= 0)) {
@@ -52,19 +56,24 @@ public final class JoinScript extends ProductScript {
             }
         }
 
-        /** A user for whom invitations and proofs of work play no part. */
+        /** A user for whom invitations, proofs of work and losses play no part. */
         public Joiner(String userId, String claim) {
-            this(userId, claim, Invite.NONE, null, null);
+            this(userId, claim, Invite.NONE, null, null, null);
         }
 
         /** A user who brings this towards the product's invitations and paid no proof of work. */
         public Joiner(String userId, String claim, Invite invite) {
-            this(userId, claim, invite, null, null);
+            this(userId, claim, invite, null, null, null);
         }
 
         /** A join that paid a proof of work, for a product without invitations. */
         public Joiner(String userId, String claim, String challengeMark, Duration markTtl) {
-            this(userId, claim, Invite.NONE, challengeMark, markTtl);
+            this(userId, claim, Invite.NONE, challengeMark, markTtl, null);
+        }
+
+        /** A user who brings what a token signed before a loss proves, and nothing else. */
+        public static Joiner reclaiming(String userId, Reclaim reclaim) {
+            return new Joiner(userId, null, Invite.NONE, null, null, reclaim);
         }
     }
 
@@ -133,8 +142,14 @@ public final class JoinScript extends ProductScript {
      *               {@code invites: priority}), else {@code null}
      * @param seedCommitment the commitment to the seed of the product's last pre-queue draw, or
      *                       {@code null} when it has none
+     * @param sessionEnd when the user's session ends (epoch ms) while active, else {@code null}
      */
-    public record Joined(Placement placement, boolean enqueued, Long ticket, String seedCommitment) {
+    public record Joined(Placement placement, boolean enqueued, Long ticket, String seedCommitment, Long sessionEnd) {
+
+        /** An outcome without a session (waiting, or refused). */
+        public Joined(Placement placement, boolean enqueued, Long ticket, String seedCommitment) {
+            this(placement, enqueued, ticket, seedCommitment, null);
+        }
     }
 
     /**
@@ -191,11 +206,12 @@ public final class JoinScript extends ProductScript {
             argv.add(joiner.invite().argument());
             argv.add(joiner.challengeMark() == null ? "" : joiner.challengeMark());
             argv.add(joiner.challengeMark() == null ? "" : Long.toString(joiner.markTtl().toMillis()));
+            argv.add(Reclaim.argument(joiner.reclaim()));
         }
         return argv.toArray(String[]::new);
     }
 
-    /** The reply's {@code users} entries are fixed lists: state, rank, enqueued, ticket. */
+    /** The reply's {@code users} entries are fixed lists: state, rank, enqueued, ticket, session end. */
     static Result result(ScriptReply reply) {
         double rate = reply.number("rate") / 1_000_000.0;
         String commitment = reply.text("commitment");
@@ -204,9 +220,10 @@ public final class JoinScript extends ProductScript {
             List<?> user = (List<?>) entry;
             Placement.State state = ScriptReply.code(String.valueOf(user.get(0)), Placement.State.class, "join.lua");
             long ticket = ((Number) user.get(3)).longValue();
+            long sessionEnd = ((Number) user.get(4)).longValue();
             joined.add(new Joined(new Placement(state, ((Number) user.get(1)).longValue(), rate),
                     ((Number) user.get(2)).longValue() == 1, ticket == 0 ? null : ticket,
-                    commitment.isEmpty() ? null : commitment));
+                    commitment.isEmpty() ? null : commitment, sessionEnd == 0 ? null : sessionEnd));
         }
         return new Result(reply.number("promoted"), joined);
     }

@@ -12,7 +12,9 @@ import reactor.core.publisher.Mono;
 
 /**
  * What every script of one product shares: its keys ({@link QueueKeys#forScripts()}) and, as
- * its first argument, the product id, from which {@code keys.lua} makes every other key.
+ * its first arguments, the product id, from which {@code keys.lua} makes every other key, and the
+ * epoch of the Redis data ({@link ScriptRunner#productFields}), which {@code keys.lua} takes out
+ * again.
  */
 abstract class ProductScript {
 
@@ -30,17 +32,23 @@ abstract class ProductScript {
     }
 
     Mono<ScriptReply> fields(String productId, String... args) {
-        return runner.fields(script, QueueKeys.of(productId).forScripts(), arguments(productId, args));
+        return runner.productFields(script, productId, QueueKeys.of(productId).forScripts(), List.of(args));
     }
 
     Mono<List<Object>> list(String productId, String... args) {
-        return runner.list(script, QueueKeys.of(productId).forScripts(), arguments(productId, args));
+        return runner.productList(script, productId, QueueKeys.of(productId).forScripts(), List.of(args));
     }
 
-    private static List<String> arguments(String productId, String... args) {
-        List<String> all = new ArrayList<>(args.length + 1);
+    /**
+     * The script's arguments as Redis receives them, for callers that send the script raw (the
+     * benchmarks pipeline it): the product id, the epoch argument ({@link
+     * io.queuegate.store.RedisEpoch#argument}), then the script's own.
+     */
+    public static List<String> raw(String productId, String epochArgument, List<String> args) {
+        List<String> all = new ArrayList<>(args.size() + 2);
         all.add(productId);
-        all.addAll(List.of(args));
+        all.add(epochArgument);
+        all.addAll(args);
         return all;
     }
 }

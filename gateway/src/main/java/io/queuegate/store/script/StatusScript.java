@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 
 import io.queuegate.store.Placement;
+import io.queuegate.store.Reclaim;
 import io.queuegate.store.ScriptReply;
 import io.queuegate.store.ScriptRunner;
 
@@ -29,7 +30,15 @@ public final class StatusScript extends ProductScript {
     }
 
     public Mono<Result> run(String productId, String userId, long now) {
-        return fields(productId, userId, Long.toString(now)).map(StatusScript::result);
+        return run(productId, userId, now, null);
+    }
+
+    /**
+     * @param reclaim what the user's token proves that Redis may have lost after a loss, brought
+     *                back first ({@link Reclaim}); {@code null} for nothing
+     */
+    public Mono<Result> run(String productId, String userId, long now, Reclaim reclaim) {
+        return fields(productId, userId, Long.toString(now), Reclaim.argument(reclaim)).map(StatusScript::result);
     }
 
     static Result result(ScriptReply reply) {

@@ -37,19 +37,23 @@ public final class ViewScript extends ProductScript {
      * @param abandonAfter the product's abandon-after (ms), 0 for never
      * @param invited the invited line's moving parts ({@code invites: priority}): {@link Line#EMPTY}
      *                when the product has none
+     * @param returning how many places reclaimed after a loss wait ahead of both lines
+     * @param maxOverride the operator's max-active, or -1 when unset
+     * @param epoch the epoch of the Redis data it was read in, or {@code null} when unknown
      */
     public record Result(boolean known, long head, long last, long leftVersion, long leftCount, boolean leftChanged,
             long[] left, boolean leftComplete, long drawFrom, long drawTo, String seed, String seedCommitment, long opens,
             long opened, RoomMode mode, boolean draining, double rate, long rateAt, long rateSince, long abandonAfter,
-            Line invited) {
+            Line invited, long returning, long maxOverride, String epoch) {
 
-        /** A reply without an invited line. */
+        /** A reply without an invited line, nobody returning after a loss and no operator's max-active. */
         public Result(boolean known, long head, long last, long leftVersion, long leftCount, boolean leftChanged,
                 long[] left, boolean leftComplete, long drawFrom, long drawTo, String seed, String seedCommitment,
                 long opens, long opened, RoomMode mode, boolean draining, double rate, long rateAt, long rateSince,
                 long abandonAfter) {
             this(known, head, last, leftVersion, leftCount, leftChanged, left, leftComplete, drawFrom, drawTo, seed,
-                    seedCommitment, opens, opened, mode, draining, rate, rateAt, rateSince, abandonAfter, Line.EMPTY);
+                    seedCommitment, opens, opened, mode, draining, rate, rateAt, rateSince, abandonAfter, Line.EMPTY, 0,
+                    -1, null);
         }
     }
 
@@ -97,7 +101,8 @@ public final class ViewScript extends ProductScript {
                 reply.number("draw_to"), reply.text("seed"), nonEmpty(reply.text("commitment")), reply.number("opens"),
                 reply.number("opened"),
                 reply.code("mode", RoomMode.class), reply.flag("draining"), reply.decimal("rate"),
-                reply.number("rate_at"), reply.number("rate_since"), reply.number("abandon"), invited);
+                reply.number("rate_at"), reply.number("rate_since"), reply.number("abandon"), invited,
+                reply.number("returning"), reply.number("max_override"), reply.text("epoch"));
     }
 
     private static long[] positions(List<?> positions) {

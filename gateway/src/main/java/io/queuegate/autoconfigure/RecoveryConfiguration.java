@@ -1,0 +1,60 @@
+package io.queuegate.autoconfigure;
+
+import java.time.Clock;
+
+import io.queuegate.admission.ActiveCache;
+import io.queuegate.config.QueueGateProperties;
+import io.queuegate.events.QueueEventHub;
+import io.queuegate.line.LineViews;
+import io.queuegate.recovery.LineRecovery;
+import io.queuegate.recovery.Reclaims;
+import io.queuegate.recovery.SessionLedger;
+import io.queuegate.store.DueIndex;
+import io.queuegate.store.ProductRecovery;
+import io.queuegate.store.QueueScripts;
+import io.queuegate.store.RedisEpoch;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
+
+/**
+ * The line's recovery after Redis forgets: the sessions each instance remembers, the recovery of
+ * a product from what it remembers, and which tokens prove what Redis lost. On by default, with
+ * nothing to set.
+ */
+@Configuration(proxyBeanMethods = false)
+class RecoveryConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    SessionLedger queuegateSessionLedger(ReactiveStringRedisTemplate redis, Clock queuegateClock, QueueEventHub events) {
+        SessionLedger ledger = new SessionLedger(redis, queuegateClock);
+        events.register(ledger);
+        return ledger;
+    }
+
+    @Bean
+    @ConditionalOnMissingBean(ProductRecovery.class)
+    LineRecovery queuegateLineRecovery(QueueScripts scripts, RedisEpoch epoch, LineViews views, SessionLedger ledger,
+            DueIndex due, QueueEventHub events, Clock queuegateClock, QueueGateProperties properties,
+            ObjectProvider<ActiveCache> activeCache) {
+        LineRecovery recovery = new LineRecovery(scripts, epoch, views, ledger, due, events, queuegateClock,
+                properties.token().ttl());
+        epoch.onChange(current -> {
+            // Nothing remembered of the data before holds: the next answers come from Redis.
+            views.epochChanged();
+            activeCache.ifAvailable(ActiveCache::forgetAll);
+            recovery.epochChanged();
+        });
+        return recovery;
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    Reclaims queuegateReclaims(RedisEpoch epoch, SessionLedger ledger, Clock queuegateClock) {
+        return new Reclaims(epoch, ledger, queuegateClock);
+    }
+}
