@@ -139,10 +139,11 @@ local function opened(k, now, c, write)
 end
 
 -- A ticket in the pre-queue of a sale not yet open, in the main line or (invited) the invited
--- one. The first one opens a draw in both lines with the seed the gateway drew ('seed'), kept
--- secret until the opening, its SHA-256 ('commitment', which Redis cannot work out: the gateway
--- gives it with the seed), and each line's first ticket. A sale moved before it opened keeps its
--- pending draw, seed and commitment. A product that opens again before the crowd of its last draw
+-- one. The first one opens a draw in both lines with the seed the gateway derived for the sale
+-- ('seed', from the product and its opens-at, which 'draw_opens' keeps), kept secret until the
+-- opening, its SHA-256 ('commitment', which Redis cannot work out: the gateway gives it with the
+-- seed), and each line's first ticket. A sale moved before it opened keeps its pending draw, seed
+-- and commitment. A product that opens again before the crowd of its last draw
 -- got through draws nobody: newcomers queue behind that crowd (the invited line's is served
 -- first: when the main line's crowd is through, so is the invited one's).
 local function pre_queue(k, uid, c, seed, commitment, invited)
@@ -155,9 +156,10 @@ local function pre_queue(k, uid, c, seed, commitment, invited)
         c.seed, c.commitment = seed, commitment
         c.draw_from, c.draw_to = tostring(last_ticket(k) + 1), false
         c.commitment_draw = c.draw_from
+        c.draw_opens = c.opens
         ci.draw_from, ci.draw_to = tostring(last_ticket(ki) + 1), false
         redis.call('HSET', k.settings, 'seed', c.seed, k.field.draw_from, c.draw_from, ki.field.draw_from,
-            ci.draw_from, 'commitment', c.commitment, 'commitment_draw', c.commitment_draw)
+            ci.draw_from, 'commitment', c.commitment, 'commitment_draw', c.commitment_draw, 'draw_opens', c.draw_opens)
         redis.call('HDEL', k.settings, k.field.draw_to, ki.field.draw_to)
     end
     if invited then

@@ -18,10 +18,10 @@
 --       6 idle ttl (ms): how long the product's keys outlive its last visitor, so queues nobody
 --       visits any more (or that a hostile client invented) vanish   7 opens-at (epoch ms, '' =
 --       always open)   8 closes-at (epoch ms, '' = never)   9 max-admit-per-minute (0 = unpaced)
---       10 abandon-after (ms, 0 = never)   11 arrival-ttl (ms, 0 = the session ttl)   12 a seed
---       from a secure random generator, used if this call opens a pre-queue's draw ('' when no
---       draw can open: no opens-at, or it has passed)   13 the seed's commitment (its SHA-256,
---       hex; '' with no seed)   14 onwards, PER_USER values per user: the user id; when the
+--       10 abandon-after (ms, 0 = never)   11 arrival-ttl (ms, 0 = the session ttl)   12 the seed
+--       of the sale's draw (derived by the gateway from the product and opens-at), used if this
+--       call opens the pre-queue's draw ('' when no draw can open: no opens-at, or it has passed)
+--       13 the seed's commitment (its SHA-256, hex; '' with no seed)   14 onwards, PER_USER values per user: the user id; when the
 --       request would complete the session (complete-on: an active user must then claim the
 --       completion) the claim's id, a random string without ':', else ''; what the user brings
 --       towards the product's invitations: '' (none needed), 'required' (a new place needs a valid

@@ -22,7 +22,8 @@
 --       draw_from and draw_to under the same names prefixed 'invited_' (as for an empty line when
 --       there is none), returning (how many places reclaimed after a loss wait ahead of both
 --       lines), max_override (the operator's max-active, -1 when unset), epoch (the epoch the
---       gateway read it in). A product whose state
+--       gateway read it in), draw_opens (the opens-at the last draw was opened for, -1 when
+--       none: its seed is derived from it). A product whose state
 --       must be recovered first (fill.lua's stale) reads as unknown: its shoppers are answered by
 --       Redis, which recovers it.
 local LEFT_VIEW_MAX = 10000
@@ -73,4 +74,5 @@ return { 'known', c.max and 1 or 0, 'head', main.head, 'last', main.last,
     'invited_left_count', invited.left_count, 'invited_left_changed', invited.left_changed,
     'invited_left', invited.left, 'invited_left_complete', invited.left_complete,
     'invited_draw_from', invited.draw_from, 'invited_draw_to', invited.draw_to,
-    'returning', returning_count(k, c), 'max_override', tonumber(c.max_override) or -1, 'epoch', k.epoch }
+    'returning', returning_count(k, c), 'max_override', tonumber(c.max_override) or -1, 'epoch', k.epoch,
+    'draw_opens', tonumber(c.draw_opens) or -1 }

@@ -18,10 +18,13 @@ import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import io.queuegate.store.DrawSeed;
 import io.queuegate.store.LuaScript;
 import io.queuegate.store.Placement;
+import io.queuegate.store.ProductRules;
 import io.queuegate.store.QueueKeys;
 import io.queuegate.store.ScriptReply;
+import io.queuegate.store.script.JoinScript;
 import io.queuegate.support.Backend;
 import io.queuegate.support.GatewayInstance;
 import io.queuegate.support.RedisProcess;
@@ -130,7 +133,8 @@ public final class Drops {
 
     /** The users still in the product's line, in order (peek.lua). */
     private static List<String> line(RedisCommands<String, String> redis, String product) {
-        return redis.eval(LuaScript.load("peek.lua").source(), ScriptOutputType.MULTI, keys(product), product, "100000");
+        return redis.eval(LuaScript.load("peek.lua").source(), ScriptOutputType.MULTI, keys(product),
+                RawScripts.product(product, "100000"));
     }
 
     private static String[] keys(String product) {
@@ -149,24 +153,25 @@ public final class Drops {
         String product = "large-draw";
         String[] keys = keys(product);
         long now = System.currentTimeMillis();
-        String opensAt = Long.toString(now + 3_600_000);
+        ProductRules rules = new ProductRules(10, Duration.ofMinutes(10), "scheduler",
+                Instant.ofEpochMilli(now + 3_600_000), null, 0, Duration.ZERO, Duration.ofMinutes(1));
+        DrawSeed seed = DrawSeed.of("a bench's seed, as a gateway derives one for its sale");
         for (int i = 0; i < LARGE_DRAW; i++) {
-            redis.evalsha(join, ScriptOutputType.MULTI, keys, product, String.format("user-%010d", i), Long.toString(now),
-                    "10", "600000", "scheduler", "7200000", opensAt, "", "0", "0", "60000", "123456789", "0");
+            redis.evalsha(join, ScriptOutputType.MULTI, keys, RawScripts.join(new JoinScript.Args(product,
+                    String.format("user-%010d", i), now, rules, Duration.ofHours(2), seed, null)));
         }
         long opened = now + 3_600_001;
         long started = System.nanoTime();
-        redis.evalsha(promote, ScriptOutputType.MULTI, keys, product, Long.toString(opened), "");
+        redis.evalsha(promote, ScriptOutputType.MULTI, keys, RawScripts.product(product, Long.toString(opened), ""));
         double openMillis = (System.nanoTime() - started) / 1e6;
         List<Object> snapshot = redis.eval(LuaScript.load("snapshot.lua").source(), ScriptOutputType.MULTI, keys,
-                product, Long.toString(opened));
+                RawScripts.product(product, Long.toString(opened)));
         if (ScriptReply.of("snapshot.lua", snapshot).number("prequeued") != LARGE_DRAW) {
             throw new IllegalStateException("the large pre-queue was not drawn: " + snapshot);
         }
         for (int i = 0; i < LARGE_DRAW; i++) {
-            redis.evalsha(join, ScriptOutputType.MULTI, keys, product, String.format("late-%010d", i),
-                    Long.toString(opened), "10", "600000", "scheduler", "7200000", opensAt, "", "0", "0", "60000",
-                    "123456789", "0");
+            redis.evalsha(join, ScriptOutputType.MULTI, keys, RawScripts.join(new JoinScript.Args(product,
+                    String.format("late-%010d", i), opened, rules, Duration.ofHours(2), null, null)));
         }
         Random random = new Random(7);
         // Warm-up of client and server first; then three rounds each, interleaved, medians.
@@ -200,7 +205,8 @@ public final class Drops {
         redis.configResetstat();
         for (int i = 0; i < RANK_READS; i++) {
             String user = prefix + String.format("%010d", 10 + random.nextInt(LARGE_DRAW - 10));
-            List<Object> result = redis.evalsha(sha, ScriptOutputType.MULTI, keys, product, user, Long.toString(now));
+            List<Object> result = redis.evalsha(sha, ScriptOutputType.MULTI, keys,
+                    RawScripts.product(product, user, Long.toString(now), ""));
             Placement.State state = ScriptReply.of("status.lua", result).code("state", Placement.State.class);
             if (state != Placement.State.WAITING && state != Placement.State.ACTIVE) {
                 throw new IllegalStateException(user + " is not in line: " + result);

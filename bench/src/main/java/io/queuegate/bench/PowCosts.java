@@ -258,10 +258,8 @@ public final class PowCosts {
                 .map(user -> marked ? new JoinScript.Joiner(user, null, mark(user), Duration.ofMillis(150_000))
                         : new JoinScript.Joiner(user, null))
                 .toList();
-        List<String> args = new ArrayList<>(List.of(PRODUCT));
-        args.addAll(List.of(JoinScript.arguments(new JoinScript.Args(PRODUCT, System.currentTimeMillis(), rules,
-                Duration.ofMillis(7_800_000), null, joiners))));
-        return args.toArray(String[]::new);
+        return RawScripts.join(new JoinScript.Args(PRODUCT, System.currentTimeMillis(), rules,
+                Duration.ofMillis(7_800_000), null, joiners));
     }
 
     private static String[] group(String prefix) {

@@ -36,6 +36,8 @@ import io.queuegate.store.QueueKeys;
 import io.queuegate.store.QueueScripts;
 import io.queuegate.store.RedisGuard;
 import io.queuegate.store.ScriptReply;
+import io.queuegate.store.DrawSeeds;
+import io.queuegate.store.ScriptEpoch;
 import io.queuegate.store.ScriptRunner;
 import io.queuegate.store.SlotEventStream;
 import io.queuegate.store.TimedProducts;
@@ -373,8 +375,8 @@ public final class Scale {
             } while (!read.add(index));
             String uid = user('u', index);
             long start = System.nanoTime();
-            List<Object> result = sync.evalsha(statusSha, ScriptOutputType.MULTI, statusKeys, product, uid,
-                    Long.toString(span[0]));
+            List<Object> result = sync.evalsha(statusSha, ScriptOutputType.MULTI, statusKeys,
+                    RawScripts.product(product, uid, Long.toString(span[0]), ""));
             histogram.recordValue((System.nanoTime() - start) / 1_000);
             // u0..u(MAX_ACTIVE-1) were admitted; everyone after them waits in join order.
             ScriptReply reply = ScriptReply.of("status.lua", result);
@@ -488,13 +490,17 @@ public final class Scale {
             SettableClock clock = new SettableClock();
             ReactiveStringRedisTemplate template = new ReactiveStringRedisTemplate(factory);
             RedisGuard guard = new RedisGuard(CircuitBreaker.ofDefaults("bench"), Duration.ofMinutes(1));
-            QueueScripts scripts = new QueueScripts(new ScriptRunner(template, guard));
+            QueueScripts scripts = new QueueScripts(new ScriptRunner(template, guard,
+                    ScriptEpoch.fixed(RawScripts.EPOCH, false)));
             QueueEventHub events = new QueueEventHub();
             DueIndex dueIndex = new DueIndex(template, guard, scripts, clock);
             ProductRegistry registry = new ProductRegistry(template, guard, scripts, clock);
             TimedProducts timed = new TimedProducts();
             ProductQueues store = new ProductQueues(template, guard, scripts, clock, events, dueIndex, registry, timed,
-                    new SlotEventStream(template, guard, scripts, 10_000), Duration.ofHours(2));
+                    new SlotEventStream(template, guard, scripts, 10_000), Duration.ofHours(2),
+                    (productId, rules) -> reactor.core.publisher.Mono.error(new IllegalStateException(
+                            "the bench's Redis never forgets")),
+                    new DrawSeeds("a bench's token secret, at least 32 bytes long", List.of()));
             PromotionScheduler scheduler = new PromotionScheduler(store, dueIndex, registry, timed, events,
                     Duration.ofHours(1), Duration.ofHours(1));
             // Pass 1: every product's sessions have expired (t0 + 2 session ttls): each has 10 places due.
@@ -618,16 +624,14 @@ public final class Scale {
     private static String[] joinArguments(String product, String uid, long now, long ttl, Duration abandonAfter) {
         ProductRules rules = new ProductRules(MAX_ACTIVE, Duration.ofMillis(ttl), STRATEGY, null, null, 0, abandonAfter,
                 Duration.ofMillis(Math.min(ttl, 60_000)));
-        List<String> args = new ArrayList<>(List.of(product));
-        args.addAll(List.of(JoinScript.arguments(new JoinScript.Args(product, now, rules, Duration.ofMillis(IDLE_TTL_MS),
-                null, List.of(new JoinScript.Joiner(uid, null))))));
-        return args.toArray(String[]::new);
+        return RawScripts.join(new JoinScript.Args(product, now, rules, Duration.ofMillis(IDLE_TTL_MS), null,
+                List.of(new JoinScript.Joiner(uid, null))));
     }
 
     /** How many wait in the product's line, as the queues endpoint reads it (snapshot.lua). */
     private long waiting(String product) {
-        List<Object> snapshot = sync.eval(snapshotScript.source(), ScriptOutputType.MULTI, joinKeys(product), product,
-                Long.toString(System.currentTimeMillis()));
+        List<Object> snapshot = sync.eval(snapshotScript.source(), ScriptOutputType.MULTI, joinKeys(product),
+                RawScripts.product(product, Long.toString(System.currentTimeMillis())));
         return ScriptReply.of("snapshot.lua", snapshot).number("waiting");
     }
 

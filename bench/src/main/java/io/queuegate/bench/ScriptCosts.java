@@ -107,10 +107,11 @@ public final class ScriptCosts {
         double polls = perCall(CALLS, i -> async.evalsha(join, ScriptOutputType.MULTI, keys,
                 joinArgs(System.currentTimeMillis(), Rules.DEFAULT, user(10 + (i * 7919) % (WAITING - 10)))));
         table.append(row("poll of a waiting user through Redis (join.lua; a token due to be signed again)", polls, 1));
-        double reads = perCall(CALLS, i -> async.evalsha(status, ScriptOutputType.MULTI, keys, PRODUCT,
-                user(10 + (i * 104729) % (WAITING - 10)), Long.toString(System.currentTimeMillis())));
+        double reads = perCall(CALLS, i -> async.evalsha(status, ScriptOutputType.MULTI, keys, RawScripts.product(PRODUCT,
+                user(10 + (i * 104729) % (WAITING - 10)), Long.toString(System.currentTimeMillis()), "")));
         table.append(row("status read of a waiting user (status.lua)", reads, 1));
-        double views = perCall(CALLS / 10, i -> async.evalsha(view, ScriptOutputType.MULTI, keys, PRODUCT, "0", "0"));
+        double views = perCall(CALLS / 10, i -> async.evalsha(view, ScriptOutputType.MULTI, keys,
+                RawScripts.product(PRODUCT, "0", "0")));
         table.append(row("an instance's read of its view of the line (view.lua, twice a second per product)", views, 1));
         double marks = perCall(CALLS / SEEN_PER_CALL, i -> async.evalsha(seen, ScriptOutputType.MULTI, keys,
                 seenArgs(i)));
@@ -146,13 +147,12 @@ public final class ScriptCosts {
     }
 
     private String[] seenArgs(int call) {
-        String[] args = new String[2 + SEEN_PER_CALL];
-        args[0] = PRODUCT;
-        args[1] = Long.toString(System.currentTimeMillis());
+        String[] args = new String[1 + SEEN_PER_CALL];
+        args[0] = Long.toString(System.currentTimeMillis());
         for (int i = 0; i < SEEN_PER_CALL; i++) {
-            args[2 + i] = Long.toString(1 + ((long) call * SEEN_PER_CALL + i) % WAITING);
+            args[1 + i] = Long.toString(1 + ((long) call * SEEN_PER_CALL + i) % WAITING);
         }
-        return args;
+        return RawScripts.product(PRODUCT, args);
     }
 
     interface Call {
@@ -206,10 +206,8 @@ public final class ScriptCosts {
                 : new ProductRules(10, Duration.ofMinutes(10), "pubsub", null, null, 0, Duration.ofSeconds(60),
                         Duration.ofMinutes(10));
         List<JoinScript.Joiner> joiners = Arrays.stream(users).map(user -> new JoinScript.Joiner(user, null)).toList();
-        List<String> args = new ArrayList<>(List.of(PRODUCT));
-        args.addAll(List.of(JoinScript.arguments(
-                new JoinScript.Args(PRODUCT, now, productRules, Duration.ofMillis(7_800_000), null, joiners))));
-        return args.toArray(String[]::new);
+        return RawScripts.join(new JoinScript.Args(PRODUCT, now, productRules, Duration.ofMillis(7_800_000), null,
+                joiners));
     }
 
     private static String user(int i) {

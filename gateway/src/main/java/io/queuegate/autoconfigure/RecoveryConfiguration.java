@@ -9,6 +9,7 @@ import io.queuegate.line.LineViews;
 import io.queuegate.recovery.LineRecovery;
 import io.queuegate.recovery.Reclaims;
 import io.queuegate.recovery.SessionLedger;
+import io.queuegate.store.DrawSeeds;
 import io.queuegate.store.DueIndex;
 import io.queuegate.store.ProductRecovery;
 import io.queuegate.store.QueueScripts;
@@ -39,9 +40,9 @@ class RecoveryConfiguration {
     @Bean
     @ConditionalOnMissingBean(ProductRecovery.class)
     LineRecovery queuegateLineRecovery(QueueScripts scripts, RedisEpoch epoch, LineViews views, SessionLedger ledger,
-            DueIndex due, QueueEventHub events, Clock queuegateClock, QueueGateProperties properties,
+            DueIndex due, QueueEventHub events, DrawSeeds seeds, Clock queuegateClock, QueueGateProperties properties,
             ObjectProvider<ActiveCache> activeCache) {
-        LineRecovery recovery = new LineRecovery(scripts, epoch, views, ledger, due, events, queuegateClock,
+        LineRecovery recovery = new LineRecovery(scripts, epoch, views, ledger, due, events, seeds, queuegateClock,
                 properties.token().ttl());
         epoch.onChange(current -> {
             // Nothing remembered of the data before holds: the next answers come from Redis.

@@ -10,6 +10,7 @@ import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.Delay;
 import io.queuegate.config.QueueGateProperties;
 import io.queuegate.events.QueueEventHub;
+import io.queuegate.store.DrawSeeds;
 import io.queuegate.store.DueIndex;
 import io.queuegate.store.ProductQueues;
 import io.queuegate.store.ProductRecovery;
@@ -125,9 +126,16 @@ class StoreConfiguration {
     @ConditionalOnMissingBean
     ProductQueues productQueues(ReactiveStringRedisTemplate redis, RedisGuard guard, QueueScripts scripts,
             Clock queuegateClock, QueueEventHub events, DueIndex due, ProductRegistry registry, TimedProducts timed,
-            SlotEventStream slotEvents, QueueGateProperties properties, ProductRecovery recovery) {
+            SlotEventStream slotEvents, QueueGateProperties properties, ProductRecovery recovery, DrawSeeds drawSeeds) {
         return new ProductQueues(redis, guard, scripts, queuegateClock, events, due, registry, timed, slotEvents,
-                properties.token().ttl(), recovery);
+                properties.token().ttl(), recovery, drawSeeds);
+    }
+
+    /** The sales' draw seeds, derived from the token secret so a draw can be worked out again after a loss. */
+    @Bean
+    @ConditionalOnMissingBean
+    DrawSeeds queuegateDrawSeeds(QueueGateProperties properties) {
+        return new DrawSeeds(properties.token().secret(), properties.token().previousSecrets());
     }
 
     /**

@@ -218,11 +218,12 @@ public class LineViews implements SmartLifecycle {
      * @param opened the opens-at the sale opened at, -1 when none
      * @param maxOverride the operator's max-active, -1 when unset
      * @param invited the invited line, {@link ViewScript.Line#EMPTY} when none
+     * @param drawOpens the opens-at the last draw was opened for, -1 when none
      * @param ticketsPerSecond how fast the line took tickets between the last two reads
      */
     public record Remembered(String epoch, long readAt, long head, long last, long[] left, boolean leftComplete,
             long drawFrom, long drawTo, String seed, String commitment, long opens, long opened, RoomMode mode,
-            boolean draining, long maxOverride, ViewScript.Line invited, double ticketsPerSecond) {
+            boolean draining, long maxOverride, ViewScript.Line invited, long drawOpens, double ticketsPerSecond) {
     }
 
     private void remember(String productId, LineView view, ViewScript.Result read) {
@@ -246,7 +247,7 @@ public class LineViews implements SmartLifecycle {
                 read.invited() == ViewScript.Line.EMPTY ? ViewScript.Line.EMPTY
                         : new ViewScript.Line(invited.head(), invited.last(), invited.leftVersion(), invited.leftCount(),
                                 false, invited.left(), invited.leftComplete(), invited.drawFrom(), invited.drawTo()),
-                rate));
+                read.drawOpens(), rate));
     }
 
     /** How many products have a view (for tests and metrics). */

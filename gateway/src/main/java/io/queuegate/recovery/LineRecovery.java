@@ -2,6 +2,7 @@ package io.queuegate.recovery;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
@@ -9,6 +10,8 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import io.queuegate.events.QueueEvents;
 import io.queuegate.line.LineViews;
+import io.queuegate.store.DrawSeed;
+import io.queuegate.store.DrawSeeds;
 import io.queuegate.store.DueIndex;
 import io.queuegate.store.ProductRecovery;
 import io.queuegate.store.ProductRules;
@@ -59,6 +62,7 @@ public final class LineRecovery implements ProductRecovery {
     private final SessionLedger ledger;
     private final DueIndex due;
     private final QueueEvents events;
+    private final DrawSeeds seeds;
     private final Clock clock;
     private final Duration idle;
     private final Map<String, ProductRules> rules = new ConcurrentHashMap<>();
@@ -66,13 +70,14 @@ public final class LineRecovery implements ProductRecovery {
 
     /** @param idle how long a product's keys outlive their last visitor beyond a session (the token lifetime) */
     public LineRecovery(QueueScripts scripts, RedisEpoch epoch, LineViews views, SessionLedger ledger, DueIndex due,
-            QueueEvents events, Clock clock, Duration idle) {
+            QueueEvents events, DrawSeeds seeds, Clock clock, Duration idle) {
         this.scripts = scripts;
         this.epoch = epoch;
         this.views = views;
         this.ledger = ledger;
         this.due = due;
         this.events = events;
+        this.seeds = seeds;
         this.clock = clock;
         this.idle = idle;
     }
@@ -119,7 +124,8 @@ public final class LineRecovery implements ProductRecovery {
             long now = clock.millis();
             ProductRules productRules = rules.get(productId);
             boolean adopt = !current.recovering(now, epoch.window());
-            RecoverScript.Knowledge known = adopt ? RecoverScript.Knowledge.NONE : knowledge(productId, current);
+            RecoverScript.Knowledge known = adopt ? RecoverScript.Knowledge.NONE
+                    : knowledge(productId, productRules);
             long until = current.since() + epoch.window().toMillis();
             if (productRules != null && productRules.opensAt() != null) {
                 // A pre-queue's places are kept until its opening and the time to come back after it.
@@ -139,7 +145,7 @@ public final class LineRecovery implements ProductRecovery {
     }
 
     /** What this instance remembers of the product, as recover.lua takes it. */
-    RecoverScript.Knowledge knowledge(String productId, RedisEpoch.Epoch current) {
+    RecoverScript.Knowledge knowledge(String productId, ProductRules productRules) {
         LineViews.Remembered view = views.remembered(productId);
         var sessions = ledger.running(productId).stream()
                 .map(session -> new RecoverScript.Session(session.userId(), session.endsAt(), session.admittedAt()))
@@ -157,9 +163,27 @@ public final class LineRecovery implements ProductRecovery {
         RecoverScript.Line invited = line == ViewScript.Line.EMPTY ? null
                 : new RecoverScript.Line(line.head(), line.last(), line.left(),
                         line.drawFrom() < 0 ? null : line.drawFrom(), line.drawTo() < 0 ? null : line.drawTo());
-        String seed = view.seed() == null || view.seed().isEmpty() ? null : view.seed();
-        return new RecoverScript.Knowledge(main, invited, margin, seed, seed == null ? null : view.commitment(),
+        DrawSeed seed = drawSeed(productId, view, productRules);
+        return new RecoverScript.Knowledge(main, invited, margin, seed == null ? null : seed.seed(),
+                seed == null ? null : seed.commitment(),
                 view.opened() < 0 ? null : view.opened(), view.readAt(), view.mode(), view.draining(),
                 view.maxOverride() < 0 ? null : (int) view.maxOverride(), sessions, ended);
+    }
+
+    /**
+     * The seed of the product's last draw, worked out again from the sale it was opened for (the
+     * one whose commitment the instance read, when it read one); {@code null} without a draw, or
+     * for a draw this release cannot work out again (its seed was random).
+     */
+    private DrawSeed drawSeed(String productId, LineViews.Remembered view, ProductRules productRules) {
+        if (view.drawFrom() < 0) {
+            return null;
+        }
+        if (view.seed() != null && !view.seed().isEmpty()) {
+            return DrawSeed.of(view.seed());
+        }
+        long opens = view.drawOpens() >= 0 ? view.drawOpens() : view.opens() >= 0 ? view.opens()
+                : productRules != null && productRules.opensAt() != null ? productRules.opensAt().toEpochMilli() : -1;
+        return opens < 0 ? null : seeds.recover(productId, Instant.ofEpochMilli(opens), view.commitment());
     }
 }

@@ -3,7 +3,6 @@ package io.queuegate.store;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.security.SecureRandom;
 import java.util.HexFormat;
 
 /**
@@ -12,28 +11,16 @@ import java.util.HexFormat;
  * revealed is the one committed to, so the order was fixed before anyone could see who joined.
  *
  * @param seed the text the draw is keyed with ({@code line.lua}'s {@code permute}); this release
- *             makes 64 lowercase hex digits (256 random bits)
+ *             derives 64 lowercase hex digits ({@link DrawSeeds}), the one before drew 256 random bits
  * @param commitment the SHA-256 of the seed's text (its ASCII bytes, not the bytes the hex digits
  *                   stand for), as 64 lowercase hex digits: {@code printf %s "$seed" | sha256sum}
  */
 public record DrawSeed(String seed, String commitment) {
 
-    /** 256 bits: a shorter seed could be found from its published hash during a long pre-queue. */
-    static final int BYTES = 32;
-
-    private static final SecureRandom RANDOM = new SecureRandom();
-
     public DrawSeed {
         if (seed == null || seed.isEmpty() || commitment == null || !commitment.matches("[0-9a-f]{64}")) {
             throw new IllegalArgumentException("a draw seed is a non-empty text and its commitment 64 hex digits");
         }
-    }
-
-    /** A new seed from a generator nobody can predict (unlike any clock), with its commitment. */
-    public static DrawSeed random() {
-        byte[] bytes = new byte[BYTES];
-        RANDOM.nextBytes(bytes);
-        return of(HexFormat.of().formatHex(bytes));
     }
 
     /** A given seed with its commitment (tests, and a seed read back for a check). */

@@ -36,6 +36,7 @@ public final class ProductQueues {
     private final SlotEventStream slotEvents;
     private final Duration idleTtl;
     private final ProductRecovery recovery;
+    private final DrawSeeds drawSeeds;
     private final JoinBatcher batcher = new JoinBatcher(this::joinAll);
 
     /**
@@ -44,7 +45,7 @@ public final class ProductQueues {
      */
     public ProductQueues(ReactiveStringRedisTemplate redis, RedisGuard guard, QueueScripts scripts, Clock clock,
             QueueEvents events, DueIndex due, ProductRegistry registry, TimedProducts timed,
-            SlotEventStream slotEvents, Duration idleTtl, ProductRecovery recovery) {
+            SlotEventStream slotEvents, Duration idleTtl, ProductRecovery recovery, DrawSeeds drawSeeds) {
         this.redis = redis;
         this.guard = guard;
         this.scripts = scripts;
@@ -56,6 +57,7 @@ public final class ProductQueues {
         this.slotEvents = slotEvents;
         this.idleTtl = idleTtl;
         this.recovery = recovery;
+        this.drawSeeds = drawSeeds;
     }
 
     /**
@@ -104,7 +106,7 @@ public final class ProductQueues {
         long now = clock.millis();
         recovery.rulesUsed(productId, rules);
         JoinScript.Args args = new JoinScript.Args(productId, now, rules, idleTtl.plus(rules.sessionTtl()),
-                drawSeed(rules, now), joiners);
+                drawSeed(productId, rules, now), joiners);
         return recovering(productId, rules, scripts.join().run(args)).doOnNext(result -> {
             events.promoted(productId, "join", result.promoted());
             boolean newWaiter = false;
@@ -135,12 +137,13 @@ public final class ProductQueues {
     }
 
     /**
-     * A seed for a pre-queue's draw, with its commitment, in case this join opens one; none once
-     * the sale's opens-at has passed, when no call can open a draw (the script decides with the
-     * same {@code now}), so the sale itself pays for no random bits and no hash.
+     * The seed of the product's sale's draw, with its commitment, in case this join opens it; none
+     * once the sale's opens-at has passed, when no call can open a draw (the script decides with
+     * the same {@code now}), so the sale itself pays for no hash.
      */
-    private static DrawSeed drawSeed(ProductRules rules, long now) {
-        return rules.opensAt() == null || now >= rules.opensAt().toEpochMilli() ? null : DrawSeed.random();
+    private DrawSeed drawSeed(String productId, ProductRules rules, long now) {
+        return rules.opensAt() == null || now >= rules.opensAt().toEpochMilli() ? null
+                : drawSeeds.forSale(productId, rules.opensAt());
     }
 
     /** Where the user stands, without joining. */

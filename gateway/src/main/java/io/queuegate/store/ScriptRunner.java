@@ -60,14 +60,21 @@ public final class ScriptRunner {
 
     /** {@link #productFields} for a script that replies with a plain list. */
     public Mono<List<Object>> productList(LuaScript script, String productId, List<String> keys, List<String> args) {
-        return run(script, keys, Mono.defer(epoch::argument), current -> {
-            List<String> all = new ArrayList<>(args.size() + 2);
-            all.add(productId);
-            all.add(current);
-            all.addAll(args);
-            return all;
-        }).flatMap(values -> StaleProductException.REPLY.equals(values.isEmpty() ? null : values.get(0))
+        return run(script, keys, Mono.defer(epoch::argument), current -> productArguments(productId, current, args)).flatMap(values -> StaleProductException.REPLY.equals(values.isEmpty() ? null : values.get(0))
                 ? Mono.error(new StaleProductException(productId)) : Mono.just(values));
+    }
+
+    /**
+     * A product script's arguments as Redis receives them: the product id, the epoch argument
+     * ({@link RedisEpoch#argument}), then the script's own. Public for callers that send a script
+     * raw (the benchmarks pipeline it), so the order is written once.
+     */
+    public static List<String> productArguments(String productId, String epochArgument, List<String> args) {
+        List<String> all = new ArrayList<>(args.size() + 2);
+        all.add(productId);
+        all.add(epochArgument);
+        all.addAll(args);
+        return all;
     }
 
     /** @param epochArgument the epoch argument the call needs ({@code ""} for a script of no product) */

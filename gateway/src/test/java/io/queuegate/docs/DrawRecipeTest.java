@@ -67,7 +67,7 @@ class DrawRecipeTest {
         Map<Long, String> holders = new HashMap<>();
         String committed = null;
         for (int i = 0; i < 200; i++) {
-            JoinScript.Joined joined = join("u" + i, NOW + 1_000 + i, opensAt, DrawSeed.random());
+            JoinScript.Joined joined = join("u" + i, NOW + 1_000 + i, opensAt, io.queuegate.support.Draw.randomSeed());
             committed = committed == null ? joined.seedCommitment() : committed;
             assertThat(joined.seedCommitment()).isEqualTo(committed);
             holders.put(joined.ticket(), "u" + i);
@@ -80,7 +80,7 @@ class DrawRecipeTest {
                 committed);
         assertThat(tickets.stream().map(holders::get).toList()).as("the recipe's order").isEqualTo(admitted);
 
-        String another = DrawSeed.random().seed();
+        String another = io.queuegate.support.Draw.randomSeed().seed();
         String commitment = committed;
         assertThatThrownBy(() -> DrawRecipe.ticketsInOrder(another, opening.firstTicket(), opening.preQueued(), commitment))
                 .as("a seed that is not the one committed to").hasMessageContaining("not the one committed to");

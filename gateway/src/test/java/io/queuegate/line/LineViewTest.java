@@ -86,7 +86,7 @@ class LineViewTest {
 
     @Test
     void aLineDrawnWithA256BitSeedIsRankedAsTheScriptsRankItAndItsViewCarriesTheCommitment() {
-        assertADrawnLineIsRankedAsTheScriptsRankIt(DrawSeed.random());
+        assertADrawnLineIsRankedAsTheScriptsRankIt(io.queuegate.support.Draw.randomSeed());
     }
 
     /** Joins 300 before the opening, the first with {@code seed}, and compares every rank after it. */
@@ -97,7 +97,7 @@ class LineViewTest {
         Map<String, Long> tickets = new LinkedHashMap<>();
         for (int i = 0; i < 300; i++) {
             JoinScript.Result joined = scripts.join(new JoinScript.Args(PID, "u" + i, NOW + i, rules, IDLE,
-                    i == 0 ? seed : DrawSeed.random(), null));
+                    i == 0 ? seed : io.queuegate.support.Draw.randomSeed(), null));
             tickets.put("u" + i, joined.only().ticket());
         }
         LineView before = read(NOW + 1_000);

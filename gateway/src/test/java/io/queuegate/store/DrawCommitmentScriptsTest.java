@@ -66,7 +66,7 @@ class DrawCommitmentScriptsTest {
     @Test
     void theCommitmentShownFromTheFirstTicketOnIsTheHashOfTheSeedRevealedAtOpeningWhichGivesTheOrder() {
         opensAt = NOW + 10_000;
-        DrawSeed first = DrawSeed.random();
+        DrawSeed first = io.queuegate.support.Draw.randomSeed();
         JoinScript.Joined opener = join("u0", NOW, first).only();
         assertThat(opener.placement().state()).isEqualTo(State.PRE_QUEUE);
         assertThat(opener.seedCommitment()).as("the very first answer").isEqualTo(first.commitment());
@@ -74,7 +74,7 @@ class DrawCommitmentScriptsTest {
 
         List<String> users = new ArrayList<>(List.of("u0"));
         for (int i = 1; i < 40; i++) {
-            JoinScript.Joined joined = join("u" + i, NOW + i, DrawSeed.random()).only();
+            JoinScript.Joined joined = join("u" + i, NOW + i, io.queuegate.support.Draw.randomSeed()).only();
             assertThat(joined.seedCommitment()).as("u%d's join, with a seed of its own", i).isEqualTo(committed);
             users.add("u" + i);
         }
@@ -90,7 +90,7 @@ class DrawCommitmentScriptsTest {
         // Moved before it opens: the same draw, the same commitment, whatever seeds later joins bring.
         opensAt = NOW + 20_000;
         for (int i = 40; i < 60; i++) {
-            assertThat(join("u" + i, NOW + 15_000 + i, DrawSeed.random()).only().seedCommitment())
+            assertThat(join("u" + i, NOW + 15_000 + i, io.queuegate.support.Draw.randomSeed()).only().seedCommitment())
                     .as("after opens-at moved").isEqualTo(committed);
             users.add("u" + i);
         }
@@ -111,17 +111,17 @@ class DrawCommitmentScriptsTest {
     @Test
     void aSaleDrawnAgainLaterIsCommittedAnew() {
         opensAt = NOW + 10_000;
-        String firstCommitment = join("a", NOW, DrawSeed.random()).only().seedCommitment();
-        join("b", NOW + 1, DrawSeed.random());
+        String firstCommitment = join("a", NOW, io.queuegate.support.Draw.randomSeed()).only().seedCommitment();
+        join("b", NOW + 1, io.queuegate.support.Draw.randomSeed());
         assertThat(admissionOrder(opensAt)).containsExactlyInAnyOrder("a", "b");
 
         // The whole crowd of the first draw went through: a later opening draws anew.
         opensAt = NOW + 100_000;
-        DrawSeed second = DrawSeed.random();
+        DrawSeed second = io.queuegate.support.Draw.randomSeed();
         JoinScript.Joined opener = join("c", NOW + 50_000, second).only();
         assertThat(opener.placement().state()).isEqualTo(State.PRE_QUEUE);
         assertThat(opener.seedCommitment()).isEqualTo(second.commitment()).isNotEqualTo(firstCommitment);
-        join("d", NOW + 50_001, DrawSeed.random());
+        join("d", NOW + 50_001, io.queuegate.support.Draw.randomSeed());
         assertThat(scripts.snapshot(PID, NOW + 50_002).opening().seed()).as("the new draw's seed is secret again")
                 .isNull();
 
@@ -143,7 +143,7 @@ class DrawCommitmentScriptsTest {
                 assertThat(joined.get(0)).as("%s in the pre-queue", user).isEqualTo(2L);
             }
             else {
-                JoinScript.Joined joined = join(user, NOW + i, DrawSeed.random()).only();
+                JoinScript.Joined joined = join(user, NOW + i, io.queuegate.support.Draw.randomSeed()).only();
                 assertThat(joined.placement()).as(user).isEqualTo(new Placement(State.PRE_QUEUE, i + 1, 0));
                 assertThat(joined.seedCommitment()).as("a draw without a commitment stays without").isNull();
             }
@@ -164,13 +164,13 @@ class DrawCommitmentScriptsTest {
     @Test
     void aLaterDrawThePreviousReleaseOpensDoesNotShowTheCommitmentOfAnEarlierOne() {
         opensAt = NOW + 10_000;
-        String earlier = join("a", NOW, DrawSeed.random()).only().seedCommitment();
+        String earlier = join("a", NOW, io.queuegate.support.Draw.randomSeed()).only().seedCommitment();
         assertThat(earlier).isNotNull();
         assertThat(admissionOrder(opensAt)).containsExactly("a");
 
         opensAt = NOW + 100_000;
         new PreviousRelease(commands, PID).joinSale("b", NOW + 50_000, 1, opensAt, OLD_SEED);
-        JoinScript.Joined joined = join("c", NOW + 50_001, DrawSeed.random()).only();
+        JoinScript.Joined joined = join("c", NOW + 50_001, io.queuegate.support.Draw.randomSeed()).only();
         assertThat(joined.placement().state()).isEqualTo(State.PRE_QUEUE);
         assertThat(joined.seedCommitment()).as("the earlier draw's commitment is not this draw's").isNull();
         assertThat(scripts.status(PID, "b", NOW + 50_002).seedCommitment()).isNull();

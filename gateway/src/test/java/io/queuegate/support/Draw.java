@@ -75,4 +75,11 @@ public final class Draw {
             throw new IllegalStateException(ex);
         }
     }
+
+    /** A seed nobody chose (as the release before drew them): 256 random bits as 64 hex digits, with its commitment. */
+    public static io.queuegate.store.DrawSeed randomSeed() {
+        byte[] bytes = new byte[32];
+        new java.security.SecureRandom().nextBytes(bytes);
+        return io.queuegate.store.DrawSeed.of(java.util.HexFormat.of().formatHex(bytes));
+    }
 }

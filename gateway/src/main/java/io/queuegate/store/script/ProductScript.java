@@ -1,6 +1,5 @@
 package io.queuegate.store.script;
 
-import java.util.ArrayList;
 import java.util.List;
 
 import io.queuegate.store.LuaScript;
@@ -37,18 +36,5 @@ abstract class ProductScript {
 
     Mono<List<Object>> list(String productId, String... args) {
         return runner.productList(script, productId, QueueKeys.of(productId).forScripts(), List.of(args));
-    }
-
-    /**
-     * The script's arguments as Redis receives them, for callers that send the script raw (the
-     * benchmarks pipeline it): the product id, the epoch argument ({@link
-     * io.queuegate.store.RedisEpoch#argument}), then the script's own.
-     */
-    public static List<String> raw(String productId, String epochArgument, List<String> args) {
-        List<String> all = new ArrayList<>(args.size() + 2);
-        all.add(productId);
-        all.add(epochArgument);
-        all.addAll(args);
-        return all;
     }
 }

@@ -40,11 +40,12 @@ public final class ViewScript extends ProductScript {
      * @param returning how many places reclaimed after a loss wait ahead of both lines
      * @param maxOverride the operator's max-active, or -1 when unset
      * @param epoch the epoch of the Redis data it was read in, or {@code null} when unknown
+     * @param drawOpens the opens-at the last draw was opened for (its seed is derived from it), or -1
      */
     public record Result(boolean known, long head, long last, long leftVersion, long leftCount, boolean leftChanged,
             long[] left, boolean leftComplete, long drawFrom, long drawTo, String seed, String seedCommitment, long opens,
             long opened, RoomMode mode, boolean draining, double rate, long rateAt, long rateSince, long abandonAfter,
-            Line invited, long returning, long maxOverride, String epoch) {
+            Line invited, long returning, long maxOverride, String epoch, long drawOpens) {
 
         /** A reply without an invited line, nobody returning after a loss and no operator's max-active. */
         public Result(boolean known, long head, long last, long leftVersion, long leftCount, boolean leftChanged,
@@ -53,7 +54,7 @@ public final class ViewScript extends ProductScript {
                 long abandonAfter) {
             this(known, head, last, leftVersion, leftCount, leftChanged, left, leftComplete, drawFrom, drawTo, seed,
                     seedCommitment, opens, opened, mode, draining, rate, rateAt, rateSince, abandonAfter, Line.EMPTY, 0,
-                    -1, null);
+                    -1, null, -1);
         }
     }
 
@@ -102,7 +103,8 @@ public final class ViewScript extends ProductScript {
                 reply.number("opened"),
                 reply.code("mode", RoomMode.class), reply.flag("draining"), reply.decimal("rate"),
                 reply.number("rate_at"), reply.number("rate_since"), reply.number("abandon"), invited,
-                reply.number("returning"), reply.number("max_override"), reply.text("epoch"));
+                reply.number("returning"), reply.number("max_override"), reply.text("epoch"),
+                reply.number("draw_opens"));
     }
 
     private static long[] positions(List<?> positions) {
