@@ -13,8 +13,10 @@ import reactor.core.Disposable;
 /**
  * Listens to Lettuce's connection events: a lost connection makes the {@link RedisEpoch} suspect
  * (whatever answers next may be another server, or this one restarted), and a connection made
- * again closes the {@link RedisGuard}'s breaker and reads the epoch at once, so a loss is noticed
- * and recovered before the next shopper's request needs it.
+ * again has the epoch read at once, so a loss is noticed and recovered before the next shopper's
+ * request needs it. Once Redis has answered that read, the outage is over for the
+ * {@link RedisGuard}: its breaker closes. (Only then: the connection made again may be a
+ * subscription's while the one that carries the commands is still down.)
  */
 public final class RedisConnectionEvents implements SmartLifecycle {
 
@@ -39,9 +41,8 @@ public final class RedisConnectionEvents implements SmartLifecycle {
             }
             else if (event instanceof ConnectionActivatedEvent) {
                 epoch.suspect();
-                guard.reconnected();
-                epoch.current().subscribe(current -> {
-                }, error -> log.debug("Could not read Redis's epoch after a reconnection: " + error));
+                epoch.current().subscribe(current -> guard.reconnected(),
+                        error -> log.debug("Could not read Redis's epoch after a reconnection: " + error));
             }
         });
     }

@@ -15,7 +15,7 @@ import reactor.core.publisher.Mono;
  * so while Redis is down requests fail at once instead of each waiting out the timeout. The
  * timeout sits inside the breaker, so timeouts count as failures.
  *
- * <p>An outage that has ended costs nothing more: when the connection is made again
+ * <p>An outage that has ended costs nothing more: when Redis answers again after a reconnection
  * ({@link #reconnected()}) the breaker closes, and a call made before that which fails afterwards
  * (a command queued while disconnected that times out late) is not counted against Redis as it
  * is now.
@@ -52,8 +52,9 @@ public final class RedisGuard {
     }
 
     /**
-     * The connection to Redis was made again: whatever failed while it was down says nothing about
-     * Redis now, so the breaker closes and calls made before this moment no longer count.
+     * Redis answers again after its connection was lost: whatever failed while it was down says
+     * nothing about Redis now, so the breaker closes and calls made before this moment no longer
+     * count.
      */
     public void reconnected() {
         connections.incrementAndGet();

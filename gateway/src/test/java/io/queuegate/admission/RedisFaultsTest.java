@@ -74,6 +74,7 @@ class RedisFaultsTest {
     void emptyQueues() {
         redis.flushAll();
         gateway.forgetRedis();
+        gateway.forgetRedis();
         awaitHealthyGateway();
     }
 
