@@ -27,6 +27,7 @@ import io.queuegate.ops.QueueMetrics;
 import io.queuegate.ops.QueuesEndpoint;
 import io.queuegate.ops.WaitPercentiles;
 import io.queuegate.routes.RouteQueuePolicies;
+import io.queuegate.store.EvictionCheck;
 import io.queuegate.store.ProductQueues;
 import io.queuegate.store.ProductRegistry;
 import io.queuegate.store.RedisGuard;
@@ -78,8 +79,9 @@ public class QueueGateOperationsAutoConfiguration {
     @ConditionalOnClass(name = "org.springframework.boot.health.contributor.ReactiveHealthIndicator")
     @ConditionalOnMissingBean(QueueGateHealthIndicator.class)
     QueueGateHealthIndicator queuegateHealthIndicator(ProductQueues queues, RedisGuard guard, RouteLocator routes,
-            RouteQueuePolicies policies, QueueGateProperties properties) {
-        return new QueueGateHealthIndicator(queues, guard, routes, policies, properties.products());
+            RouteQueuePolicies policies, QueueGateProperties properties, ObjectProvider<EvictionCheck> eviction) {
+        return new QueueGateHealthIndicator(queues, guard, routes, policies, properties.products(),
+                eviction.getIfAvailable());
     }
 
     @Bean

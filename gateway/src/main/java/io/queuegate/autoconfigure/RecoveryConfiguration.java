@@ -31,10 +31,9 @@ class RecoveryConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    SessionLedger queuegateSessionLedger(ReactiveStringRedisTemplate redis, Clock queuegateClock, QueueEventHub events) {
-        SessionLedger ledger = new SessionLedger(redis, queuegateClock);
-        events.register(ledger);
-        return ledger;
+    SessionLedger queuegateSessionLedger(ReactiveStringRedisTemplate redis, Clock queuegateClock) {
+        // A QueueEvents bean: registered with the hub like every other listener bean.
+        return new SessionLedger(redis, queuegateClock);
     }
 
     @Bean

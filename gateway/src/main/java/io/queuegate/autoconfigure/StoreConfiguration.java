@@ -12,6 +12,7 @@ import io.queuegate.config.QueueGateProperties;
 import io.queuegate.events.QueueEventHub;
 import io.queuegate.store.DrawSeeds;
 import io.queuegate.store.DueIndex;
+import io.queuegate.store.EvictionCheck;
 import io.queuegate.store.ProductQueues;
 import io.queuegate.store.ProductRecovery;
 import io.queuegate.store.ProductRegistry;
@@ -29,6 +30,8 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.data.redis.autoconfigure.ClientResourcesBuilderCustomizer;
 import org.springframework.boot.data.redis.autoconfigure.LettuceClientOptionsBuilderCustomizer;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
@@ -81,6 +84,25 @@ class StoreConfiguration {
     RedisConnectionEvents queuegateRedisConnectionEvents(ClientResources resources, RedisEpoch epoch,
             RedisGuard guard) {
         return new RedisConnectionEvents(resources, epoch, guard);
+    }
+
+    /** Checked when the gateway is ready and for every new epoch (another server, or the same restarted). */
+    @Bean
+    @ConditionalOnMissingBean
+    EvictionCheck queuegateEvictionCheck(ReactiveStringRedisTemplate redis, RedisEpoch epoch) {
+        EvictionCheck check = new EvictionCheck(redis);
+        epoch.onChange(current -> check.check().subscribe(verdict -> {
+        }, error -> {
+        }));
+        return check;
+    }
+
+    @Bean
+    ApplicationListener<ApplicationReadyEvent> queuegateFirstEvictionCheck(EvictionCheck check) {
+        // Not on the way to readiness: a Redis that is down at startup is checked with the next epoch.
+        return event -> check.check().subscribe(verdict -> {
+        }, error -> {
+        });
     }
 
     @Bean

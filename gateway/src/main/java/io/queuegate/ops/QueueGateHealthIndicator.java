@@ -6,6 +6,7 @@ import io.queuegate.config.QueuePolicy;
 import io.queuegate.config.QueueSettings;
 import io.queuegate.config.RedisFailureMode;
 import io.queuegate.routes.RouteQueuePolicies;
+import io.queuegate.store.EvictionCheck;
 import io.queuegate.store.ProductQueues;
 import io.queuegate.store.RedisGuard;
 
@@ -20,7 +21,8 @@ import reactor.core.publisher.Mono;
  * the circuit breaker's state. It is DOWN only when Redis cannot answer and some protected route
  * or product fails closed, because only then can the gateway not serve; with every route
  * failing open it stays UP and says so. It belongs to the readiness group, so a load balancer
- * stops sending shoppers to an instance that could only answer 503.
+ * stops sending shoppers to an instance that could only answer 503. Its details also say whether
+ * Redis may evict QueueGate's keys ({@link EvictionCheck}): a warning, not a reason to stop serving.
  */
 public class QueueGateHealthIndicator implements ReactiveHealthIndicator {
 
@@ -29,21 +31,29 @@ public class QueueGateHealthIndicator implements ReactiveHealthIndicator {
     private final RouteLocator routes;
     private final RouteQueuePolicies policies;
     private final Map<String, QueueSettings> productOverrides;
+    private final EvictionCheck eviction;
 
+    /** @param eviction the check of Redis's eviction policy, or {@code null} for none */
     public QueueGateHealthIndicator(ProductQueues store, RedisGuard guard, RouteLocator routes,
-            RouteQueuePolicies policies, Map<String, QueueSettings> productOverrides) {
+            RouteQueuePolicies policies, Map<String, QueueSettings> productOverrides, EvictionCheck eviction) {
         this.store = store;
         this.guard = guard;
         this.routes = routes;
         this.policies = policies;
         this.productOverrides = productOverrides;
+        this.eviction = eviction;
     }
 
     @Override
     public Mono<Health> health() {
         String circuit = guard.breaker().getState().name();
         return store.ping()
-                .map(pong -> Health.up().withDetail("redis", "available").withDetail("circuit", circuit).build())
+                .flatMap(pong -> eviction == null ? Mono.just("") : eviction.check().map(EvictionCheck.Verdict::describe)
+                        .onErrorReturn("unknown: INFO memory could not be read"))
+                .map(evicting -> {
+                    Health.Builder up = Health.up().withDetail("redis", "available").withDetail("circuit", circuit);
+                    return (evicting.isEmpty() ? up : up.withDetail("eviction", evicting)).build();
+                })
                 .onErrorResume(error -> anyRouteFailsClosed().map(closed -> (closed ? Health.down() : Health.up())
                         .withDetail("redis", "unavailable: " + error.getClass().getSimpleName())
                         .withDetail("circuit", guard.breaker().getState().name())
