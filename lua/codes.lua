@@ -14,6 +14,9 @@ local STATE = {
     INVITE_REQUIRED = 'invite_required', -- would take a new place, but brought no valid invitation
     INVITE_USED = 'invite_used', -- would take a new place, but the invitation has made all its places
     CHALLENGE_USED = 'challenge_used', -- the join's proof-of-work solution was used before
+    SESSION_ENDED = 'session_ended', -- a completing request of someone who holds no place: no new one
+    CHALLENGE_REQUIRED = 'challenge_required', -- would take a new place, which the request did not pay for
+    JOIN_LIMITED = 'join_limited', -- would take a new place, beyond the caller's join limit
 }
 
 -- What a promotion pass did (fill, promote.lua, due.lua).

@@ -21,16 +21,22 @@
 --       10 abandon-after (ms, 0 = never)   11 arrival-ttl (ms, 0 = the session ttl)   12 the seed
 --       of the sale's draw (derived by the gateway from the product and opens-at), used if this
 --       call opens the pre-queue's draw ('' when no draw can open: no opens-at, or it has passed)
---       13 the seed's commitment (its SHA-256, hex; '' with no seed)   14 onwards, PER_USER values per user: the user id; when the
+--       13 the seed's commitment (its SHA-256, hex; '' with no seed)   14 '1' when the product is
+--       configured (queuegate.products): its keys then live the idle ttl; an unconfigured product
+--       nobody waits in and no operator touched keeps them only as long as its sessions can last
+--       15 onwards, PER_USER values per user: the user id; when the
 --       request would complete the session (complete-on: an active user must then claim the
 --       completion) the claim's id, a random string without ':', else ''; what the user brings
 --       towards the product's invitations: '' (none needed), 'required' (a new place needs a valid
 --       invitation and the request brought none), or a valid invitation the gateway checked, as
 --       '<uses> <expires (epoch ms)> <line> <jti>' (line 'invited' for the invited line of
 --       invites: priority, 'main' to count it only); when the join paid a proof of work, the
---       solved challenge's mark (hex), else ''; how long the mark must be kept (ms), else ''; and
+--       solved challenge's mark (hex), else ''; how long the mark must be kept (ms), else '';
 --       what the user's wait token proves that Redis may have lost, for fill.lua's reclaim
---       ('s <session end>', 'w <ticket>'), else ''
+--       ('s <session end> <signed>', 'w <ticket>'), else ''; and the request's terms for a new
+--       place, letters: 'c' a completing request of a token holder (it never makes a place),
+--       'p' the product asks a proof of work the request did not bring, 'l' the caller is past
+--       its join limit (the gateway counts a join only when a place is made)
 -- Reply rate (admissions per second x 10^6), promoted (users this call admitted), commitment (the
 --       commitment to the seed of the product's last draw, '' when none), users: one entry per
 --       user, in the order given, each the fixed list {state (STATE), rank (1-based while
@@ -58,6 +64,9 @@ local c = settings_of(k)
 if stale(k, c) then
     return RECOVER
 end
+local configured = ARGV[14] == '1'
+-- A product with no state before this call keeps none unless someone in it holds something after.
+local known = c.max and true or false
 local changes = {}
 if c.epoch ~= k.epoch then
     -- A product new to this Redis: born in the gateway's epoch.
@@ -135,12 +144,7 @@ local function invitation(invite)
     return nil, line == 'invited'
 end
 
-local function decide(uid, claim, invite, mark, mark_ttl, back)
-    -- A proof-of-work solution buys one join, on whichever instance it is shown: the first to
-    -- present it takes its mark, which lasts as long as any instance would accept it.
-    if mark ~= '' and not redis.call('SET', k:challenge(mark), '1', 'NX', 'PX', mark_ttl) then
-        return { STATE.CHALLENGE_USED, 0, 0, 0, 0 }
-    end
+local function decide(uid, claim, invite, mark, mark_ttl, back, terms)
     -- What the token proves and Redis lost comes back first, whatever the room's mode.
     if back ~= '' then
         local expiry = tonumber(redis.call('ZSCORE', k.active, uid))
@@ -168,17 +172,35 @@ local function decide(uid, claim, invite, mark, mark_ttl, back)
         if returning then
             return { STATE.WAITING, returning, 0, 0, 0 }
         end
+        -- The user holds nothing: what would make a place, in this order.
+        if string.find(terms, 'c', 1, true) then
+            return { STATE.SESSION_ENDED, 0, 0, 0, 0 }
+        end
         if c.draining == '1' then
             return { STATE.DRAINING, 0, 0, 0, 0 }
         end
         if closes ~= '' and now >= tonumber(closes) then
             return { STATE.SALE_ENDED, 0, 0, 0, 0 }
         end
-        -- From here on the user takes a new place, whatever the room's mode or the sale's state.
+        if string.find(terms, 'p', 1, true) then
+            return { STATE.CHALLENGE_REQUIRED, 0, 0, 0, 0 }
+        end
+        if string.find(terms, 'l', 1, true) then
+            return { STATE.JOIN_LIMITED, 0, 0, 0, 0 }
+        end
+        -- A proof-of-work solution buys one place, on whichever instance it is shown: the first to
+        -- make a place with it takes its mark, which lasts as long as any instance would accept it.
+        if mark ~= '' and redis.call('EXISTS', k:challenge(mark)) == 1 then
+            return { STATE.CHALLENGE_USED, 0, 0, 0, 0 }
+        end
         local refused, invited = invitation(invite)
         if refused then
             return { refused, 0, 0, 0, 0 }
         end
+        if mark ~= '' then
+            redis.call('SET', k:challenge(mark), '1', 'PX', mark_ttl)
+        end
+        -- From here on the user takes a new place, whatever the room's mode or the sale's state.
         lk, lc = k, c
         if invited then
             if not c.invited then
@@ -229,12 +251,42 @@ local function decide(uid, claim, invite, mark, mark_ttl, back)
     return { STATE.WAITING, rank_among_all(k, c, lk, lc, ticket), enqueued, reply_ticket(k, lk, ticket), 0 }
 end
 
-local PER_USER = 6
+local PER_USER = 7
 local users = {}
-for i = 14, #ARGV, PER_USER do
-    users[#users + 1] = decide(ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4], ARGV[i + 5])
+local holds = { [STATE.ACTIVE] = true, [STATE.WAITING] = true, [STATE.PRE_QUEUE] = true, [STATE.COMPLETING] = true }
+local held = false
+for i = 15, #ARGV, PER_USER do
+    local user = decide(ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4], ARGV[i + 5], ARGV[i + 6])
+    held = held or holds[user[1]] or false
+    users[#users + 1] = user
+end
+local reply = { 'rate', rate_reply(c, now), 'promoted', promoted, 'commitment', commitment_of(c), 'users', users }
+if not known and not held then
+    -- Nobody took anything (turned away, asked to pay or to wait): an invented product costs nothing.
+    return reply
 end
 
+-- How long the product's keys live. A product someone waits in, that is configured, or whose
+-- room an operator set keeps them the idle ttl (a waiting token comes back within its lifetime);
+-- any other keeps them only as long as its sessions can last (a first session, an arrival that
+-- extends it, and a renewal period's slack): an invented id costs a few hundred bytes, and only
+-- for a session. Set every KEEP_EVERY, and at once when the product starts keeping them long.
+local keep_for = idle
+if renew or c.kept_long ~= '1' then
+    local long = configured or waiting_count(k, c) > 0 or c.mode or c.draining or c.max_override
+    if not long then
+        keep_for = math.min(idle, ttl + math.min(arrival, ttl) + 2 * KEEP_EVERY)
+    end
+    local kept_long = long and '1' or '0'
+    if long and c.kept_long ~= '1' then
+        renew = true
+    end
+    if renew and c.kept_long ~= kept_long then
+        c.kept_long = kept_long
+        changes[#changes + 1] = 'kept_long'
+        changes[#changes + 1] = kept_long
+    end
+end
 if #changes > 0 then
     redis.call('HSET', k.settings, unpack(changes))
 end
@@ -245,14 +297,14 @@ end
 -- before answering): the ticket counter can never reset while anyone waits.
 if renew then
     for _, key in ipairs({ k.settings, k.active, k.seq, k.arriving, k.left }) do
-        redis.call('PEXPIRE', key, idle)
+        redis.call('PEXPIRE', key, keep_for)
     end
     if c.invited then
-        redis.call('PEXPIRE', k.invited.seq, idle)
-        redis.call('PEXPIRE', k.invited.left, idle)
+        redis.call('PEXPIRE', k.invited.seq, keep_for)
+        redis.call('PEXPIRE', k.invited.left, keep_for)
     end
 elseif invited_joins > 0 then
     -- The invited line's counter may be new: it must not outlive the product's other keys.
-    redis.call('PEXPIRE', k.invited.seq, idle)
+    redis.call('PEXPIRE', k.invited.seq, keep_for)
 end
-return { 'rate', rate_reply(c, now), 'promoted', promoted, 'commitment', commitment_of(c), 'users', users }
+return reply

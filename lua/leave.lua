@@ -4,8 +4,13 @@
 -- (and anything else listening) hears that a place opened; products on stream promotion are told
 -- to the caller, which appends the event to the shared stream (a key of another slot).
 --
+-- With 'drop' (the shop answered 404 to the request that made an unconfigured product's first
+-- place: it sells no such product), a product left with nobody in it and no operator's setting
+-- loses every key at once: an invented id costs nothing once the shop has said so.
+--
 -- KEYS  settings, active, seq (keys.lua)
--- ARGV  1 product id   2 user id   3 now (epoch ms)
+-- ARGV  1 product id   2 user id   3 now (epoch ms)   4 'drop' to drop the product if it is left
+--       empty, else ''
 -- Reply held (1 when the user held a place), promoted (users admitted into the freed place),
 --       stream (1 when the product's slot-free event should go to the stream); {'recover', 1}
 --       instead when the product must be recovered first (fill.lua's stale)
@@ -27,6 +32,17 @@ end
 local promoted = 0
 if c.max then
     promoted = fill(k, now, c)
+end
+if ARGV[4] == 'drop' and waiting_count(k, c) == 0 and redis.call('ZCARD', k.active) == 0 and not c.mode
+        and not c.draining and not c.max_override then
+    redis.call('DEL', k.settings, k.active, k.seq, k.arriving, k.left, k.returning, k.honoured, k.reclaimed)
+    -- The seen marks of the request that made the place (its span, or the one before when it just turned).
+    local abandon = tonumber(c.abandon) or 0
+    if abandon > 0 then
+        local span = seen_span(abandon)
+        redis.call('DEL', k:seen(span, math.floor(now / span)), k:seen(span, math.floor(now / span) - 1))
+    end
+    return { 'held', held > 0 and 1 or 0, 'promoted', promoted, 'stream', 0 }
 end
 local stream = 0
 if held > 0 and c.strategy == 'pubsub' then

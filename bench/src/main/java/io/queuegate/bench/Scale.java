@@ -500,7 +500,7 @@ public final class Scale {
                     new SlotEventStream(template, guard, scripts, 10_000), Duration.ofHours(2),
                     (productId, rules) -> reactor.core.publisher.Mono.error(new IllegalStateException(
                             "the bench's Redis never forgets")),
-                    new DrawSeeds("a bench's token secret, at least 32 bytes long", List.of()));
+                    new DrawSeeds("a bench's token secret, at least 32 bytes long", List.of()), java.util.Set.of());
             PromotionScheduler scheduler = new PromotionScheduler(store, dueIndex, registry, timed, events,
                     Duration.ofHours(1), Duration.ofHours(1));
             // Pass 1: every product's sessions have expired (t0 + 2 session ttls): each has 10 places due.

@@ -26,7 +26,7 @@ import reactor.util.retry.Retry;
  */
 public class ActiveCache implements SmartLifecycle {
 
-    /** Past this many entries the cache starts afresh rather than grow. */
+    /** Past this many entries the oldest go first rather than grow. */
     static final int MAX_ENTRIES = 200_000;
 
     /**
@@ -38,13 +38,15 @@ public class ActiveCache implements SmartLifecycle {
     private final ReactiveStringRedisTemplate redis;
     private final Clock clock;
     private final long ttlMillis;
-    private final Map<String, Long> activeUntil = new ConcurrentHashMap<>();
+    private final Map<String, Long> activeUntil;
     private volatile Disposable releases;
 
     public ActiveCache(ReactiveStringRedisTemplate redis, Clock clock, Duration ttl) {
         this.redis = redis;
         this.clock = clock;
         this.ttlMillis = ttl.toMillis();
+        this.activeUntil = com.github.benmanes.caffeine.cache.Caffeine.newBuilder().maximumSize(MAX_ENTRIES)
+                .expireAfterWrite(ttl.isZero() ? Duration.ofMillis(1) : ttl).<String, Long>build().asMap();
     }
 
     public boolean isEnabled() {
@@ -60,9 +62,6 @@ public class ActiveCache implements SmartLifecycle {
     public void remember(String productId, String userId) {
         if (!isEnabled()) {
             return;
-        }
-        if (activeUntil.size() >= MAX_ENTRIES) {
-            activeUntil.clear();
         }
         activeUntil.put(key(productId, userId), clock.millis() + ttlMillis);
     }

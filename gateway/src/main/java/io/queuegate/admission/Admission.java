@@ -15,11 +15,13 @@ public sealed interface Admission {
      * @param issuedToken non-null when a new token was made
      * @param claim the id of the session's completion claim when this request holds it (it
      *              matches {@code complete-on}): its success ends the session; else {@code null}
+     * @param madePlace whether this very request made the caller's place (admitted as it joined):
+     *                  should the shop answer that it sells no such product (404), the place goes
      */
-    record Active(Caller caller, String issuedToken, String claim) implements Admission {
+    record Active(Caller caller, String issuedToken, String claim, boolean madePlace) implements Admission {
 
         public Active(Caller caller, String issuedToken) {
-            this(caller, issuedToken, null);
+            this(caller, issuedToken, null, false);
         }
     }
 

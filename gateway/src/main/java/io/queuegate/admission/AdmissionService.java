@@ -100,7 +100,7 @@ public class AdmissionService {
             if (standing != null && (standing.placement().state() != Placement.State.PRE_QUEUE
                     || Objects.equals(standing.opensAt(), request.policy().opensAt()))) {
                 return Mono.just(decide(caller, new JoinScript.Joined(standing.placement(), false, caller.ticket(),
-                        standing.seedCommitment()), request, null, request.presented().value()));
+                        standing.seedCommitment()), request, null, request.presented().value(), 0));
             }
         }
         QueuePolicy policy = request.policy();
@@ -110,28 +110,39 @@ public class AdmissionService {
         if (invite.required() && request.identity() == null && request.presented() == null) {
             return Mono.just(refused(request.invitation()));
         }
-        // Only a join without a token can add a member or a queue; polls with a token pass free.
-        JoinGate.Outcome.Paid paid = null;
-        if (!caller.hasToken()) {
-            JoinGate.Outcome proof = proveJoin(request);
-            if (proof instanceof JoinGate.Outcome.Unpaid unpaid) {
-                return Mono.just(new Admission.Challenged(unpaid.presented() ? Refusal.CHALLENGE_INVALID
-                        : Refusal.CHALLENGE_REQUIRED, unpaid.detail(), unpaid.challenge()));
-            }
-            paid = proof instanceof JoinGate.Outcome.Paid solved ? solved : null;
-            Admission limited = limitJoin(caller, request);
-            if (limited != null) {
-                return Mono.just(limited);
-            }
+        // What a new place costs: the product's proof of work and a place within the caller's join
+        // limits, with or without an old token. Checked here, without counting; the join script
+        // says whether the request would make a place (a shopper who holds one pays nothing), and
+        // only a place made counts. A caller with neither token nor identity holds nothing
+        // anywhere, so it is answered at once, without Redis.
+        boolean holdsNothing = !caller.hasToken() && caller.anonymous();
+        JoinGate.Outcome proof = proveJoin(request, caller);
+        if (proof instanceof JoinGate.Outcome.Unpaid unpaid && (unpaid.presented() || holdsNothing)) {
+            return Mono.just(new Admission.Challenged(unpaid.presented() ? Refusal.CHALLENGE_INVALID
+                    : Refusal.CHALLENGE_REQUIRED, unpaid.detail(), unpaid.challenge()));
         }
+        JoinGate.Outcome.Paid paid = proof instanceof JoinGate.Outcome.Paid solved ? solved : null;
+        long limitedFor = joinLimit(caller, request);
+        if (limitedFor > 0 && holdsNothing) {
+            return Mono.just(tooManyJoins(limitedFor));
+        }
+        // A completing request never makes a place: one admission buys once. (A first request
+        // without a token that completes is a new shopper, not a re-buy: it joins.)
+        JoinScript.Terms terms = new JoinScript.Terms(request.completing() && caller.hasToken(),
+                proof instanceof JoinGate.Outcome.Unpaid, limitedFor > 0);
         // A caller who may not be let through must not hold the completion either.
         String claim = request.completing() && caller.mayForward() ? Identifiers.newClaimId() : null;
         // After Redis forgot, what the token proves comes back first (only the holder's own token).
         JoinScript.Joiner joiner = new JoinScript.Joiner(caller.userId(), claim, invite,
                 paid == null ? null : paid.solution().mark(), paid == null ? null : paid.solution().markTtl(),
-                otherEpoch ? reclaims.of(caller.token(), policy) : null);
+                otherEpoch ? reclaims.of(caller.token(), policy) : null, terms);
         return queues.join(caller.productId(), policy.rules(), joiner)
-                .map(joined -> decide(caller, joined, request, claim, null))
+                .map(joined -> {
+                    if (joined.enqueued()) {
+                        placeMade(caller, request);
+                    }
+                    return decide(caller, joined, request, claim, null, limitedFor);
+                })
                 .onErrorResume(RedisFailures::isRedisFailure, error -> {
                     events.redisFailure(request.productId(), "admission", error);
                     log.warn("Redis could not answer for product " + request.productId() + "; route fails "
@@ -171,14 +182,18 @@ public class AdmissionService {
     }
 
     /**
-     * What a join without a token shows for the product's {@code join-challenge}: checked here,
-     * locally; the single use of a solution is the join script's to enforce. The place where
-     * something that vouches for a join waives the challenge: a valid invitation does.
+     * What the request shows towards the product's {@code join-challenge}, should it make a new
+     * place: checked here, locally; the single use of a solution is the join script's to enforce.
+     * The place where something that vouches for a place waives the challenge: a valid invitation does.
      */
-    private JoinGate.Outcome proveJoin(AdmissionRequest request) {
+    private JoinGate.Outcome proveJoin(AdmissionRequest request, Caller caller) {
         QueuePolicy policy = request.policy();
         return joinGate.check(request.productId(), policy.joinChallenge(), policy.powDifficulty(),
-                request.challengeSolution(), request.invited());
+                request.challengeSolution(), request.invited(), caller.anonymous(), network(request));
+    }
+
+    private static String network(AdmissionRequest request) {
+        return ClientAddresses.network(request.clientAddress().get());
     }
 
     private static boolean binds(QueuePolicy policy) {
@@ -186,16 +201,29 @@ public class AdmissionService {
     }
 
     /**
-     * Counts a join against the client address's limit and, for an identified caller, the
-     * user's; returns the refusal, or {@code null} when the join may go ahead.
+     * How long until the caller may make another place (0: now): the client address's limit and,
+     * for an identified caller, the user's. Nothing is counted here.
      */
-    private Admission limitJoin(Caller caller, AdmissionRequest request) {
-        long wait = addressLimiter.tryJoin(ClientAddresses.network(request.clientAddress().get()));
+    private long joinLimit(Caller caller, AdmissionRequest request) {
+        long wait = addressLimiter.check(network(request));
         if (wait == 0 && !caller.anonymous()) {
-            wait = userLimiter.tryJoin(caller.userId());
+            wait = userLimiter.check(caller.userId());
         }
-        return wait > 0 ? new Admission.Rejected(Refusal.TOO_MANY_JOINS, null, false, Math.max(1, (wait + 999) / 1000))
-                : null;
+        return wait;
+    }
+
+    /** The request made a new place: it counts against the caller's join limits and its network's rate. */
+    private void placeMade(Caller caller, AdmissionRequest request) {
+        String network = network(request);
+        addressLimiter.count(network);
+        if (!caller.anonymous()) {
+            userLimiter.count(caller.userId());
+        }
+        joinGate.placed(caller.productId(), network);
+    }
+
+    private static Admission.Rejected tooManyJoins(long waitMillis) {
+        return new Admission.Rejected(Refusal.TOO_MANY_JOINS, null, false, Math.max(1, (waitMillis + 999) / 1000));
     }
 
     /**
@@ -210,9 +238,10 @@ public class AdmissionService {
      * @param claim the id of the completion claim the join took if it answers active, else {@code null}
      * @param presentedToken the caller's token when its answer comes from this instance's memory
      *                       (it still says the same, so it is not signed again), else {@code null}
+     * @param limitedFor how long until the caller may make another place (0: now)
      */
     private Admission decide(Caller caller, JoinScript.Joined joined, AdmissionRequest request, String claim,
-            String presentedToken) {
+            String presentedToken, long limitedFor) {
         QueuePolicy policy = request.policy();
         String routeId = request.routeId();
         InvitationCheck invitation = request.invitation();
@@ -229,7 +258,14 @@ public class AdmissionService {
                 return active(caller, joined, request, claim);
             case CHALLENGE_USED:
                 return new Admission.Challenged(Refusal.CHALLENGE_USED, null,
-                        joinGate.fresh(caller.productId(), policy.powDifficulty()));
+                        joinGate.fresh(caller.productId(), policy.powDifficulty(), network(request)));
+            case CHALLENGE_REQUIRED:
+                return new Admission.Challenged(Refusal.CHALLENGE_REQUIRED, null,
+                        joinGate.fresh(caller.productId(), policy.powDifficulty(), network(request)));
+            case JOIN_LIMITED:
+                return tooManyJoins(limitedFor);
+            case SESSION_ENDED:
+                return new Admission.Rejected(Refusal.SESSION_ENDED, null, false, 0);
             case COMPLETING:
                 return new Admission.Rejected(Refusal.COMPLETION_IN_PROGRESS, null, false, 0);
             case DRAINING:
@@ -273,7 +309,7 @@ public class AdmissionService {
                 || (sessionEnd != null && (caller.token().sessionEnd() == null
                         || caller.token().sessionEnd().toEpochMilli() != sessionEnd));
         return new Admission.Active(caller, needsToken ? issue(caller, null, null, request,
-                sessionEnd == null ? null : Instant.ofEpochMilli(sessionEnd)) : null, claim);
+                sessionEnd == null ? null : Instant.ofEpochMilli(sessionEnd)) : null, claim, joined.enqueued());
     }
 
     private Admission waiting(Caller caller, JoinScript.Joined joined, AdmissionRequest request,

@@ -45,6 +45,25 @@ public final class JoinLimiter {
         return window.joins() <= maxPerWindow ? 0 : Math.max(1, window.start() + windowMillis - now);
     }
 
+    /**
+     * How long until {@code caller} may join again, without counting a join.
+     *
+     * @return 0 when a join may go ahead now, else the milliseconds until the caller's window ends
+     */
+    public long check(String caller) {
+        long now = clock.millis();
+        Window window = windows.get(caller);
+        if (window == null || now - window.start() >= windowMillis || window.joins() < maxPerWindow) {
+            return 0;
+        }
+        return Math.max(1, window.start() + windowMillis - now);
+    }
+
+    /** Counts one join of {@code caller}, made after {@link #check} allowed it. */
+    public void count(String caller) {
+        tryJoin(caller);
+    }
+
     private record Window(long start, int joins) {
     }
 }

@@ -14,6 +14,8 @@ public enum Refusal {
     WRONG_USER,
     /** The product id is not one (characters, length, the route's product-id-pattern). */
     INVALID_PRODUCT,
+    /** The product id is not one of {@code queuegate.products}, and the gateway refuses unknown products. */
+    UNKNOWN_PRODUCT,
     /** The caller joined too often in the window. */
     TOO_MANY_JOINS,
     /** An operator drains the product: nobody new joins. */
@@ -24,6 +26,8 @@ public enum Refusal {
     ROOM_CLOSED,
     /** Another request of the session is completing it. */
     COMPLETION_IN_PROGRESS,
+    /** A completing request of a shopper who holds no session any more: a completion never makes one. */
+    SESSION_ENDED,
     /** A new place needs an invitation, and the request brought none. */
     INVITE_REQUIRED,
     /** The invitation the request brought is refused: forged, expired, malformed, another product's or shopper's. */

@@ -12,6 +12,7 @@ import io.queuegate.admission.AdmissionService;
 import io.queuegate.admission.CallerResolver;
 import io.queuegate.admission.JoinLimiter;
 import io.queuegate.challenge.JoinGate;
+import io.queuegate.challenge.JoinRates;
 import io.queuegate.challenge.ProofOfWork;
 import io.queuegate.config.QueueGateProperties;
 import io.queuegate.events.QueueEventHub;
@@ -115,7 +116,7 @@ class AdmissionConfiguration {
                 : new ProofOfWork(ProofOfWork.derivedKey(token.secret()),
                         token.previousSecrets().stream().map(ProofOfWork::derivedKey).toList(), challenge.ttl(),
                         queuegateClock);
-        return new JoinGate(proofOfWork);
+        return new JoinGate(proofOfWork, new JoinRates(queuegateClock));
     }
 
     @Bean
@@ -153,7 +154,7 @@ class AdmissionConfiguration {
     @Bean
     @ConditionalOnMissingBean
     RouteQueuePolicies routeQueuePolicies(QueueGateProperties properties) {
-        return new RouteQueuePolicies(properties.products());
+        return new RouteQueuePolicies(properties.routeDefaults(), properties.products());
     }
 
     @Bean
@@ -183,7 +184,8 @@ class AdmissionConfiguration {
             ProductQueues queues, QueueEventHub events, QueueResponses responses, ClientAddresses clientAddresses,
             IdentityResolver identities, QueueGateProperties properties, InvitationVerifier invitations) {
         return new QueueAdmissionFilter(policies, admission, queues, events, responses, clientAddresses, identities,
-                properties.maxBodySize().toBytes(), invitations);
+                properties.maxBodySize().toBytes(), invitations,
+                properties.unknownProducts() == QueueGateProperties.UnknownProducts.REFUSE);
     }
 
     /** Read once at startup: a JWK set is never fetched while shoppers wait on it. */

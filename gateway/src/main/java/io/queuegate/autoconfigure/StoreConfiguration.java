@@ -150,7 +150,7 @@ class StoreConfiguration {
             Clock queuegateClock, QueueEventHub events, DueIndex due, ProductRegistry registry, TimedProducts timed,
             SlotEventStream slotEvents, QueueGateProperties properties, ProductRecovery recovery, DrawSeeds drawSeeds) {
         return new ProductQueues(redis, guard, scripts, queuegateClock, events, due, registry, timed, slotEvents,
-                properties.token().ttl(), recovery, drawSeeds);
+                properties.token().ttl(), recovery, drawSeeds, properties.products().keySet());
     }
 
     /** The sales' draw seeds, derived from the token secret so a draw can be worked out again after a loss. */

@@ -1,25 +1,42 @@
 package io.queuegate.challenge;
 
 import io.queuegate.config.JoinChallenge;
+import io.queuegate.config.QueuePolicy;
 
 /**
- * What a join without a wait token must show before it takes a place: nothing, or a solved
- * proof of work ({@code join-challenge: pow}). Only joins pay: a request with a valid token for
- * the product never reaches this gate. Decides locally, in microseconds; the single use of a
+ * What a request must show before it takes a new place: nothing, or a solved proof of work
+ * ({@code join-challenge: pow} from everyone, {@code anonymous} from anonymous callers). Every new
+ * place pays, the first and any later one (after a leave, a completion, an expiry), with or
+ * without an old token; whether the request would make one is the join script's to say, so a
+ * shopper who holds a place pays nothing. Decides locally, in microseconds; the single use of a
  * solution is the join script's to enforce, with the mark of {@link Outcome.Paid}.
+ *
+ * <p>The difficulty rises with the places the client's network made on the product in the last
+ * minute ({@link JoinRates}): the {@code k}-th place of the minute (from 0) costs
+ * {@code pow-difficulty × max(1, k / FREE_RATE)}. One honest shopper behind a carrier's NAT with
+ * 600 others pays at most 19 times the base; one address that takes 1,000 places a minute pays
+ * about 16 times the base for each on average: its cost grows with the square of its places.
  */
 public final class JoinGate {
 
-    private final ProofOfWork proofOfWork;
+    /** Places a minute a network makes on one product at the base difficulty: a household, an office. */
+    public static final int FREE_RATE = 30;
 
-    public JoinGate(ProofOfWork proofOfWork) {
+    /** A solution of a challenge easier than this share of the difficulty asked now is refused. */
+    private static final int SLACK = 2;
+
+    private final ProofOfWork proofOfWork;
+    private final JoinRates rates;
+
+    public JoinGate(ProofOfWork proofOfWork, JoinRates rates) {
         this.proofOfWork = proofOfWork;
+        this.rates = rates;
     }
 
-    /** What the gate decided for one join. */
+    /** What the gate decided for one request. */
     public sealed interface Outcome {
 
-        /** Nothing to pay: the product asks for nothing, or something vouched for the join. */
+        /** Nothing to pay: the product asks for nothing of this caller, or something vouched for it. */
         record Free() implements Outcome {
         }
 
@@ -40,26 +57,46 @@ public final class JoinGate {
     }
 
     /**
+     * @param base the product's {@code pow-difficulty}
      * @param solution the request's {@code Queue-Challenge} header, or {@code null}
-     * @param vouched whether something else already vouches for this join and the product's
+     * @param vouched whether something else already vouches for a new place and the product's
      *                challenge is waived (a valid invitation will); {@code false} otherwise
+     * @param anonymous whether the caller is anonymous (the gateway made its id)
+     * @param network the caller's network (an IPv6 /64 counts as one), for the rate
      */
-    public Outcome check(String productId, JoinChallenge mode, int difficulty, String solution, boolean vouched) {
-        if (mode == JoinChallenge.NONE || vouched) {
+    public Outcome check(String productId, JoinChallenge mode, int base, String solution, boolean vouched,
+            boolean anonymous, String network) {
+        if (mode == JoinChallenge.NONE || vouched || mode == JoinChallenge.ANONYMOUS && !anonymous) {
             return new Outcome.Free();
         }
+        int difficulty = difficulty(productId, base, network);
         if (solution == null) {
             return new Outcome.Unpaid(null, proofOfWork.issue(productId, difficulty));
         }
         Verdict verdict = proofOfWork.verify(productId, solution);
         if (verdict instanceof Verdict.Solved solved) {
+            if (solved.difficulty() * SLACK < difficulty) {
+                return new Outcome.Unpaid("the challenge is easier than a place from this network costs now: solve "
+                        + "this one", proofOfWork.issue(productId, difficulty));
+            }
             return new Outcome.Paid(solved);
         }
         return new Outcome.Unpaid(((Verdict.Refused) verdict).detail(), proofOfWork.issue(productId, difficulty));
     }
 
-    /** A fresh challenge, for a join whose solution turned out to be used already. */
-    public Challenge fresh(String productId, int difficulty) {
-        return proofOfWork.issue(productId, difficulty);
+    /** The difficulty a new place on the product costs the network now: the base, times its recent places. */
+    public int difficulty(String productId, int base, String network) {
+        long factor = Math.max(1, rates.places(network, productId) / FREE_RATE);
+        return (int) Math.min(QueuePolicy.MAX_POW_DIFFICULTY, base * factor);
+    }
+
+    /** The network made a place on the product: the next place from it may cost more. */
+    public void placed(String productId, String network) {
+        rates.placed(network, productId);
+    }
+
+    /** A fresh challenge, for a join whose solution turned out to be used already, or that must pay. */
+    public Challenge fresh(String productId, int base, String network) {
+        return proofOfWork.issue(productId, difficulty(productId, base, network));
     }
 }

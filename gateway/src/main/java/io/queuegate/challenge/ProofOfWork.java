@@ -43,6 +43,8 @@ public final class ProofOfWork {
 
     private static final String PRODUCT_PARAM = "product";
     private static final String EXPIRES_PARAM = "expires";
+    /** The difficulty a challenge was issued with, in its salt: signed with the rest of it. */
+    private static final String DIFFICULTY_PARAM = "difficulty";
 
     private final String key;
     private final List<String> previousKeys;
@@ -92,7 +94,8 @@ public final class ProofOfWork {
                     .setSecureRandomNumber(true)
                     .setHmacKey(key)
                     .setExpires(clock.instant().plus(ttl).getEpochSecond())
-                    .addParam(PRODUCT_PARAM, productId);
+                    .addParam(PRODUCT_PARAM, productId)
+                    .addParam(DIFFICULTY_PARAM, Integer.toString(difficulty));
             Altcha.Challenge made = Altcha.createChallenge(options);
             return new Challenge(made.algorithm, made.challenge, made.maxnumber, made.salt, made.signature);
         }
@@ -146,8 +149,15 @@ public final class ProofOfWork {
             return new Verdict.Refused("the challenge has expired: ask for a new one by joining without it");
         }
         Duration keep = Duration.ofMillis(expires * 1000 - nowMillis).plus(CLOCK_SKEW);
+        int difficulty;
+        try {
+            difficulty = Integer.parseInt(params.getOrDefault(DIFFICULTY_PARAM, "0"));
+        }
+        catch (NumberFormatException ex) {
+            difficulty = 0;
+        }
         // The challenge hash names the solution however its salt and number are split.
-        return new Verdict.Solved(solution.challenge().substring(0, 32), keep);
+        return new Verdict.Solved(solution.challenge().substring(0, 32), keep, difficulty);
     }
 
     /** Whether SHA-256(salt + number) is the challenge and the challenge carries one of our signatures. */

@@ -11,8 +11,15 @@ public sealed interface Verdict {
      *
      * @param mark a name for the solved challenge, the same however its fields are written
      * @param markTtl how long the mark must be kept: until no instance accepts the solution
+     * @param difficulty the difficulty the challenge was issued with (signed in its salt), 0 for a
+     *                   challenge that does not say
      */
-    record Solved(String mark, Duration markTtl) implements Verdict {
+    record Solved(String mark, Duration markTtl, int difficulty) implements Verdict {
+
+        /** A solution of a challenge that does not say its difficulty. */
+        public Solved(String mark, Duration markTtl) {
+            this(mark, markTtl, 0);
+        }
     }
 
     /** Not a solution this gateway accepts; {@code detail} says why, safe to show the caller. */

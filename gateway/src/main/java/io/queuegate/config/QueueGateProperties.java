@@ -41,6 +41,13 @@ import org.springframework.util.unit.DataSize;
  * @param maxBodySize larger request bodies on protected routes are refused with 413: by
  *                    Content-Length before Redis or the backend sees them, and counted as they
  *                    stream when the length is not declared (chunked); default 1MB
+ * @param unknownProducts what a request for a product id {@code queuegate.products} does not list
+ *                        gets: {@code join} (any id the route accepts is a product, and its state
+ *                        lives only as long as its sessions while nobody waits in it) or
+ *                        {@code refuse} (404 {@code unknown_product}, without any Redis work);
+ *                        default {@code join}
+ * @param routeDefaults what every route's {@code queue} block has where it sets nothing (any
+ *                      route field; the route, then a product override, win over it); default none
  * @param products per-product overrides of any route {@code queue} field, by product id
  */
 @ConfigurationProperties("queuegate")
@@ -64,7 +71,19 @@ public record QueueGateProperties(
         @DefaultValue Invites invites,
         @DefaultValue("1MB") DataSize maxBodySize,
         @DefaultValue("1s") Duration activeCacheTtl,
+        @DefaultValue("join") UnknownProducts unknownProducts,
+        QueueSettings routeDefaults,
         Map<String, QueueSettings> products) {
+
+    /** What a request for a product {@code queuegate.products} does not list gets. */
+    public enum UnknownProducts {
+
+        /** A queue like any other: the route's pattern says which ids are products. */
+        JOIN,
+
+        /** {@code 404 unknown_product}, without any Redis work: the configured products are all there are. */
+        REFUSE
+    }
 
     /** The identity header when neither {@code queuegate.identity.header} nor its old alias is set. */
     public static final String DEFAULT_IDENTITY_HEADER = "X-User-Id";
@@ -72,6 +91,13 @@ public record QueueGateProperties(
     public QueueGateProperties {
         trustedProxies = trustedProxies == null ? List.of() : List.copyOf(trustedProxies);
         products = products == null ? Map.of() : Map.copyOf(products);
+        routeDefaults = routeDefaults == null ? QueueSettings.EMPTY : routeDefaults;
+        try {
+            QueuePolicy.from(routeDefaults);
+        }
+        catch (IllegalArgumentException ex) {
+            throw new IllegalArgumentException("queuegate.route-defaults: " + ex.getMessage(), ex);
+        }
         products.forEach((id, override) -> {
             try {
                 QueuePolicy.from(override);

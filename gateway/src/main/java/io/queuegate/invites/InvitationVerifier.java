@@ -51,7 +51,9 @@ public final class InvitationVerifier {
     private final boolean keys;
     private final Clock clock;
     private final JwtParser parser;
-    private final Map<String, Invitation> verified = new ConcurrentHashMap<>();
+    // Bounded: past MAX_VERIFIED the least used go first, never every invitation at once.
+    private final Map<String, Invitation> verified = com.github.benmanes.caffeine.cache.Caffeine.newBuilder()
+            .maximumSize(MAX_VERIFIED).<String, Invitation>build().asMap();
 
     public InvitationVerifier(InvitationKeys keys, Clock clock) {
         this.keys = !keys.isEmpty();
@@ -128,9 +130,6 @@ public final class InvitationVerifier {
             throw new IllegalArgumentException("the invitation is not a signed JWT");
         }
         Invitation checked = invitation(claims);
-        if (verified.size() >= MAX_VERIFIED) {
-            verified.clear();
-        }
         verified.put(compact, checked);
         return checked;
     }

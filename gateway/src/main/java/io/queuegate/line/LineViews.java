@@ -3,6 +3,7 @@ package io.queuegate.line;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -50,8 +51,15 @@ public class LineViews implements SmartLifecycle {
     /** A product nobody asked about this long is forgotten. */
     static final Duration FORGET_AFTER = Duration.ofSeconds(10);
 
-    /** Bounds the memory a flood of invented product ids could take: past this, no new product gets a view. */
+    /**
+     * Bounds the memory a flood of invented product ids could take: past this, the products not
+     * asked about for {@link #IDLE_WHEN_FULL} are forgotten to make room, and if none is, no new
+     * product gets a view (its shoppers are answered by Redis).
+     */
     static final int MAX_PRODUCTS = 10_000;
+
+    /** How long a product goes unasked before it may be forgotten to make room. */
+    static final Duration IDLE_WHEN_FULL = Duration.ofSeconds(1);
 
     /**
      * How long a product's last view is remembered for its recovery: a product nobody asked about
@@ -90,7 +98,12 @@ public class LineViews implements SmartLifecycle {
         Product product = products.get(productId);
         if (product == null) {
             if (products.size() >= MAX_PRODUCTS) {
-                return null;
+                // A flood of invented ids: the products nobody asked about this last second go,
+                // never one that keeps being asked for.
+                products.values().removeIf(idle -> now - idle.askedAt > IDLE_WHEN_FULL.toMillis());
+                if (products.size() >= MAX_PRODUCTS) {
+                    return null;
+                }
             }
             product = products.computeIfAbsent(productId, Product::new);
         }
@@ -201,8 +214,8 @@ public class LineViews implements SmartLifecycle {
     }
 
     /** Every product this instance remembers a view of. */
-    public java.util.Set<String> rememberedProducts() {
-        return java.util.Set.copyOf(remembered.keySet());
+    public Set<String> rememberedProducts() {
+        return Set.copyOf(remembered.keySet());
     }
 
     /**

@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -146,7 +147,7 @@ public final class SessionLedger implements QueueEvents, SmartLifecycle {
 
     /** The product's sessions and places heard to end: user to when. */
     public Map<String, Long> ended(String productId) {
-        Map<String, Long> ended = new java.util.HashMap<>();
+        Map<String, Long> ended = new HashMap<>();
         each(productId, (user, session) -> {
             if (!session.running() && session.endedAt() > 0) {
                 ended.put(user, session.endedAt());

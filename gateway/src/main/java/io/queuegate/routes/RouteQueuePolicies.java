@@ -27,9 +27,10 @@ public class RouteQueuePolicies {
     /** The metadata key that marks a route as protected. */
     public static final String METADATA_KEY = "queue";
 
-    /** Products remembered for {@link #label}; beyond it the memory starts over (invented ids cannot grow it). */
+    /** Products remembered for {@link #label}; beyond it the least used go first (invented ids cannot grow it). */
     static final int MAX_LABELLED = 10_000;
 
+    private final QueueSettings routeDefaults;
     private final Map<String, QueueSettings> productOverrides;
     // Keyed by route id (a String hashes once), holding the Route instance: routes are rebuilt on
     // refresh, so an entry for another instance of the same id is stale. Route.hashCode would
@@ -40,10 +41,22 @@ public class RouteQueuePolicies {
      * display-name or opens-at applies to products the configuration cannot list, so the console
      * learns them from the requests. Values are shared policy instances; only the keys cost memory.
      */
-    private final Map<String, QueuePolicy> labelled = new ConcurrentHashMap<>();
+    private final Map<String, QueuePolicy> labelled = com.github.benmanes.caffeine.cache.Caffeine.newBuilder()
+            .maximumSize(MAX_LABELLED).<String, QueuePolicy>build().asMap();
 
-    public RouteQueuePolicies(Map<String, QueueSettings> productOverrides) {
+    /**
+     * @param routeDefaults what a route's queue block has where it sets nothing
+     *                      ({@code queuegate.route-defaults})
+     * @param productOverrides the per-product overrides ({@code queuegate.products})
+     */
+    public RouteQueuePolicies(QueueSettings routeDefaults, Map<String, QueueSettings> productOverrides) {
+        this.routeDefaults = routeDefaults;
         this.productOverrides = productOverrides;
+    }
+
+    /** Per-product overrides, with no route defaults. */
+    public RouteQueuePolicies(Map<String, QueueSettings> productOverrides) {
+        this(QueueSettings.EMPTY, productOverrides);
     }
 
     /**
@@ -54,7 +67,10 @@ public class RouteQueuePolicies {
         return route != null && route.getMetadata().containsKey(METADATA_KEY);
     }
 
-    /** The route's own settings; the route must be protected. Fails on values that cannot bind. */
+    /**
+     * The route's own settings over the route defaults; the route must be protected. Fails on
+     * values that cannot bind.
+     */
     public QueueSettings routeSettings(Route route) {
         return entry(route).settings();
     }
@@ -79,9 +95,6 @@ public class RouteQueuePolicies {
                 : entry.byProduct().computeIfAbsent(productId,
                         id -> QueuePolicy.from(entry.settings().overriddenBy(override)));
         if ((policy.displayName() != null || policy.opensAt() != null) && labelled.get(productId) != policy) {
-            if (labelled.size() >= MAX_LABELLED) {
-                labelled.clear();
-            }
             labelled.put(productId, policy);
         }
         return policy;
@@ -120,7 +133,7 @@ public class RouteQueuePolicies {
             if (byRoute.size() > 1_000) {
                 byRoute.clear();
             }
-            QueueSettings settings = bind(route);
+            QueueSettings settings = routeDefaults.overriddenBy(bind(route));
             entry = new RouteEntry(route, settings, new ConcurrentHashMap<>(), LazyPolicy.of(settings),
                     new LazyPattern(settings.productIdPattern()));
             byRoute.put(route.getId(), entry);

@@ -30,7 +30,16 @@ public record Placement(State state, long rank, double admissionRate) {
         /** Would take a new place, but the invitation has made all the places it may. */
         INVITE_USED("invite_used"),
         /** The join's proof-of-work solution was used before, on this instance or another: nothing was done. */
-        CHALLENGE_USED("challenge_used");
+        CHALLENGE_USED("challenge_used"),
+        /**
+         * A completing request ({@code complete-on}) with a token, of someone who holds no place: a
+         * completion never makes one, so one admission buys at most once.
+         */
+        SESSION_ENDED("session_ended"),
+        /** Would take a new place, and the product asks a proof of work for it, which the request did not bring. */
+        CHALLENGE_REQUIRED("challenge_required"),
+        /** Would take a new place beyond the caller's join limit. */
+        JOIN_LIMITED("join_limited");
 
         private final String code;
 

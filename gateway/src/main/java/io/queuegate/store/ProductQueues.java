@@ -3,6 +3,7 @@ package io.queuegate.store;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 
 import io.queuegate.events.QueueEvents;
 import io.queuegate.store.script.DueScript;
@@ -37,6 +38,7 @@ public final class ProductQueues {
     private final Duration idleTtl;
     private final ProductRecovery recovery;
     private final DrawSeeds drawSeeds;
+    private final Set<String> configured;
     private final JoinBatcher batcher = new JoinBatcher(this::joinAll);
 
     /**
@@ -45,7 +47,8 @@ public final class ProductQueues {
      */
     public ProductQueues(ReactiveStringRedisTemplate redis, RedisGuard guard, QueueScripts scripts, Clock clock,
             QueueEvents events, DueIndex due, ProductRegistry registry, TimedProducts timed,
-            SlotEventStream slotEvents, Duration idleTtl, ProductRecovery recovery, DrawSeeds drawSeeds) {
+            SlotEventStream slotEvents, Duration idleTtl, ProductRecovery recovery, DrawSeeds drawSeeds,
+            Set<String> configured) {
         this.redis = redis;
         this.guard = guard;
         this.scripts = scripts;
@@ -58,6 +61,12 @@ public final class ProductQueues {
         this.idleTtl = idleTtl;
         this.recovery = recovery;
         this.drawSeeds = drawSeeds;
+        this.configured = Set.copyOf(configured);
+    }
+
+    /** Whether the product is configured ({@code queuegate.products}): its state outlives its sessions. */
+    public boolean isConfigured(String productId) {
+        return configured.contains(productId);
     }
 
     /**
@@ -106,7 +115,7 @@ public final class ProductQueues {
         long now = clock.millis();
         recovery.rulesUsed(productId, rules);
         JoinScript.Args args = new JoinScript.Args(productId, now, rules, idleTtl.plus(rules.sessionTtl()),
-                drawSeed(productId, rules, now), joiners);
+                drawSeed(productId, rules, now), joiners, configured.contains(productId));
         return recovering(productId, rules, scripts.join().run(args)).doOnNext(result -> {
             events.promoted(productId, "join", result.promoted());
             boolean newWaiter = false;
@@ -124,6 +133,10 @@ public final class ProductQueues {
             if (newWaiter) {
                 registry.add(productId);
                 due.mark(productId);
+            }
+            else if (result.promoted() > 0) {
+                // Operators see products with admitted shoppers too.
+                registry.admitted(productId);
             }
             // Any other promotion starts a session whose end the safety net must see; newcomers let
             // in the moment they arrived had nobody waiting ahead of them.
@@ -188,8 +201,24 @@ public final class ProductQueues {
         return release(productId, userId, "completion");
     }
 
+    /**
+     * The shop answered 404 to the request that made the first place of a product that is not
+     * configured: it sells no such product. The session ends, and the product, left with nobody in
+     * it, loses every key: an invented id costs nothing once the shop has said so.
+     *
+     * @return whether the user held a place
+     */
+    public Mono<Boolean> unknown(String productId, String userId) {
+        return release(productId, userId, "unknown", true);
+    }
+
     private Mono<Boolean> release(String productId, String userId, String trigger) {
-        return recovering(productId, null, Mono.defer(() -> scripts.leave().run(productId, userId, clock.millis())))
+        return release(productId, userId, trigger, false);
+    }
+
+    private Mono<Boolean> release(String productId, String userId, String trigger, boolean drop) {
+        return recovering(productId, null, Mono.defer(() -> scripts.leave().run(productId, userId, clock.millis(),
+                        drop)))
                 .flatMap(left -> {
             events.promoted(productId, trigger, left.promoted());
             if (left.promoted() > 0) {

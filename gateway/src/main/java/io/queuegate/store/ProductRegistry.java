@@ -2,32 +2,45 @@ package io.queuegate.store;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
+import org.springframework.data.domain.Range;
 import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
 import org.springframework.data.redis.core.ScanOptions;
+import org.springframework.data.redis.core.ZSetOperations.TypedTuple;
 
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
  * The set of products with people in line ({@link QueueKeys#PRODUCTS}), walked by the safety
- * net's backstop pass and listed by the queues endpoint. It is a key of no product's slot, so it
- * is written off the request path: products that got new waiters are gathered here and added in
- * one command every {@link #FLUSH_PERIOD}.
+ * net's backstop pass, and the products by their last activity ({@link QueueKeys#ACTIVITY}: new
+ * waiters and admissions), from which operators' lists are ranked. Both are keys of no product's
+ * slot, so they are written off the request path: products are gathered here and written in one
+ * command each every {@link #FLUSH_PERIOD}. The activity index keeps the most recent
+ * {@link #MAX_ACTIVE_PRODUCTS} for {@link #ACTIVITY_KEPT}: a flood of invented ids pushes out the
+ * idle ones first, never a product that keeps being asked for.
  */
 public final class ProductRegistry {
 
     /** How often gathered products are written. */
     public static final Duration FLUSH_PERIOD = Duration.ofMillis(250);
 
+    /** The most products the activity index keeps. */
+    public static final int MAX_ACTIVE_PRODUCTS = 10_000;
+
+    /** How long a product stays in the activity index after its last activity. */
+    public static final Duration ACTIVITY_KEPT = Duration.ofHours(3);
+
     private final ReactiveStringRedisTemplate redis;
     private final RedisGuard guard;
     private final QueueScripts scripts;
     private final Clock clock;
     private final Set<String> unregistered = ConcurrentHashMap.newKeySet();
+    private final Set<String> active = ConcurrentHashMap.newKeySet();
 
     public ProductRegistry(ReactiveStringRedisTemplate redis, RedisGuard guard, QueueScripts scripts, Clock clock) {
         this.redis = redis;
@@ -39,16 +52,50 @@ public final class ProductRegistry {
     /** Notes that the product got a new waiter; written with the next flush. */
     public void add(String productId) {
         unregistered.add(productId);
+        active.add(productId);
     }
 
-    /** Adds the products gathered since the last call, in one command. */
+    /** Notes that the product admitted someone; written with the next flush. */
+    public void admitted(String productId) {
+        active.add(productId);
+    }
+
+    /** Writes the products gathered since the last call: one command per key, and a trim. */
     public Mono<Void> flush() {
+        return Mono.when(flushWaiting(), flushActivity());
+    }
+
+    private Mono<Void> flushWaiting() {
         if (unregistered.isEmpty()) {
             return Mono.empty();
         }
         List<String> batch = List.copyOf(unregistered);
         batch.forEach(unregistered::remove);
         return register(batch.toArray(String[]::new)).then().doOnError(error -> unregistered.addAll(batch));
+    }
+
+    private Mono<Void> flushActivity() {
+        if (active.isEmpty()) {
+            return Mono.empty();
+        }
+        List<String> batch = List.copyOf(active);
+        batch.forEach(active::remove);
+        long now = clock.millis();
+        Set<TypedTuple<String>> scored = new HashSet<>();
+        batch.forEach(productId -> scored.add(TypedTuple.of(productId, (double) now)));
+        return guard.guard(redis.opsForZSet().addAll(QueueKeys.ACTIVITY, scored)
+                        .then(redis.opsForZSet().removeRangeByScore(QueueKeys.ACTIVITY,
+                                Range.closed(0.0, (double) (now - ACTIVITY_KEPT.toMillis()))))
+                        .then(redis.opsForZSet().removeRange(QueueKeys.ACTIVITY,
+                                Range.closed(0L, (long) -(MAX_ACTIVE_PRODUCTS + 1)))))
+                .then()
+                .doOnError(error -> active.addAll(batch));
+    }
+
+    /** The products of the activity index, the most recently active first, at most {@code limit}. */
+    public Flux<String> recentlyActive(int limit) {
+        return guard.guard(redis.opsForZSet().reverseRange(QueueKeys.ACTIVITY,
+                Range.closed(0L, (long) limit - 1)));
     }
 
     /** Every product that currently has a queue; scanned, so a large registry never blocks Redis. */

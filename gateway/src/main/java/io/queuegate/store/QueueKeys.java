@@ -20,6 +20,13 @@ public final class QueueKeys {
      */
     public static final String DUE = "qg:due";
 
+    /**
+     * ZSET of products by their last activity (a new waiter, an admission), score the epoch ms:
+     * what operators see first is ranked from it. Trimmed to the most recent
+     * {@code ProductRegistry.MAX_ACTIVE_PRODUCTS} and to the last {@code ProductRegistry.ACTIVITY_KEPT}.
+     */
+    public static final String ACTIVITY = "qg:activity";
+
     /** The channel pattern on which freed places are announced ({@code promotion: pubsub}). */
     public static final String SLOT_AVAILABLE_PATTERN = "qg:slot-available:*";
 

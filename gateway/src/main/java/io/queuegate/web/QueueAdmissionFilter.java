@@ -13,6 +13,7 @@ import io.queuegate.admission.Caller;
 import io.queuegate.admission.Identifiers;
 import io.queuegate.admission.PresentedToken;
 import io.queuegate.admission.QueueRejection;
+import io.queuegate.admission.Refusal;
 import io.queuegate.config.InviteMode;
 import io.queuegate.config.QueueGateProperties;
 import io.queuegate.challenge.ProofOfWork;
@@ -67,6 +68,7 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
     private final IdentityResolver identities;
     private final BodyLimit bodyLimit;
     private final InvitationVerifier invitations;
+    private final boolean refuseUnknown;
     private final Map<String, Long> misconfiguredLogged = new ConcurrentHashMap<>();
 
     public QueueAdmissionFilter(RouteQueuePolicies policies, AdmissionService admission, ProductQueues store,
@@ -82,6 +84,18 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
     public QueueAdmissionFilter(RouteQueuePolicies policies, AdmissionService admission, ProductQueues store,
             QueueEvents events, QueueResponses responses, ClientAddresses clientAddresses, IdentityResolver identities,
             long maxBodyBytes, InvitationVerifier invitations) {
+        this(policies, admission, store, events, responses, clientAddresses, identities, maxBodyBytes, invitations,
+                false);
+    }
+
+    /**
+     * @param refuseUnknown whether a product {@code queuegate.products} does not list is refused
+     *                      ({@code 404 unknown_product}) before any Redis work
+     */
+    public QueueAdmissionFilter(RouteQueuePolicies policies, AdmissionService admission, ProductQueues store,
+            QueueEvents events, QueueResponses responses, ClientAddresses clientAddresses, IdentityResolver identities,
+            long maxBodyBytes, InvitationVerifier invitations, boolean refuseUnknown) {
+        this.refuseUnknown = refuseUnknown;
         this.policies = policies;
         this.admission = admission;
         this.store = store;
@@ -109,6 +123,9 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
         try {
             productId = ServerWebExchangeUtils.getUriTemplateVariables(exchange).get(policies.productIdVariable(route));
             Identifiers.requireProductId(productId, policies.productIdPattern(route));
+            if (refuseUnknown && !store.isConfigured(productId)) {
+                throw new QueueRejection(Refusal.UNKNOWN_PRODUCT, null);
+            }
             policy = policies.policy(route, productId);
         }
         catch (QueueRejection rejection) {
@@ -238,7 +255,7 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
         String forwardedIdentity = caller.forwardedIdentity();
         exchange.getAttributes().put(ForwardedRequestHeaders.IDENTITY,
                 forwardedIdentity == null ? ForwardedRequestHeaders.ANONYMOUS : forwardedIdentity);
-        Completion completion = new Completion(caller, routeId, active.claim());
+        Completion completion = new Completion(caller, routeId, active.claim(), active.madePlace());
         // Before the answer leaves, so a client that sees its order succeed can no longer pass.
         exchange.getResponse().beforeCommit(() -> completion.end(exchange));
         // The token itself stays here: ForwardedRequestHeaders leaves it out of the forwarded request.
@@ -271,16 +288,26 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
         private final Caller caller;
         private final String routeId;
         private final String claim;
+        private final boolean madePlace;
 
-        Completion(Caller caller, String routeId, String claim) {
+        Completion(Caller caller, String routeId, String claim, boolean madePlace) {
             this.caller = caller;
             this.routeId = routeId;
             this.claim = claim;
+            this.madePlace = madePlace;
         }
 
         Mono<Void> end(ServerWebExchange exchange) {
             HttpStatusCode status = exchange.getResponse().getStatusCode();
             boolean shopAnswered = exchange.getAttribute(ServerWebExchangeUtils.CLIENT_RESPONSE_ATTR) != null;
+            if (madePlace && shopAnswered && status != null && status.value() == 404
+                    && !store.isConfigured(caller.productId())) {
+                // The shop sells no such product: the place this request made goes, and with it
+                // the product's state, unless someone else is in it (an invented id costs nothing).
+                admission.released(caller.productId(), caller.userId());
+                return store.unknown(caller.productId(), caller.userId()).then()
+                        .onErrorResume(error -> Mono.empty());
+            }
             boolean claimed = claim != null;
             if (ReleaseHeader.released(exchange) || (claimed && shopAnswered && status != null && status.value() < 400)) {
                 return complete();

@@ -11,6 +11,7 @@ public enum QueueError {
     WRONG_PRODUCT(HttpStatus.FORBIDDEN, "the token was issued for another product"),
     WRONG_USER(HttpStatus.FORBIDDEN, "the token belongs to another user"),
     INVALID_PRODUCT(HttpStatus.BAD_REQUEST, "the product id is not valid"),
+    UNKNOWN_PRODUCT(HttpStatus.NOT_FOUND, "there is no such product"),
     INVALID_PATH(HttpStatus.BAD_REQUEST, "the path is not written in its one canonical way"),
     TOO_MANY_JOINS(HttpStatus.TOO_MANY_REQUESTS,
             "too many joins from this caller; try again later, or keep using the token you were given"),
@@ -18,6 +19,8 @@ public enum QueueError {
             "too many live streams for this shopper or address; close another tab, or poll the status"),
     COMPLETION_IN_PROGRESS(HttpStatus.CONFLICT,
             "another request of this session is completing it; one admission completes once"),
+    SESSION_ENDED(HttpStatus.CONFLICT, "this session has ended (it completed, ran out or was left): "
+            + "start again from the product to take a new place"),
     CONTENT_TOO_LARGE(HttpStatus.CONTENT_TOO_LARGE, "the request body is too large"),
     QUEUE_UNAVAILABLE(HttpStatus.SERVICE_UNAVAILABLE,
             "the waiting room is temporarily unavailable; please try again shortly"),
@@ -59,11 +62,13 @@ public enum QueueError {
             case WRONG_PRODUCT -> WRONG_PRODUCT;
             case WRONG_USER -> WRONG_USER;
             case INVALID_PRODUCT -> INVALID_PRODUCT;
+            case UNKNOWN_PRODUCT -> UNKNOWN_PRODUCT;
             case TOO_MANY_JOINS -> TOO_MANY_JOINS;
             case QUEUE_CLOSED -> QUEUE_CLOSED;
             case SALE_ENDED -> SALE_ENDED;
             case ROOM_CLOSED -> ROOM_CLOSED;
             case COMPLETION_IN_PROGRESS -> COMPLETION_IN_PROGRESS;
+            case SESSION_ENDED -> SESSION_ENDED;
             case INVITE_REQUIRED -> INVITE_REQUIRED;
             case INVITE_INVALID -> INVITE_INVALID;
             case INVITE_USED -> INVITE_USED;

@@ -36,8 +36,11 @@ class ConfigurationReferenceTest {
 
     /** A table row whose first cell is a backticked {@code queuegate.} property: name, default, the rest. */
     private static final Pattern ROW = Pattern.compile("^\\|\\s*`(queuegate\\.[^`]+)`\\s*\\|([^|]*)\\|(.*)$");
-    /** {@code queuegate.products.<id>.*} documents the map-valued {@code queuegate.products}. */
-    private static final Pattern MAP_ENTRY = Pattern.compile("(.+)\\.<[^>]+>\\.\\*");
+    /**
+     * {@code queuegate.products.<id>.*} documents the map-valued {@code queuegate.products}, and
+     * {@code queuegate.route-defaults.*} the block-valued {@code queuegate.route-defaults}.
+     */
+    private static final Pattern MAP_ENTRY = Pattern.compile("(.+?)(?:\\.<[^>]+>)?\\.\\*");
     private static final Pattern BACKTICKED = Pattern.compile("`([^`]*)`");
     private static final Pattern SIMPLE_DURATION = Pattern.compile("(\\d+)(ns|us|ms|s|m|h|d)");
     private static final Map<String, Duration> DURATION_UNITS = Map.of("ns", Duration.ofNanos(1), "us",

@@ -20,7 +20,7 @@ import reactor.core.publisher.Mono;
 public final class JoinScript extends ProductScript {
 
     /** The values each user takes in the script's arguments: join.lua's PER_USER. */
-    static final int PER_USER = 6;
+    static final int PER_USER = 7;
 
     public JoinScript(ScriptRunner runner) {
         super(runner, "join.lua");
@@ -39,11 +39,15 @@ public final class JoinScript extends ProductScript {
      * @param markTtl how long the mark is kept; {@code null} without a mark
      * @param reclaim what the user's wait token proves that Redis may have lost after a loss,
      *                brought back first ({@link Reclaim}); {@code null} for nothing
+     * @param terms what the request cannot do if it would make a new place
      */
     public record Joiner(String userId, String claim, Invite invite, String challengeMark, Duration markTtl,
-            Reclaim reclaim) {
+            Reclaim reclaim, Terms terms) {
 
         public Joiner {
+            if (terms == null) {
+                terms = Terms.NONE;
+            }
             if (claim != null && (claim.isEmpty() || claim.indexOf(':') >= 0)) {
                 throw new IllegalArgumentException("a claim id is a non-empty string without ':'");
             }
@@ -58,22 +62,48 @@ public final class JoinScript extends ProductScript {
 
         /** A user for whom invitations, proofs of work and losses play no part. */
         public Joiner(String userId, String claim) {
-            this(userId, claim, Invite.NONE, null, null, null);
+            this(userId, claim, Invite.NONE, null, null, null, Terms.NONE);
         }
 
         /** A user who brings this towards the product's invitations and paid no proof of work. */
         public Joiner(String userId, String claim, Invite invite) {
-            this(userId, claim, invite, null, null, null);
+            this(userId, claim, invite, null, null, null, Terms.NONE);
         }
 
         /** A join that paid a proof of work, for a product without invitations. */
         public Joiner(String userId, String claim, String challengeMark, Duration markTtl) {
-            this(userId, claim, Invite.NONE, challengeMark, markTtl, null);
+            this(userId, claim, Invite.NONE, challengeMark, markTtl, null, Terms.NONE);
         }
 
         /** A user who brings what a token signed before a loss proves, and nothing else. */
         public static Joiner reclaiming(String userId, Reclaim reclaim) {
-            return new Joiner(userId, null, Invite.NONE, null, null, reclaim);
+            return new Joiner(userId, null, Invite.NONE, null, null, reclaim, Terms.NONE);
+        }
+
+        /** This joiner under other terms for a new place. */
+        public Joiner under(Terms other) {
+            return new Joiner(userId, claim, invite, challengeMark, markTtl, reclaim, other);
+        }
+    }
+
+    /**
+     * What a request cannot do if it would make a new place (a user who holds a place or a session
+     * keeps it whatever these say).
+     *
+     * @param completing it is a completing request ({@code complete-on}) of a token holder: a
+     *                   completion never makes a place ({@link Placement.State#SESSION_ENDED})
+     * @param unpaid the product asks a proof of work for a new place and the request brought none
+     *               ({@link Placement.State#CHALLENGE_REQUIRED})
+     * @param limited the caller is past its join limit ({@link Placement.State#JOIN_LIMITED})
+     */
+    public record Terms(boolean completing, boolean unpaid, boolean limited) {
+
+        /** A request that may make a place. */
+        public static final Terms NONE = new Terms(false, false, false);
+
+        /** As join.lua reads them: a letter each. */
+        String argument() {
+            return (completing ? "c" : "") + (unpaid ? "p" : "") + (limited ? "l" : "");
         }
     }
 
@@ -123,9 +153,17 @@ public final class JoinScript extends ProductScript {
      * @param drawSeed the seed of a pre-queue's draw and its commitment, in case this call opens
      *                 one; {@code null} when no draw can open (no opens-at, or it has passed)
      * @param joiners the users, decided in this order
+     * @param configured whether the product is configured ({@code queuegate.products}): its keys
+     *                   then live {@code idle} even while nobody waits in it
      */
     public record Args(String productId, long now, ProductRules rules, Duration idle, DrawSeed drawSeed,
-            List<Joiner> joiners) {
+            List<Joiner> joiners, boolean configured) {
+
+        /** A call for a product that is not configured. */
+        public Args(String productId, long now, ProductRules rules, Duration idle, DrawSeed drawSeed,
+                List<Joiner> joiners) {
+            this(productId, now, rules, idle, drawSeed, joiners, false);
+        }
 
         /** One user's call; {@code claim} as in {@link Joiner}. */
         public Args(String productId, String userId, long now, ProductRules rules, Duration idle, DrawSeed drawSeed,
@@ -200,6 +238,7 @@ public final class JoinScript extends ProductScript {
         argv.add(Long.toString(rules.arrivalTtl().toMillis()));
         argv.add(args.drawSeed() == null ? "" : args.drawSeed().seed());
         argv.add(args.drawSeed() == null ? "" : args.drawSeed().commitment());
+        argv.add(args.configured() ? "1" : "");
         for (Joiner joiner : args.joiners()) {
             argv.add(joiner.userId());
             argv.add(joiner.claim() == null ? "" : joiner.claim());
@@ -207,6 +246,7 @@ public final class JoinScript extends ProductScript {
             argv.add(joiner.challengeMark() == null ? "" : joiner.challengeMark());
             argv.add(joiner.challengeMark() == null ? "" : Long.toString(joiner.markTtl().toMillis()));
             argv.add(Reclaim.argument(joiner.reclaim()));
+            argv.add(joiner.terms().argument());
         }
         return argv.toArray(String[]::new);
     }

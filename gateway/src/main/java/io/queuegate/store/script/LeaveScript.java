@@ -20,7 +20,15 @@ public final class LeaveScript extends ProductScript {
     }
 
     public Mono<Result> run(String productId, String userId, long now) {
-        return fields(productId, userId, Long.toString(now))
+        return run(productId, userId, now, false);
+    }
+
+    /**
+     * @param drop whether the product loses every key once it is left with nobody in it and no
+     *             operator's setting (the shop said it sells no such product)
+     */
+    public Mono<Result> run(String productId, String userId, long now, boolean drop) {
+        return fields(productId, userId, Long.toString(now), drop ? "drop" : "")
                 .map(reply -> new Result(reply.flag("held"), reply.number("promoted"), reply.flag("stream")));
     }
 }
