@@ -92,9 +92,9 @@ public class QueueGateOperationsAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    QueueDirectory queueDirectory(ProductRegistry registry, QueueGateProperties properties,
+    QueueDirectory queueDirectory(ProductRegistry registry, ProductQueues queues, QueueGateProperties properties,
             QueueGateMetricsProperties metrics) {
-        return new QueueDirectory(registry, configuredProducts(properties), metrics.maxProducts());
+        return new QueueDirectory(registry, queues, configuredProducts(properties), metrics.maxProducts());
     }
 
     /** Product ids of {@code queuegate.products} that are valid ids (the others never reach Redis). */

@@ -53,12 +53,23 @@ public class QueueGauges implements SmartLifecycle {
         this.tags = tags;
         this.periodically = new Periodically(interval, this::refresh, log,
                 "Queue gauges not refreshed; keeping the last values");
+        tags.onEvicted(this::drop);
+    }
+
+    /** The product's tag went to another product: its gauges go. */
+    private void drop(String productId) {
+        Counts gone = tracked.remove(productId);
+        if (gone != null) {
+            gone.gauges.forEach(registry::remove);
+        }
     }
 
     /** Reads every listed product once and updates, adds or drops its gauges. */
     public Mono<Void> refresh() {
         return directory.products()
-                .concatWith(Flux.fromIterable(Set.copyOf(tracked.keySet())))
+                .collectList()
+                .doOnNext(tags::rank)
+                .flatMapMany(ranked -> Flux.fromIterable(ranked).concatWith(Flux.fromIterable(Set.copyOf(tracked.keySet()))))
                 .distinct()
                 .flatMap(productId -> store.snapshot(productId)
                         .doOnNext(snapshot -> update(productId, snapshot))

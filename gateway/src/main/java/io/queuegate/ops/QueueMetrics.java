@@ -26,6 +26,19 @@ public class QueueMetrics implements QueueEvents {
     public QueueMetrics(MeterRegistry registry, ProductTags products) {
         this.registry = registry;
         this.products = products;
+        products.onEvicted(this::forget);
+    }
+
+    /** The product's tag went to another product: its counters and timers go, so series stay bounded. */
+    private void forget(String productId) {
+        meters.values().removeIf(meter -> {
+            if (productId.equals(meter.getId().getTag("product"))) {
+                registry.remove(meter);
+                return true;
+            }
+            return false;
+        });
+        registry.find("queuegate.wait").tag("product", productId).meters().forEach(registry::remove);
     }
 
     @Override

@@ -95,7 +95,7 @@ class QueuesEndpointTest {
     }
 
     @Test
-    void listsEveryProductWithPeopleInLine() {
+    void listsEveryProductWithPeopleInLineOrAdmittedMostWaitingFirst() {
         b.get("42", "alice", null).expectStatus().isOk();
         b.get("42", "bob", null);
         b.get("42", "carol", null);
@@ -106,13 +106,17 @@ class QueuesEndpointTest {
                 "rate_since", Long.toString(now - 600_000)));
         // New waiters' products reach the registry in batches (QueueStore.REGISTRATION_PERIOD).
         org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(2))
-                .until(() -> redis.commands().sismember("qg:products", "42"));
+                .until(() -> redis.commands().sismember("qg:products", "42")
+                        && redis.commands().zscore("qg:activity", "7") != null);
 
         a.raw().get().uri("/actuator/queues").exchange()
                 .expectStatus().isOk()
                 .expectBody()
                 .jsonPath("$.truncated").isEqualTo(false)
-                .jsonPath("$.products.length()").isEqualTo(1)
+                .jsonPath("$.products.length()").isEqualTo(2)
+                .jsonPath("$.products[1].productId").isEqualTo("7")
+                .jsonPath("$.products[1].waiting").isEqualTo(0)
+                .jsonPath("$.products[1].active").isEqualTo(1)
                 .jsonPath("$.products[0].productId").isEqualTo("42")
                 .jsonPath("$.products[0].waiting").isEqualTo(2)
                 .jsonPath("$.products[0].active").isEqualTo(1)
