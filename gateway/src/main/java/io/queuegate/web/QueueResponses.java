@@ -193,9 +193,20 @@ public class QueueResponses {
                 .build();
     }
 
-    /** True when the client ranks HTML above JSON; {@code *}{@code /*} alone (curl) means JSON. */
+    /**
+     * True when the client ranks HTML above JSON; {@code *}{@code /*} alone (curl) means JSON, and
+     * so does an {@code Accept} that does not parse: JSON is the answer every client can read, the
+     * decision comes after the place is made (an exception here lost the answer, not the place),
+     * and a client can send it with every request, so it is not logged either.
+     */
     static boolean prefersHtml(ServerHttpRequest request) {
-        List<MediaType> accepted = request.getHeaders().getAccept();
+        List<MediaType> accepted;
+        try {
+            accepted = request.getHeaders().getAccept();
+        }
+        catch (IllegalArgumentException unparsable) {
+            return false;
+        }
         return quality(accepted, MediaType.TEXT_HTML) > quality(accepted, MediaType.APPLICATION_JSON);
     }
 

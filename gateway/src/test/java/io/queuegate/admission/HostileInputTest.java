@@ -311,6 +311,8 @@ class HostileInputTest {
                 refused("a token of Cyrillic and emoji only", product("\u043a\u043b\u044e\u0447.\uD83D\uDE00.x").raw(),
                         401, "invalid_token"),
                 refused("a 30 KB Queue-Token header", product("x".repeat(30_000)), ANY_4XX, null),
+                refused("a Content-Length that is no number", post("/api/products/42/orders")
+                        .with("Content-Length", "12abc").raw(), ANY_4XX, null),
                 // The first would authenticate and both would reach the shop, which may read the second.
                 refused("two Authorization headers", product(good).with("Authorization", "Bearer a.b.c")
                         .with("Authorization", "Bearer d.e.f"), 400, "ambiguous_authorization"),
