@@ -1,5 +1,6 @@
 package io.queuegate.web;
 
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -162,6 +163,15 @@ public class QueueResponses {
     private static Locale locale(ServerWebExchange exchange) {
         Locale locale = exchange.getLocaleContext().getLocale();
         return locale != null ? locale : Locale.ENGLISH;
+    }
+
+    /** {@code 303 See Other} to {@code location}: the browser asks for it with a GET. */
+    public Mono<Void> seeOther(ServerWebExchange exchange, URI location) {
+        ServerHttpResponse response = exchange.getResponse();
+        response.setStatusCode(HttpStatus.SEE_OTHER);
+        response.getHeaders().setLocation(location);
+        response.getHeaders().setCacheControl("no-store");
+        return response.setComplete();
     }
 
     public Mono<Void> status(ServerWebExchange exchange, HttpStatus status, StatusBody body) {
