@@ -2,15 +2,23 @@ package io.queuegate.admission;
 
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.Expiry;
 
 /**
  * Counts joins without a token per caller in fixed windows, in this instance's memory, so the
  * join path costs no Redis round trip beyond the join itself. With N instances behind a load
  * balancer a caller can make up to N times the limit; it still cannot mint unbounded places or
- * queues. Memory is bounded: past {@link #MAX_CALLERS} callers, finished windows are swept, and
- * if a flood of distinct callers fills even that, the table starts afresh.
+ * queues.
+ *
+ * <p>Memory is bounded: a window leaves when it ends, and past {@link #MAX_CALLERS} callers
+ * Caffeine evicts, one at a time, the ones least likely to be asked about again (seen rarely and
+ * not lately). A flood of new callers (an attacker rotating addresses) therefore never resets
+ * anybody's window: least of all one that a caller keeps running into, which is what the
+ * attacker's own identities would want reset.
  */
 public final class JoinLimiter {
 
@@ -19,51 +27,87 @@ public final class JoinLimiter {
     private final int maxPerWindow;
     private final long windowMillis;
     private final Clock clock;
-    private final Map<String, Window> windows = new ConcurrentHashMap<>();
+    private final Cache<String, Window> windows;
 
     public JoinLimiter(int maxPerWindow, Duration window, Clock clock) {
         this.maxPerWindow = maxPerWindow;
         this.windowMillis = window.toMillis();
         this.clock = clock;
+        long origin = clock.millis();
+        this.windows = Caffeine.newBuilder()
+                .maximumSize(MAX_CALLERS)
+                .expireAfter(new UntilTheWindowEnds())
+                // The windows' own time, so they end when the limiter says so (and tests set it).
+                .ticker(() -> TimeUnit.MILLISECONDS.toNanos(clock.millis() - origin))
+                // Evictions on the calling thread, as part of the call: nothing else to schedule.
+                .executor(Runnable::run)
+                .build();
     }
 
-    /**
-     * Counts one join of {@code caller}.
-     *
-     * @return 0 when the join may go ahead, else the milliseconds until the caller's window ends
-     */
-    public long tryJoin(String caller) {
-        long now = clock.millis();
-        if (windows.size() >= MAX_CALLERS) {
-            windows.values().removeIf(window -> now - window.start() >= windowMillis);
-            if (windows.size() >= MAX_CALLERS) {
-                windows.clear();
-            }
-        }
-        Window window = windows.compute(caller, (key, old) -> old == null || now - old.start() >= windowMillis
-                ? new Window(now, 1) : new Window(old.start(), old.joins() + 1));
-        return window.joins() <= maxPerWindow ? 0 : Math.max(1, window.start() + windowMillis - now);
-    }
-
-    /**
-     * How long until {@code caller} may join again, without counting a join.
-     *
-     * @return 0 when a join may go ahead now, else the milliseconds until the caller's window ends
-     */
+    /** The milliseconds until {@code caller} may join again, 0 when it may now; counts nothing. */
     public long check(String caller) {
         long now = clock.millis();
-        Window window = windows.get(caller);
-        if (window == null || now - window.start() >= windowMillis || window.joins() < maxPerWindow) {
+        Window window = windows.getIfPresent(caller);
+        if (window == null || ended(window, now) || window.joins() < maxPerWindow) {
             return 0;
         }
         return Math.max(1, window.start() + windowMillis - now);
     }
 
-    /** Counts one join of {@code caller}, made after {@link #check} allowed it. */
+    /** Counts one join of {@code caller}, in its window or in a new one from now. */
     public void count(String caller) {
-        tryJoin(caller);
+        counted(caller, clock.millis());
+    }
+
+    /**
+     * Counts one join of {@code caller}, allowed or not (a caller that keeps trying stays
+     * refused), as one step: {@link #check} and {@link #count} together.
+     *
+     * @return 0 when the join may go ahead, else the milliseconds until the caller's window ends
+     */
+    public long tryJoin(String caller) {
+        long now = clock.millis();
+        Window window = counted(caller, now);
+        return window.joins() <= maxPerWindow ? 0 : Math.max(1, window.start() + windowMillis - now);
+    }
+
+    /** How many callers are remembered, for tests of the bound. */
+    long size() {
+        windows.cleanUp();
+        return windows.estimatedSize();
+    }
+
+    private Window counted(String caller, long now) {
+        return windows.asMap().compute(caller, (key, old) -> old == null || ended(old, now)
+                ? new Window(now, 1) : new Window(old.start(), old.joins() + 1));
+    }
+
+    private boolean ended(Window window, long now) {
+        return now - window.start() >= windowMillis;
     }
 
     private record Window(long start, int joins) {
+    }
+
+    private final class UntilTheWindowEnds implements Expiry<String, Window> {
+
+        @Override
+        public long expireAfterCreate(String caller, Window window, long currentTime) {
+            return left(window);
+        }
+
+        @Override
+        public long expireAfterUpdate(String caller, Window window, long currentTime, long currentDuration) {
+            return left(window);
+        }
+
+        @Override
+        public long expireAfterRead(String caller, Window window, long currentTime, long currentDuration) {
+            return currentDuration;
+        }
+
+        private long left(Window window) {
+            return TimeUnit.MILLISECONDS.toNanos(Math.max(0, window.start() + windowMillis - clock.millis()));
+        }
     }
 }

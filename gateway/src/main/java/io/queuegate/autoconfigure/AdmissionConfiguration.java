@@ -39,6 +39,7 @@ import io.queuegate.store.ProductQueues;
 import io.queuegate.store.QueueScripts;
 import io.queuegate.token.SigningKeys;
 import io.queuegate.token.WaitTokenCodec;
+import io.queuegate.web.AmbiguousCredentialsFilter;
 import io.queuegate.web.CorsExposedHeaders;
 import io.queuegate.web.ForwardedRequestHeaders;
 import io.queuegate.web.QueueAdmissionFilter;
@@ -231,11 +232,23 @@ class AdmissionConfiguration {
     @ConditionalOnMissingBean
     ForwardedRequestHeaders queuegateForwardedRequestHeaders(QueueGateProperties properties,
             IdentityResolver identities) {
-        Predicate<ServerWebExchange> believed = exchange -> false;
+        return new ForwardedRequestHeaders(properties.identityHeader(), identityHeaderBelieved(identities));
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    AmbiguousCredentialsFilter queuegateAmbiguousCredentialsFilter(QueueGateProperties properties,
+            IdentityResolver identities, QueueResponses responses, QueueEventHub events) {
+        return new AmbiguousCredentialsFilter(properties.identityHeader(), identityHeaderBelieved(identities),
+                responses, events);
+    }
+
+    /** Whether a request's own identity header is its identity: only when a trusted proxy wrote it. */
+    private static Predicate<ServerWebExchange> identityHeaderBelieved(IdentityResolver identities) {
         if (identities instanceof TrustedHeaderIdentity trusted) {
-            believed = trusted::believes;
+            return trusted::believes;
         }
-        return new ForwardedRequestHeaders(properties.identityHeader(), believed);
+        return exchange -> false;
     }
 
     @Bean

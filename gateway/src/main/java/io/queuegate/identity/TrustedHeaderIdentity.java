@@ -44,8 +44,9 @@ public final class TrustedHeaderIdentity implements IdentityResolver {
             return Mono.empty();
         }
         // Two values mean a proxy appended to what the client sent: neither can be told apart.
-        if (values.size() > 1 || values.get(0).isBlank()) {
-            ignored.check(exchange, "it is empty or came more than once, so the caller is anonymous");
+        // AmbiguousCredentialsFilter refuses those before this runs; anonymous is the fallback.
+        if (values.size() > 1 || values.get(0).isBlank() || values.get(0).indexOf(',') >= 0) {
+            ignored.check(exchange, "it is empty or names more than one user, so the caller is anonymous");
             return Mono.empty();
         }
         return Mono.just(values.get(0).trim());

@@ -2,6 +2,7 @@ package io.queuegate.web;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.Predicate;
 
 import io.queuegate.admission.PresentedToken;
@@ -26,7 +27,11 @@ import org.springframework.web.server.ServerWebExchange;
  * shop acts on the method {@code complete-on} was compared with. On
  * any other route the identity header reaches the shop only when a trusted proxy wrote it
  * ({@code queuegate.identity.source: header}): a shop's backend can never be told an identity a
- * client made up, on whatever route.
+ * client made up, on whatever route. Nor under another spelling of the header's name: CGI, WSGI,
+ * Rack and PHP hand a backend {@code X_User_Id}, {@code x-user_id} and {@code X-User-Id} alike as
+ * {@code HTTP_X_USER_ID}, so every name that folds to the identity header's ({@code _} for
+ * {@code -}, any case) is dropped, on every route, and the one spelling QueueGate reads is all
+ * that reaches the shop.
  *
  * <p>It runs last among Spring Cloud Gateway's header filters, inside the copy of the request
  * headers they make for the forwarded request anyway, and copies nothing when there is nothing to
@@ -52,6 +57,7 @@ public class ForwardedRequestHeaders implements HttpHeadersFilter, Ordered {
     private static final String COOKIE_PREFIX = PresentedToken.COOKIE + "=";
 
     private final String identityHeader;
+    private final String identityHeaderFolded;
     private final Predicate<ServerWebExchange> identityHeaderBelieved;
 
     /**
@@ -60,6 +66,7 @@ public class ForwardedRequestHeaders implements HttpHeadersFilter, Ordered {
      */
     public ForwardedRequestHeaders(String identityHeader, Predicate<ServerWebExchange> identityHeaderBelieved) {
         this.identityHeader = identityHeader;
+        this.identityHeaderFolded = folded(identityHeader);
         this.identityHeaderBelieved = identityHeaderBelieved;
     }
 
@@ -76,13 +83,15 @@ public class ForwardedRequestHeaders implements HttpHeadersFilter, Ordered {
             // Nothing decided here: the header goes on as a trusted proxy wrote it, or not at all.
             identity = input.containsHeader(identityHeader) && !identityHeaderBelieved.test(exchange) ? ANONYMOUS : null;
         }
-        if (!needsChange(input, identity, protectedRoute)) {
+        List<String> otherSpellings = otherSpellings(input);
+        if (otherSpellings.isEmpty() && !needsChange(input, identity, protectedRoute)) {
             return input;
         }
         // The request's own headers are read-only; any other instance is a copy an earlier
         // filter made for this forwarded request, which may be changed in place.
         HttpHeaders forwarded = input == exchange.getRequest().getHeaders() ? HttpHeaders.copyOf(input) : input;
         PRIVATE_HEADERS.forEach(forwarded::remove);
+        otherSpellings.forEach(forwarded::remove);
         if (protectedRoute) {
             CompletionRule.METHOD_OVERRIDE_HEADERS.forEach(forwarded::remove);
         }
@@ -120,6 +129,29 @@ public class ForwardedRequestHeaders implements HttpHeadersFilter, Ordered {
             }
         }
         return false;
+    }
+
+    /**
+     * The names in {@code headers} that a backend folding {@code _} into {@code -} and case would
+     * read as the identity header, other than the identity header itself (which HTTP already
+     * matches in any case).
+     */
+    private List<String> otherSpellings(HttpHeaders headers) {
+        List<String> found = List.of();
+        for (String name : headers.headerNames()) {
+            if (name.length() == identityHeader.length() && !name.equalsIgnoreCase(identityHeader)
+                    && folded(name).equals(identityHeaderFolded)) {
+                if (found.isEmpty()) {
+                    found = new ArrayList<>(2);
+                }
+                found.add(name);
+            }
+        }
+        return found;
+    }
+
+    private static String folded(String name) {
+        return name.replace('_', '-').toLowerCase(Locale.ROOT);
     }
 
     /** Drops the {@code queue_token} pair from every Cookie header, keeping the shop's own cookies. */

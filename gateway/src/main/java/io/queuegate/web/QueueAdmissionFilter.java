@@ -1,5 +1,6 @@
 package io.queuegate.web;
 
+import java.net.URI;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -35,6 +36,7 @@ import org.springframework.cloud.gateway.filter.GlobalFilter;
 import org.springframework.cloud.gateway.route.Route;
 import org.springframework.cloud.gateway.support.ServerWebExchangeUtils;
 import org.springframework.core.Ordered;
+import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.web.server.ServerWebExchange;
@@ -56,6 +58,8 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
 
     /** A backend's way to end the caller's session with any response, for shops whose purchase is not one route. */
     public static final String RELEASE_HEADER = ReleaseHeader.NAME;
+
+    private static final String REFERRER_POLICY = "Referrer-Policy";
 
     private static final Log log = LogFactory.getLog(QueueAdmissionFilter.class);
 
@@ -136,6 +140,9 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
             return misconfigured(exchange, route, invalidQueueBlock);
         }
         boolean invites = policy.invites() != InviteMode.OFF;
+        if (invites) {
+            noReferrer(exchange);
+        }
         if (invites && (invitations == null || !invitations.hasKeys())) {
             // A route changed at runtime to ask for invitations that nothing here can check.
             return misconfigured(exchange, route, new IllegalArgumentException("invites is "
@@ -151,6 +158,7 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
         long started = System.nanoTime();
         // The shop never sees the invitation: on these routes the link's parameter is QueueGate's.
         ServerWebExchange forwardable = invites ? PresentedInvitation.withoutParameter(exchange) : exchange;
+        boolean cleanAddressBar = forwardable != exchange && !completing && browserNavigation(request);
         return identities.resolve(exchange)
                 .map(Optional::of)
                 .defaultIfEmpty(Optional.empty())
@@ -161,9 +169,44 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
                                 request.getHeaders().getFirst(ProofOfWork.HEADER)))
                         .flatMap(decision -> {
                             report(route.getId(), productId, decision, Duration.ofNanos(System.nanoTime() - started));
+                            if (cleanAddressBar && decision instanceof Admission.Active active) {
+                                return withoutInvitation(forwardable, active);
+                            }
                             return act(forwardable, chain, decision, identity.orElse(null), route.getId(),
                                     policy.displayName());
                         }));
+    }
+
+    /**
+     * Every answer on a route that reads invitations, the shop's too (whatever policy it set),
+     * keeps the browser from sending the address on as a {@code Referer}: that address may hold
+     * an invitation, which the page's scripts, images and links would otherwise hand to other
+     * sites and the shop's own logs. Set as the answer leaves, after the shop's headers are in.
+     */
+    private static void noReferrer(ServerWebExchange exchange) {
+        exchange.getResponse().beforeCommit(() -> {
+            exchange.getResponse().getHeaders().set(REFERRER_POLICY, "no-referrer");
+            return Mono.empty();
+        });
+    }
+
+    /** A browser loading a page (a link, the address bar): only then is there an address bar to clean. */
+    private static boolean browserNavigation(ServerHttpRequest request) {
+        return HttpMethod.GET.equals(request.getMethod()) && QueueResponses.prefersHtml(request);
+    }
+
+    /**
+     * A browser admitted at once is sent to the address without the invitation, with its token
+     * cookie: the shop's page would otherwise show the invitation in the address bar, to be
+     * bookmarked or shared (a waiting browser's page takes it out by itself). Only a
+     * non-completing GET: a redirect would lose a POST's body, and a purchase has taken the
+     * session's completion claim, so its repetition would be refused.
+     */
+    private Mono<Void> withoutInvitation(ServerWebExchange forwardable, Admission.Active active) {
+        responses.attachToken(forwardable, active.issuedToken());
+        URI stripped = forwardable.getRequest().getURI();
+        String location = stripped.getRawPath() + (stripped.getRawQuery() == null ? "" : "?" + stripped.getRawQuery());
+        return responses.seeOther(forwardable, URI.create(location));
     }
 
     /**

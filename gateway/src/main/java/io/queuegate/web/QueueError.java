@@ -13,6 +13,10 @@ public enum QueueError {
     INVALID_PRODUCT(HttpStatus.BAD_REQUEST, "the product id is not valid"),
     UNKNOWN_PRODUCT(HttpStatus.NOT_FOUND, "there is no such product"),
     INVALID_PATH(HttpStatus.BAD_REQUEST, "the path is not written in its one canonical way"),
+    AMBIGUOUS_AUTHORIZATION(HttpStatus.BAD_REQUEST,
+            "the request carries more than one Authorization header: send exactly one"),
+    AMBIGUOUS_IDENTITY(HttpStatus.BAD_REQUEST, "the identity header names more than one user (it came more than "
+            + "once, or holds a comma): the proxy that writes it must replace the one a client sent, not add to it"),
     TOO_MANY_JOINS(HttpStatus.TOO_MANY_REQUESTS,
             "too many joins from this caller; try again later, or keep using the token you were given"),
     TOO_MANY_STREAMS(HttpStatus.TOO_MANY_REQUESTS,

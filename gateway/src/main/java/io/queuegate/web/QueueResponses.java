@@ -1,5 +1,6 @@
 package io.queuegate.web;
 
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -164,6 +165,15 @@ public class QueueResponses {
         return locale != null ? locale : Locale.ENGLISH;
     }
 
+    /** {@code 303 See Other} to {@code location}: the browser asks for it with a GET. */
+    public Mono<Void> seeOther(ServerWebExchange exchange, URI location) {
+        ServerHttpResponse response = exchange.getResponse();
+        response.setStatusCode(HttpStatus.SEE_OTHER);
+        response.getHeaders().setLocation(location);
+        response.getHeaders().setCacheControl("no-store");
+        return response.setComplete();
+    }
+
     public Mono<Void> status(ServerWebExchange exchange, HttpStatus status, StatusBody body) {
         exchange.getResponse().setStatusCode(status);
         exchange.getResponse().getHeaders().setCacheControl("no-store");
@@ -193,9 +203,20 @@ public class QueueResponses {
                 .build();
     }
 
-    /** True when the client ranks HTML above JSON; {@code *}{@code /*} alone (curl) means JSON. */
+    /**
+     * True when the client ranks HTML above JSON; {@code *}{@code /*} alone (curl) means JSON, and
+     * so does an {@code Accept} that does not parse: JSON is the answer every client can read, the
+     * decision comes after the place is made (an exception here lost the answer, not the place),
+     * and a client can send it with every request, so it is not logged either.
+     */
     static boolean prefersHtml(ServerHttpRequest request) {
-        List<MediaType> accepted = request.getHeaders().getAccept();
+        List<MediaType> accepted;
+        try {
+            accepted = request.getHeaders().getAccept();
+        }
+        catch (IllegalArgumentException unparsable) {
+            return false;
+        }
         return quality(accepted, MediaType.TEXT_HTML) > quality(accepted, MediaType.APPLICATION_JSON);
     }
 

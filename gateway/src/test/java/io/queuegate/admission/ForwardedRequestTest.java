@@ -1,10 +1,15 @@
 package io.queuegate.admission;
 
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
+import com.github.tomakehurst.wiremock.verification.LoggedRequest;
 import io.queuegate.support.GatewayFixture;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DefaultDataBufferFactory;
@@ -76,6 +81,38 @@ class ForwardedRequestTest {
         fixture.backend().verify(1, getRequestedFor(urlPathEqualTo("/open/page"))
                 .withHeader("X-HTTP-Method-Override", equalTo("POST")).withHeader("X-HTTP-Method", equalTo("POST"))
                 .withHeader("X-Method-Override", equalTo("POST")));
+    }
+
+    /**
+     * CGI, WSGI, Rack and PHP hand a shop its request headers as {@code HTTP_X_USER_ID}: every
+     * spelling that folds to the identity header's name ({@code _} for {@code -}, any case) is
+     * the identity header to such a shop. None but the one the gateway decided reaches it, on a
+     * protected route or an open one, whether or not a trusted proxy also wrote the real one.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = { "X_User_Id", "x_user_id", "X-USER_ID", "X_USER-ID", "x-user_id" })
+    void noOtherSpellingOfTheIdentityHeaderReachesTheShop(String spelling) {
+        for (String path : new String[] { "/api/products/42", "/open/page" }) {
+            fixture.backend().resetRequests();
+            fixture.client().get().uri(path).header(spelling, "admin").exchange().expectStatus().isOk()
+                    .expectBody().returnResult();
+            assertThat(identityHeaders(path)).as("anonymous on %s", path).isEmpty();
+
+            fixture.backend().resetRequests();
+            fixture.client().get().uri(path).header("X-User-Id", "alice").header(spelling, "admin").exchange()
+                    .expectStatus().isOk().expectBody().returnResult();
+            assertThat(identityHeaders(path)).as("alice on %s", path).containsExactly("X-User-Id: alice");
+        }
+    }
+
+    /** Every header the shop received for {@code path} that such a shop would read as the identity. */
+    private static List<String> identityHeaders(String path) {
+        List<LoggedRequest> received = fixture.backend().findAll(getRequestedFor(urlPathEqualTo(path)));
+        assertThat(received).hasSize(1);
+        return received.get(0).getHeaders().all().stream()
+                .filter(header -> header.key().replace('_', '-').toLowerCase(Locale.ROOT).equals("x-user-id"))
+                .flatMap(header -> header.values().stream().map(value -> header.key() + ": " + value))
+                .toList();
     }
 
     @Test

@@ -310,7 +310,32 @@ class HostileInputTest {
                         "invalid_token"),
                 refused("a token of Cyrillic and emoji only", product("\u043a\u043b\u044e\u0447.\uD83D\uDE00.x").raw(),
                         401, "invalid_token"),
-                refused("a 30 KB Queue-Token header", product("x".repeat(30_000)), ANY_4XX, null));
+                refused("a 30 KB Queue-Token header", product("x".repeat(30_000)), ANY_4XX, null),
+                refused("a Content-Length that is no number", post("/api/products/42/orders")
+                        .with("Content-Length", "12abc").raw(), ANY_4XX, null),
+                // The first would authenticate and both would reach the shop, which may read the second.
+                refused("two Authorization headers", product(good).with("Authorization", "Bearer a.b.c")
+                        .with("Authorization", "Bearer d.e.f"), 400, "ambiguous_authorization"),
+                refused("two Authorization headers of two schemes", product(good)
+                        .with("Authorization", "Basic YWxpY2U6cHc=").with("Authorization", "Bearer d.e.f"), 400,
+                        "ambiguous_authorization"),
+                refused("two Authorization headers on a route without a queue",
+                        get("/elsewhere").with("Authorization", "Bearer a.b.c").with("Authorization", "Bearer d.e.f"),
+                        400, "ambiguous_authorization"),
+                refused("two Authorization headers on the status endpoint", status(good)
+                        .with("Authorization", "Bearer a.b.c").with("Authorization", "Bearer d.e.f"), 400,
+                        "ambiguous_authorization"),
+                // From the trusted proxy (loopback): an appending proxy, or a client's header beside the proxy's.
+                refused("the identity header twice from a trusted proxy",
+                        get(PRODUCT).with("X-User-Id", "alice").with("X-User-Id", "bob"), 400, "ambiguous_identity"),
+                refused("the identity header twice in two cases from a trusted proxy",
+                        get(PRODUCT).with("X-User-Id", "alice").with("x-user-id", "bob"), 400, "ambiguous_identity"),
+                refused("two identities joined by a comma in one identity header from a trusted proxy",
+                        get(PRODUCT).with("X-User-Id", "alice, bob"), 400, "ambiguous_identity"),
+                refused("two identities joined by a comma on a route without a queue",
+                        get("/elsewhere").with("X-User-Id", "alice,bob"), 400, "ambiguous_identity"),
+                refused("the identity header twice on the status endpoint",
+                        status(good).with("X-User-Id", "bob"), 400, "ambiguous_identity"));
     }
 
     static Stream<Arguments> illegalIds() {

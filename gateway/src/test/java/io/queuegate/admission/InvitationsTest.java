@@ -25,8 +25,11 @@ import org.springframework.test.web.reactive.server.WebTestClient;
 import reactor.core.publisher.Flux;
 import reactor.core.scheduler.Schedulers;
 
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.absent;
+import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
 import static com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -41,11 +44,19 @@ class InvitationsTest {
 
     private static final String PRODUCT = "/api/products/42";
 
+    /** What Chromium asks for when it navigates. */
+    private static final String BROWSER = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
+
     @RegisterExtension
     static final GatewayFixture fixture = GatewayFixture.withQueue(Map.of("max-active", "1", "invites", "required"))
             .with("queuegate.invites.secret", Invites.SECRET)
             // A presale that also asks every join for a proof of work.
             .with("queuegate.products.presale.join-challenge", "pow")
+            // Invitations put first in line, and a purchase that is a GET (a one-click link).
+            .withRoute("instant", Map.of("predicates[0]", "Path=/instant/{productId}/**,/instant/{productId}",
+                    "metadata.queue.max-active", "5", "metadata.queue.invites", "priority",
+                    "metadata.queue.complete-on", "GET /instant/{productId}/buy"))
+            .withRoute("plain", Map.of("predicates[0]", "Path=/plain/{productId}", "metadata.queue.max-active", "1"))
             .instances(2);
 
     @Test
@@ -92,6 +103,90 @@ class InvitationsTest {
                 .expectStatus().isEqualTo(HttpStatus.TOO_MANY_REQUESTS);
         assertThat(fixture.backend().getAllServeEvents()).allSatisfy(event ->
                 assertThat(event.getRequest().getUrl()).doesNotContain("nvite").doesNotContain(invitation));
+    }
+
+    /**
+     * A browser admitted at once would show the shop's page with the invitation still in the
+     * address bar, to be bookmarked, shared or synced: it is sent to the same address without it,
+     * holding its place by the cookie, and only that request reaches the shop.
+     */
+    @Test
+    void aBrowserAdmittedAtOnceIsSentToTheAddressWithoutTheInvitation() {
+        String invitation = Invites.forProduct("42");
+        var redirect = fixture.client().get().uri(URI.create(fixture.gateway().baseUrl() + PRODUCT + "?color=red&invite="
+                        + invitation + "&size=44")).header("X-User-Id", "alice").header("Accept", BROWSER).exchange()
+                .expectStatus().isEqualTo(HttpStatus.SEE_OTHER)
+                .expectHeader().valueEquals("Location", PRODUCT + "?color=red&size=44")
+                .expectHeader().valueEquals("Referrer-Policy", "no-referrer")
+                .expectHeader().valueEquals("Cache-Control", "no-store")
+                .expectBody().isEmpty();
+        String cookie = redirect.getResponseCookies().getFirst("queue_token").getValue();
+        assertThat(cookie).isNotEmpty();
+        assertThat(fixture.backend().getAllServeEvents()).as("the shop saw nothing yet").isEmpty();
+        assertThat(fixture.redis().commands().zrange("qg:{42}:active", 0, -1)).containsExactly("alice");
+
+        fixture.client().get().uri(PRODUCT + "?color=red&size=44").header("X-User-Id", "alice")
+                .header("Accept", BROWSER).cookie("queue_token", cookie).exchange()
+                .expectStatus().isOk().expectHeader().valueEquals("Referrer-Policy", "no-referrer");
+        fixture.backend().verify(1, getRequestedFor(urlEqualTo(PRODUCT + "?color=red&size=44")));
+        assertThat(fixture.redis().commands().get("qg:{42}:invite:" + jti(invitation))).isEqualTo("1");
+        // The same link again, once admitted: the address is cleaned again, and the invitation uses nothing more.
+        fixture.client().get().uri(URI.create(fixture.gateway().baseUrl() + PRODUCT + "?invite=" + invitation))
+                .header("X-User-Id", "alice").header("Accept", BROWSER).cookie("queue_token", cookie).exchange()
+                .expectStatus().isEqualTo(HttpStatus.SEE_OTHER).expectHeader().valueEquals("Location", PRODUCT);
+        assertThat(fixture.redis().commands().get("qg:{42}:invite:" + jti(invitation))).isEqualTo("1");
+    }
+
+    /**
+     * No address bar to clean: a JSON client is forwarded at once (a redirect would only cost it
+     * a round trip), and so is a POST (a redirect would lose its body) and a GET that completes
+     * the session (its claim is taken: a redirect would answer its repetition 409).
+     */
+    @Test
+    void aJsonClientAPostAndAPurchaseAdmittedAtOnceAreForwarded() {
+        fixture.client().get().uri(URI.create(fixture.gateway().baseUrl() + PRODUCT + "?invite="
+                        + Invites.forProduct("42"))).header("X-User-Id", "alice").exchange()
+                .expectStatus().isOk().expectHeader().valueEquals("Referrer-Policy", "no-referrer");
+        fixture.client().post().uri(URI.create(fixture.gateway().baseUrl() + "/instant/7/orders?invite="
+                        + Invites.forProduct("7"))).header("X-User-Id", "bob").header("Accept", BROWSER)
+                .bodyValue("size=44").exchange()
+                .expectStatus().value(status -> assertThat(status).isNotEqualTo(303))
+                .expectHeader().valueEquals("Referrer-Policy", "no-referrer");
+        fixture.client().get().uri(URI.create(fixture.gateway().baseUrl() + "/instant/7/buy?invite="
+                        + Invites.forProduct("7"))).header("X-User-Id", "carol").header("Accept", BROWSER).exchange()
+                .expectStatus().value(status -> assertThat(status).isNotEqualTo(303))
+                .expectHeader().valueEquals("Referrer-Policy", "no-referrer");
+        fixture.backend().verify(1, getRequestedFor(urlEqualTo(PRODUCT)));
+        fixture.backend().verify(1, postRequestedFor(urlEqualTo("/instant/7/orders")).withRequestBody(equalTo("size=44")));
+        fixture.backend().verify(1, getRequestedFor(urlEqualTo("/instant/7/buy")));
+    }
+
+    /**
+     * Wherever an invitation can be in the address, no answer lets the browser send that address
+     * on as a Referer: the waiting room's own answers, and the shop's, whatever policy it set.
+     */
+    @Test
+    void everyAnswerOnAnInvitationRouteForbidsTheReferer() {
+        fixture.backend().stubFor(com.github.tomakehurst.wiremock.client.WireMock.get(urlPathEqualTo("/api/products/43"))
+                .willReturn(aResponse().withStatus(200).withHeader("Referrer-Policy", "unsafe-url").withBody("shop")));
+        fixture.client().get().uri(URI.create(fixture.gateway().baseUrl() + "/api/products/43?invite="
+                        + Invites.forProduct("43"))).header("X-User-Id", "alice").exchange()
+                .expectStatus().isOk().expectHeader().valueEquals("Referrer-Policy", "no-referrer");
+        for (String accept : new String[] { "application/json", BROWSER }) {
+            fixture.client().get().uri(URI.create(fixture.gateway().baseUrl() + "/api/products/43?invite="
+                            + Invites.forProduct("43"))).header("X-User-Id", "bob").header("Accept", accept).exchange()
+                    .expectStatus().isEqualTo(HttpStatus.TOO_MANY_REQUESTS)
+                    .expectHeader().valueEquals("Referrer-Policy", "no-referrer");
+            fixture.client().get().uri(PRODUCT + "?invite=garbage").header("Accept", accept).exchange()
+                    .expectStatus().isForbidden().expectHeader().valueEquals("Referrer-Policy", "no-referrer");
+            fixture.client().get().uri(URI.create(fixture.gateway().baseUrl() + "/instant/8?invite="
+                            + Invites.forProduct("8"))).header("X-User-Id", "carol").header("Accept", accept)
+                    .header("Queue-Token", "garbage").exchange()
+                    .expectStatus().isUnauthorized().expectHeader().valueEquals("Referrer-Policy", "no-referrer");
+        }
+        // Where invites is off, the parameter is the shop's, and so is the policy.
+        fixture.client().get().uri("/plain/7?invite=x").header("X-User-Id", "dave").exchange()
+                .expectHeader().doesNotExist("Referrer-Policy");
     }
 
     @Test

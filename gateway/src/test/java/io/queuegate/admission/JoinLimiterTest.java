@@ -52,12 +52,83 @@ class JoinLimiterTest {
         assertThat(limiter.tryJoin("alice")).isZero();
     }
 
+    /**
+     * An attacker rotating addresses must not buy anyone a fresh window, least of all the callers
+     * it is refused as: a table that started afresh when full handed every caller its whole limit
+     * again. Over ten seconds, 100,010 new callers join once each, while a refused caller asks
+     * again every second (as Retry-After tells it to) and another checks where it stands: both
+     * windows keep their start and their count.
+     */
     @Test
-    void aFloodOfDistinctCallersCannotGrowItWithoutBound() {
-        for (int i = 0; i < JoinLimiter.MAX_CALLERS + 10; i++) {
-            limiter.tryJoin("ip:caller-" + i);
+    void aFloodOfDistinctCallersDoesNotResetTheWindowsInUse() {
+        for (int i = 0; i < 4; i++) {
+            limiter.tryJoin("ip:203.0.113.7");
         }
-        // The table started afresh instead of growing: an early caller is counted anew.
-        assertThat(limiter.tryJoin("ip:caller-0")).isZero();
+        limiter.count("alice");
+        limiter.count("alice");
+        int flooders = 0;
+        for (int second = 1; second <= 10; second++) {
+            now.set(now.get().plusSeconds(1));
+            for (int i = 0; i < 10_001; i++) {
+                limiter.tryJoin("ip:flood-" + flooders++);
+            }
+            assertThat(limiter.tryJoin("ip:203.0.113.7")).as("refused after %d new callers", flooders)
+                    .isEqualTo(60_000 - second * 1000L);
+            assertThat(limiter.check("alice")).as("two of three after %d new callers", flooders).isZero();
+        }
+        assertThat(flooders).isGreaterThan(JoinLimiter.MAX_CALLERS);
+        limiter.count("alice");
+        assertThat(limiter.check("alice")).as("her third join, in the window of her first").isEqualTo(50_000);
+        assertThat(limiter.size()).isLessThanOrEqualTo(JoinLimiter.MAX_CALLERS);
+    }
+
+    @Test
+    void checkingDoesNotCount() {
+        for (int i = 0; i < 10; i++) {
+            assertThat(limiter.check("alice")).isZero();
+        }
+        assertThat(limiter.size()).as("nobody counted yet").isZero();
+        limiter.count("alice");
+        limiter.count("alice");
+        assertThat(limiter.check("alice")).as("two of three").isZero();
+        limiter.count("alice");
+        now.set(now.get().plusSeconds(20));
+        assertThat(limiter.check("alice")).as("three of three: the rest of the window").isEqualTo(40_000);
+        assertThat(limiter.check("alice")).isEqualTo(40_000);
+        assertThat(limiter.check("bob")).isZero();
+    }
+
+    @Test
+    void aCountAfterTheWindowStartsANewOne() {
+        for (int i = 0; i < 3; i++) {
+            limiter.count("alice");
+        }
+        now.set(now.get().plusSeconds(60));
+        assertThat(limiter.check("alice")).isZero();
+        limiter.count("alice");
+        now.set(now.get().plusSeconds(30));
+        limiter.count("alice");
+        limiter.count("alice");
+        assertThat(limiter.check("alice")).as("the new window began at its first count").isEqualTo(30_000);
+    }
+
+    @Test
+    void tryJoinChecksAndCountsAsOne() {
+        limiter.count("alice");
+        limiter.count("alice");
+        assertThat(limiter.tryJoin("alice")).isZero();
+        assertThat(limiter.check("alice")).isEqualTo(60_000);
+        assertThat(limiter.tryJoin("alice")).isEqualTo(60_000);
+    }
+
+    @Test
+    void windowsThatEndedAreForgotten() {
+        for (int i = 0; i < 1000; i++) {
+            limiter.count("ip:caller-" + i);
+        }
+        assertThat(limiter.size()).isEqualTo(1000);
+        now.set(now.get().plusSeconds(61));
+        limiter.count("alice");
+        assertThat(limiter.size()).isEqualTo(1);
     }
 }

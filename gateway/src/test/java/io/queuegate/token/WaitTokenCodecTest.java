@@ -33,6 +33,26 @@ class WaitTokenCodecTest {
         assertThat(token).isEqualTo(new WaitToken("42", "alice", false, NOW, NOW.plus(Duration.ofHours(2))));
     }
 
+    /**
+     * Verified tokens are remembered so a poll costs no HMAC; a flood of new tokens (a client per
+     * request, each with a token of its own) must not make the gateway forget the tokens of the
+     * shoppers still polling, as a memory that started afresh when full did for everyone at once.
+     */
+    @Test
+    void aFloodOfNewTokensDoesNotForgetTheTokensInUse() {
+        String alices = codec.issue("42", "alice", false);
+        int flooders = 0;
+        for (int second = 1; second <= 10; second++) {
+            codec.verify(alices);
+            for (int i = 0; i < 10_001; i++) {
+                codec.verify(codec.issue("42", "flood-" + flooders++, true));
+            }
+        }
+        assertThat(flooders).isGreaterThan(WaitTokenCodec.MAX_VERIFIED);
+        assertThat(codec.remembers(alices)).as("alice's token, checked once a second").isTrue();
+        assertThat(codec.remembered()).isLessThanOrEqualTo(WaitTokenCodec.MAX_VERIFIED);
+    }
+
     @Test
     void tokensOfAPreviousSecretStayValidDuringRotation() {
         WaitTokenCodec old = new WaitTokenCodec(new SigningKeys(OLD_SECRET, List.of()), Duration.ofHours(2), CLOCK);

@@ -31,8 +31,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * A presale's invitation link in a real headless Chromium: the shopper opens the link while the
  * product is full, the waiting page takes the invitation out of the address bar at once, and when
- * their turn comes the page moves on to the product by itself, on the address without it; the
- * shop never sees the invitation. Skipped, saying why, only where Chromium is absent.
+ * their turn comes the page moves on to the product by itself, on the address without it; a
+ * shopper admitted at once is sent on to that address before the shop's page shows; the shop
+ * never sees the invitation. Skipped, saying why, only where Chromium is absent.
  */
 class InviteLinkBrowserTest {
 
@@ -106,6 +107,21 @@ class InviteLinkBrowserTest {
         assertThat(browser.getCurrentUrl()).doesNotContain("invite");
         assertThat(backend.getAllServeEvents()).isNotEmpty().allSatisfy(event ->
                 assertThat(event.getRequest().getUrl()).doesNotContain("invite").doesNotContain(invitation));
+    }
+
+    @Test
+    void aLinkThatAdmitsAtOnceLeavesTheAddressBarWithoutTheInvitationToo() {
+        String invitation = Invites.forProduct("42");
+        browser = chromium();
+        browser.get(gateway.baseUrl() + "/api/products/42?ref=mail&invite=" + invitation + "#sizes");
+
+        new WebDriverWait(browser, Duration.ofSeconds(10))
+                .until(ExpectedConditions.presenceOfElementLocated(By.id("product")));
+        assertThat(browser.getCurrentUrl()).isEqualTo(gateway.baseUrl() + "/api/products/42?ref=mail#sizes");
+        screenshot("invite-link-admitted.png");
+        assertThat(backend.getAllServeEvents()).singleElement().satisfies(event ->
+                assertThat(event.getRequest().getUrl()).isEqualTo("/api/products/42?ref=mail"));
+        assertThat(redis.commands().zrange("qg:{42}:active", 0, -1)).hasSize(1);
     }
 
     @Test

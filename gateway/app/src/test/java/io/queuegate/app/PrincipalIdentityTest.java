@@ -1,6 +1,10 @@
 package io.queuegate.app;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.Map;
 
 import com.github.tomakehurst.wiremock.WireMockServer;
@@ -26,6 +30,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class PrincipalIdentityTest {
 
+    /** Each header on its own line, as HTTP/1.1 sends them. */
+    private static final HttpClient HTTP_1_1 = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+
     private static RedisProcess redis;
     private static WireMockServer shop;
     private static ShopJwts jwts;
@@ -38,6 +45,9 @@ class PrincipalIdentityTest {
         jwts = new ShopJwts();
         Map<String, Object> properties = RunnableGateway.properties(redis, shop.baseUrl());
         properties.put("spring.security.oauth2.resourceserver.jwt.public-key-location", jwts.publicKeyLocation());
+        properties.put("spring.cloud.gateway.server.webflux.routes[1].id", "open");
+        properties.put("spring.cloud.gateway.server.webflux.routes[1].uri", shop.baseUrl());
+        properties.put("spring.cloud.gateway.server.webflux.routes[1].predicates[0]", "Path=/open/**");
         gateway = RunnableGateway.start(properties);
     }
 
@@ -112,6 +122,38 @@ class PrincipalIdentityTest {
         assertThat(withJwt.statusCode()).isEqualTo(200);
         assertThat(shop.findAll(anyRequestedFor(anyUrl())).stream().map(request -> request.getHeader("X-User-Id")))
                 .containsExactly("bob", "alice");
+    }
+
+    /**
+     * Spring Security authenticates the first {@code Authorization} header; the shop behind may
+     * read the other. Both orders, and a forged one beside a genuine one, are refused before
+     * either is looked at, on every path Spring Security's bearer resolution runs on.
+     */
+    @Test
+    void twoAuthorizationHeadersAreRefusedBeforeEitherAuthenticates() throws Exception {
+        String alice = "Bearer " + jwts.signed("alice");
+        String mallory = "Bearer " + jwts.signed("mallory");
+        String[][] pairs = { { alice, mallory }, { mallory, alice }, { alice, "Bearer not-a-jwt" },
+                { "Bearer " + jwts.signedByAnotherKey("alice"), alice } };
+        for (String path : new String[] { "/api/products/42", "/queue/42/status", "/open/page" }) {
+            for (String[] pair : pairs) {
+                HttpResponse<String> answer = withTwoAuthorizations(path, pair[0], pair[1]);
+                assertThat(answer.statusCode()).as("%s: %s", path, answer.body()).isEqualTo(400);
+                assertThat(answer.body()).as(path).contains("\"error\":\"ambiguous_authorization\"");
+                assertThat(answer.headers().firstValue("WWW-Authenticate")).as("%s: Spring Security never ran", path)
+                        .isEmpty();
+            }
+        }
+        assertThat(redis.commands().keys("qg:{42}:*")).isEmpty();
+        assertThat(shop.findAll(anyRequestedFor(anyUrl()))).isEmpty();
+    }
+
+    private static HttpResponse<String> withTwoAuthorizations(String path, String first, String second)
+            throws Exception {
+        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + path))
+                .timeout(Duration.ofSeconds(10)).header("Accept", "application/json")
+                .header("Authorization", first).header("Authorization", second).GET().build();
+        return HTTP_1_1.send(request, HttpResponse.BodyHandlers.ofString());
     }
 
     private static String[] bearer(String subject) {
