@@ -144,7 +144,7 @@ The service account the pods run as.
 {{- end -}}
 
 {{/*
-The name of the chart's own Secret (token secret, previous secrets, Redis password).
+The name of the chart's own Secret (token secret, previous secrets, Redis password, operator password).
 */}}
 {{- define "queuegate.secretName" -}}
 {{- include "queuegate.fullname" . -}}
@@ -155,9 +155,32 @@ Whether the chart has to create its Secret: only when some value it holds is not
 existing Secret.
 */}}
 {{- define "queuegate.createSecret" -}}
-{{- if or (not .Values.queuegate.token.existingSecret) .Values.queuegate.token.previousSecrets (and .Values.redis.password (not .Values.redis.existingSecret)) -}}
+{{- if or (not .Values.queuegate.token.existingSecret) .Values.queuegate.token.previousSecrets (and .Values.redis.password (not .Values.redis.existingSecret)) (include "queuegate.operatorPasswordInChartSecret" .) -}}
 true
 {{- end -}}
+{{- end -}}
+
+{{/*
+Whether the operator's password is a value of the chart, kept in its own Secret.
+*/}}
+{{- define "queuegate.operatorPasswordInChartSecret" -}}
+{{- if and .Values.operatorLogin.password (not .Values.operatorLogin.existingSecret) -}}
+true
+{{- end -}}
+{{- end -}}
+
+{{/*
+The names the management port takes changes and serves the console under, comma-separated for
+QUEUEGATE_OPERATIONS_ALLOWEDHOSTS: the pod's name and IP (from POD_NAME and POD_IP, which the
+container defines before it), every name of the management Service, and `queuegate.operations.allowedHosts`.
+A rebinding page's own name is none of these, so its changes are refused.
+*/}}
+{{- define "queuegate.allowedHosts" -}}
+{{- $service := include "queuegate.managementServiceName" . -}}
+{{- $namespace := .Release.Namespace -}}
+{{- $hosts := list "$(POD_NAME)" "$(POD_IP)" $service (printf "%s.%s" $service $namespace) (printf "%s.%s.svc" $service $namespace) (printf "%s.%s.svc.%s" $service $namespace .Values.clusterDomain) -}}
+{{- $hosts = concat $hosts (.Values.queuegate.operations.allowedHosts | default list) -}}
+{{- join "," $hosts -}}
 {{- end -}}
 
 {{/*

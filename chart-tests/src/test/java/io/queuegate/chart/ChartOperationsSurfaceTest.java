@@ -17,6 +17,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * What of the gateway the chart lets reach whom. Shoppers get the routes and the waiting room on
  * the http port, through the Service and the Ingress; the actuator, with {@code /actuator/queues}
  * able to pause or resize a queue, stays on the management port behind its own ClusterIP Service.
+ * The NetworkPolicy (on by default) admits only Prometheus' namespace to that port, a change there
+ * needs the operator's login and one of the pod's or the management Service's names as its Host.
  * Rendered from the chart's defaults plus the two values a minimal install needs.
  */
 class ChartOperationsSurfaceTest {
@@ -173,8 +175,78 @@ class ChartOperationsSurfaceTest {
     }
 
     @Test
-    void networkPolicyIsOffByDefault() {
-        assertThat(defaults.ofKind("NetworkPolicy")).isEmpty();
+    void networkPolicyIsOnByDefaultAndAdmitsOnlyTheMonitoringNamespaceOnTheManagementPort() {
+        Map<String, Object> policy = defaults.get("NetworkPolicy", GATEWAY);
+
+        assertThat(map(policy, "spec.podSelector.matchLabels"))
+                .isEqualTo(map(defaults.get("Deployment", GATEWAY), "spec.selector.matchLabels"));
+        assertThat(list(policy, "spec.policyTypes")).containsExactly("Ingress");
+        assertThat(rulesFor(policy, 8080)).singleElement()
+                .satisfies(rule -> assertThat(rule).as("shoppers from anywhere").doesNotContainKey("from"));
+        assertThat(rulesFor(policy, 9090)).singleElement()
+                .satisfies(rule -> assertThat(list(rule, "from")).containsExactly(MONITORING_NAMESPACE));
+        assertThat(list(policy, "spec.ingress")).as("no rule opens another port").hasSize(2);
+    }
+
+    @Test
+    void networkPolicyCanBeTurnedOff() {
+        assertThat(render("--set", "networkPolicy.enabled=false").ofKind("NetworkPolicy")).isEmpty();
+    }
+
+    @Test
+    void changesOnTheManagementPortAreAllowedUnderThePodsAndTheManagementServicesNamesOnly() {
+        Map<String, Object> container = defaults.gatewayContainer();
+        List<String> env = list(container, "env").stream().map(entry -> (String) at(entry, "name")).toList();
+
+        assertThat(at(defaults.env("POD_NAME").orElseThrow(), "valueFrom.fieldRef.fieldPath")).isEqualTo("metadata.name");
+        assertThat(at(defaults.env("POD_IP").orElseThrow(), "valueFrom.fieldRef.fieldPath")).isEqualTo("status.podIP");
+        assertThat(env.indexOf("POD_NAME")).as("defined before the variable that expands it")
+                .isLessThan(env.indexOf("QUEUEGATE_OPERATIONS_ALLOWEDHOSTS"));
+        assertThat(env.indexOf("POD_IP")).isLessThan(env.indexOf("QUEUEGATE_OPERATIONS_ALLOWEDHOSTS"));
+        assertThat(allowedHosts(defaults)).containsExactly("$(POD_NAME)", "$(POD_IP)", MANAGEMENT,
+                MANAGEMENT + ".shop", MANAGEMENT + ".shop.svc", MANAGEMENT + ".shop.svc.cluster.local");
+
+        Manifests more = render("--set", "clusterDomain=corp.internal",
+                "--set", "queuegate.operations.allowedHosts[0]=queuegate-ops.example.com");
+        assertThat(allowedHosts(more)).contains(MANAGEMENT + ".shop.svc.corp.internal", "queuegate-ops.example.com")
+                .doesNotContain(MANAGEMENT + ".shop.svc.cluster.local");
+        assertThat(at(more.applicationConfig(), "queuegate.operations")).as("an environment variable, not the file")
+                .isNull();
+    }
+
+    private static List<String> allowedHosts(Manifests manifests) {
+        String value = (String) at(manifests.env("QUEUEGATE_OPERATIONS_ALLOWEDHOSTS")
+                .orElseThrow(() -> new AssertionError("no QUEUEGATE_OPERATIONS_ALLOWEDHOSTS")), "value");
+        return List.of(value.split(","));
+    }
+
+    @Test
+    void withoutAnOperatorPasswordEachPodGeneratesItsOwn() {
+        assertThat(defaults.env("SPRING_SECURITY_USER_PASSWORD")).isEmpty();
+        assertThat(defaults.env("SPRING_SECURITY_USER_NAME")).isEmpty();
+        assertThat(map(defaults.get("Secret", GATEWAY), "data")).doesNotContainKey("operator-password");
+    }
+
+    @Test
+    void theOperatorLoginComesFromTheChartsSecretAndNeverTheConfigMap() {
+        Manifests manifests = render("--set", "operatorLogin.username=ops", "--set", "operatorLogin.password=ci-operator-pw");
+
+        assertThat(at(manifests.env("SPRING_SECURITY_USER_NAME").orElseThrow(), "value")).isEqualTo("ops");
+        assertThat(map(manifests.env("SPRING_SECURITY_USER_PASSWORD").orElseThrow(), "valueFrom.secretKeyRef"))
+                .isEqualTo(Map.of("name", GATEWAY, "key", "operator-password"));
+        assertThat(at(manifests.get("Secret", GATEWAY), "data.operator-password"))
+                .isEqualTo(java.util.Base64.getEncoder().encodeToString("ci-operator-pw".getBytes()));
+        assertThat((String) at(manifests.get("ConfigMap", GATEWAY), "data.application\\.yaml")).doesNotContain("ci-operator-pw");
+    }
+
+    @Test
+    void theOperatorLoginComesFromAnExistingSecret() {
+        Manifests manifests = render("--set", "operatorLogin.existingSecret=queuegate-operator",
+                "--set", "operatorLogin.password=ignored-when-existing");
+
+        assertThat(map(manifests.env("SPRING_SECURITY_USER_PASSWORD").orElseThrow(), "valueFrom.secretKeyRef"))
+                .isEqualTo(Map.of("name", "queuegate-operator", "key", "operator-password"));
+        assertThat(map(manifests.get("Secret", GATEWAY), "data")).doesNotContainKey("operator-password");
     }
 
     @Test

@@ -145,9 +145,10 @@ class ChartRenderingTest {
         @Test
         void oneReplicaAndNothingOptionalIsRendered() {
             assertThat(at(manifests.get("Deployment", GATEWAY), "spec.replicas")).isEqualTo(1);
+            // The NetworkPolicy is on by default: it closes the management port to all but Prometheus' namespace.
             assertThat(manifests.names()).containsExactlyInAnyOrder("Deployment/" + GATEWAY, "Service/" + GATEWAY,
                     "Service/" + GATEWAY + "-management", "ConfigMap/" + GATEWAY, "Secret/" + GATEWAY, "ServiceAccount/" + GATEWAY,
-                    "PodDisruptionBudget/" + GATEWAY);
+                    "PodDisruptionBudget/" + GATEWAY, "NetworkPolicy/" + GATEWAY);
         }
 
         @Test

@@ -11,6 +11,7 @@ import io.queuegate.autoconfigure.QueueGateAutoConfiguration;
 import io.queuegate.config.QueueGateProperties;
 import io.queuegate.events.QueueEventHub;
 import io.queuegate.events.QueueEvents;
+import io.queuegate.ops.AllowedHosts;
 import io.queuegate.ops.AuditLog;
 import io.queuegate.ops.ConsolePage;
 import io.queuegate.ops.OperationsExposureCheck;
@@ -165,12 +166,16 @@ public class QueueGateOperationsAutoConfiguration {
                     properties.operations().allowPublicPort(), environment, webEndpoints, controllers, access);
         }
 
-        /** Refuses cross-site changes to the queues; serves the console page with its security headers. */
+        /**
+         * Refuses cross-site changes to the queues, and changes and the console under a name that is
+         * not the gateway's own; serves the console page with its security headers.
+         */
         @Bean
         @ConditionalOnMissingBean
         OperationsRequestGuard queuegateOperationsRequestGuard(ObjectProvider<PathMappedEndpoints> endpoints,
-                ObjectProvider<ConsolePage> console) {
-            return new OperationsRequestGuard(endpoints, console);
+                ObjectProvider<ConsolePage> console, QueueGateProperties properties) {
+            return new OperationsRequestGuard(endpoints, console,
+                    AllowedHosts.of(properties.operations().allowedHosts()));
         }
 
         /** The console needs a management port of its own: shoppers must never reach it. */

@@ -381,8 +381,18 @@ public record QueueGateProperties(
      *                        or a writable {@code gateway} endpoint is exposed on the shopper
      *                        port (anyone who reaches the port could then steer sales or
      *                        rewrite routes); default {@code false}
+     * @param allowedHosts further host names and addresses a request to the management port may
+     *                     name in its {@code Host} header to change anything or open the console
+     *                     (e.g. the management Service's DNS names); the loopback names and
+     *                     addresses and this machine's own host name and addresses are always
+     *                     allowed, {@code *} allows any (and so lets a DNS-rebinding page act);
+     *                     reads other than the console are not checked; default none
      */
-    public record Operations(@DefaultValue("false") boolean allowPublicPort) {
+    public record Operations(@DefaultValue("false") boolean allowPublicPort, List<String> allowedHosts) {
+
+        public Operations {
+            allowedHosts = allowedHosts == null ? List.of() : List.copyOf(allowedHosts);
+        }
     }
 
     /**

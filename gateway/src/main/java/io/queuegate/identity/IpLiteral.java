@@ -11,7 +11,7 @@ import java.util.Arrays;
  * the text forms of RFC 4291 (hex groups, one {@code ::}, an IPv4 tail), without a zone. An
  * IPv4-mapped IPv6 address ({@code ::ffff:a.b.c.d}) is its IPv4 address, as the JDK reads it.
  */
-final class IpLiteral {
+public final class IpLiteral {
 
     private static final int IPV4 = 4;
     private static final int IPV6 = 16;
@@ -20,7 +20,7 @@ final class IpLiteral {
     }
 
     /** The address's bytes (4 or 16), or {@code null} when {@code text} is not exactly a literal address. */
-    static byte[] parse(String text) {
+    public static byte[] parse(String text) {
         if (text == null || text.isEmpty()) {
             return null;
         }
@@ -32,7 +32,7 @@ final class IpLiteral {
      * ({@code 203.0.113.9:443}) or in brackets ({@code [2001:db8::1]}, {@code [2001:db8::1]:443}),
      * and with blanks around it. {@code null} for anything else.
      */
-    static byte[] hop(String hop) {
+    public static byte[] hop(String hop) {
         if (hop == null) {
             return null;
         }

@@ -8,6 +8,8 @@ import java.util.Set;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.endpoint.EndpointId;
 import org.springframework.boot.actuate.endpoint.web.PathMappedEndpoints;
+import org.springframework.boot.actuate.endpoint.web.WebServerNamespace;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.core.Ordered;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
@@ -30,13 +32,23 @@ import reactor.core.publisher.Mono;
  * from another origin ({@code Sec-Fetch-Site} other than {@code same-origin} or {@code none}, or
  * an {@code Origin} that is not the request's own), so a lax CORS setting cannot open it either.
  * Clients that are not browsers (curl, scripts) send neither header and are let through: they
- * act for themselves. It also serves the console page with its Content-Security-Policy and
- * forbids framing it.
+ * act for themselves.
+ * <p>
+ * A page whose own name resolves to the gateway (DNS rebinding) is same-origin by its browser's
+ * account, so the request's own {@code Host} proves nothing: every change on the management port
+ * (and on the queues endpoint wherever it is served) and every request for the console must name
+ * one of the {@link AllowedHosts}, or it is refused with {@code 421 host_not_allowed}. What probes
+ * and scrapers read is not checked: they ask by a pod's address or a Service's name, and reading
+ * steers nothing. It also serves the console page with its Content-Security-Policy and forbids
+ * framing it.
  */
 public class OperationsRequestGuard implements WebFilter, Ordered {
 
-    /** Early, before any handler; after Spring Security's chain (-100), which may authenticate first. */
-    public static final int ORDER = -50;
+    /**
+     * Before Spring Security's chain (-100): a rebinding page is refused before a login is asked
+     * for, so its browser never shows a login prompt under the attacker's name.
+     */
+    public static final int ORDER = -101;
 
     private static final EndpointId QUEUES = EndpointId.of("queues");
     private static final EndpointId CONSOLE = EndpointId.of("queueconsole");
@@ -45,15 +57,27 @@ public class OperationsRequestGuard implements WebFilter, Ordered {
     private static final byte[] REFUSAL = ("{\"error\":\"cross_site_request\",\"message\":\"changes to the queues "
             + "must come from the console's own origin or from a client that is not a browser\"}")
             .getBytes(StandardCharsets.UTF_8);
+    private static final byte[] UNKNOWN_HOST = ("{\"error\":\"host_not_allowed\",\"message\":\"the management port "
+            + "takes changes and serves the console only under its own names (queuegate.operations.allowed-hosts)\"}")
+            .getBytes(StandardCharsets.UTF_8);
+    private static final String MANAGEMENT = WebServerNamespace.MANAGEMENT.getValue();
 
     private final ObjectProvider<PathMappedEndpoints> endpoints;
     private final ObjectProvider<ConsolePage> console;
+    private final AllowedHosts hosts;
     /** The two paths, resolved at the first request (endpoints are fixed once the context runs). */
     private volatile Paths paths;
 
+    /** Allows the loopback names and this machine's own names and addresses only. */
     public OperationsRequestGuard(ObjectProvider<PathMappedEndpoints> endpoints, ObjectProvider<ConsolePage> console) {
+        this(endpoints, console, AllowedHosts.of(java.util.List.of()));
+    }
+
+    public OperationsRequestGuard(ObjectProvider<PathMappedEndpoints> endpoints, ObjectProvider<ConsolePage> console,
+            AllowedHosts hosts) {
         this.endpoints = endpoints;
         this.console = console;
+        this.hosts = hosts;
     }
 
     @Override
@@ -61,10 +85,16 @@ public class OperationsRequestGuard implements WebFilter, Ordered {
         Paths known = paths();
         ServerHttpRequest request = exchange.getRequest();
         String path = request.getPath().pathWithinApplication().value();
-        String queues = known.queues();
-        if (queues != null && !SAFE.contains(request.getMethod())
-                && (path.equals(queues) || path.startsWith(queues + "/")) && crossSite(request)) {
-            return refuse(exchange.getResponse());
+        boolean change = !SAFE.contains(request.getMethod());
+        boolean consolePath = known.console() != null && under(path, known.console());
+        if (consolePath || change && (onManagementServer(exchange) || known.queues() != null
+                && under(path, known.queues()))) {
+            if (!hosts.allows(request.getHeaders().getFirst(HttpHeaders.HOST))) {
+                return refuse(exchange.getResponse(), HttpStatus.MISDIRECTED_REQUEST, UNKNOWN_HOST);
+            }
+            if (change && crossSite(request)) {
+                return refuse(exchange.getResponse(), HttpStatus.FORBIDDEN, REFUSAL);
+            }
         }
         ConsolePage consolePage = known.page();
         if (consolePage != null && path.equals(known.console())) {
@@ -76,6 +106,15 @@ public class OperationsRequestGuard implements WebFilter, Ordered {
             headers.setCacheControl("no-store");
         }
         return chain.filter(exchange);
+    }
+
+    private static boolean under(String path, String root) {
+        return path.startsWith(root) && (path.length() == root.length() || path.charAt(root.length()) == '/');
+    }
+
+    /** Whether the request came in on the actuator's own port, whatever number that port has. */
+    private static boolean onManagementServer(ServerWebExchange exchange) {
+        return WebServerApplicationContext.hasServerNamespace(exchange.getApplicationContext(), MANAGEMENT);
     }
 
     private Paths paths() {
@@ -92,7 +131,11 @@ public class OperationsRequestGuard implements WebFilter, Ordered {
     private record Paths(String queues, String console, ConsolePage page) {
     }
 
-    /** Whether the browser says the request comes from another origin. */
+    /**
+     * Whether the browser says the request comes from another origin. Its own origin is the
+     * {@code Host} it sent (which the caller checked is one of ours), never a forwarded one: a page
+     * may add {@code X-Forwarded-Host} to its own requests.
+     */
     static boolean crossSite(ServerHttpRequest request) {
         String fetchSite = request.getHeaders().getFirst("Sec-Fetch-Site");
         if (fetchSite != null) {
@@ -100,13 +143,18 @@ public class OperationsRequestGuard implements WebFilter, Ordered {
             return !site.equals("same-origin") && !site.equals("none");
         }
         String origin = request.getHeaders().getFirst(HttpHeaders.ORIGIN);
-        return origin != null && !sameOrigin(origin, request.getURI());
+        return origin != null && !sameOrigin(origin, request.getURI().getScheme(),
+                request.getHeaders().getFirst(HttpHeaders.HOST));
     }
 
-    private static boolean sameOrigin(String origin, URI target) {
+    private static boolean sameOrigin(String origin, String scheme, String host) {
+        if (host == null) {
+            return false;
+        }
         try {
             URI from = URI.create(origin.trim());
-            return from.getScheme() != null && from.getHost() != null
+            URI target = URI.create(scheme + "://" + host.trim());
+            return from.getScheme() != null && from.getHost() != null && target.getHost() != null
                     && from.getScheme().equalsIgnoreCase(target.getScheme())
                     && from.getHost().equalsIgnoreCase(target.getHost())
                     && port(from) == port(target);
@@ -124,11 +172,11 @@ public class OperationsRequestGuard implements WebFilter, Ordered {
         return "https".equalsIgnoreCase(uri.getScheme()) ? 443 : 80;
     }
 
-    private static Mono<Void> refuse(ServerHttpResponse response) {
-        response.setStatusCode(HttpStatus.FORBIDDEN);
+    private static Mono<Void> refuse(ServerHttpResponse response, HttpStatus status, byte[] body) {
+        response.setStatusCode(status);
         response.getHeaders().setContentType(MediaType.APPLICATION_JSON);
         response.getHeaders().setCacheControl("no-store");
-        return response.writeWith(Mono.just(response.bufferFactory().wrap(REFUSAL)));
+        return response.writeWith(Mono.just(response.bufferFactory().wrap(body)));
     }
 
     @Override

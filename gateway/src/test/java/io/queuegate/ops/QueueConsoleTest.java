@@ -25,7 +25,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The operator console ({@code /actuator/queueconsole}): only on a management port of its own,
  * one endpoint that pages through every product however many there are, and the queues
- * endpoint it acts through refusing what another site would make an operator's browser send.
+ * endpoint it acts through refusing what another site would make an operator's browser send,
+ * also under a name of its own that resolves to the gateway (DNS rebinding), in a shop's gateway
+ * without Spring Security as much as in the runnable one.
  */
 class QueueConsoleTest {
 
@@ -48,6 +50,7 @@ class QueueConsoleTest {
         // The console pages through all products, not just the ones the metrics tag.
         properties.put("queuegate.metrics.max-products", "50");
         properties.put("queuegate.products.hot.display-name", "Limited sneakers");
+        properties.put("queuegate.operations.allowed-hosts", "queuegate-management.shop.svc");
         // Two thousand joins from this one test address.
         properties.put("queuegate.joins.max-per-address", "100000");
         console = GatewayInstance.start(properties);
@@ -210,5 +213,38 @@ class QueueConsoleTest {
         management.post().uri("/actuator/queues/42").contentType(MediaType.APPLICATION_JSON)
                 .bodyValue("{\"action\":\"resume\"}").exchange()
                 .expectStatus().isOk().expectBody().jsonPath("$.queue.paused").isEqualTo(false);
+    }
+
+    @Test
+    void aRebindingPagesNameActsOnNothingButReadsStillAnswer() {
+        redis.flushAll();
+        String evil = "evil.example:" + console.managementPort();
+        // What the browser of a rebinding page sends: its own name, and same-origin by its own account.
+        management.post().uri("/actuator/queues/42").contentType(MediaType.APPLICATION_JSON)
+                .header("Host", evil).header("Origin", "http://" + evil).header("Sec-Fetch-Site", "same-origin")
+                .bodyValue("{\"action\":\"pause\"}").exchange()
+                .expectStatus().isEqualTo(421)
+                .expectBody().jsonPath("$.error").isEqualTo("host_not_allowed");
+        management.get().uri("/actuator/queueconsole").header("Host", evil).exchange()
+                .expectStatus().isEqualTo(421)
+                .expectBody(String.class).value(body -> assertThat(body).doesNotContain("QueueGate console"));
+        management.get().uri("/actuator/queueconsole/products").header("Host", evil).exchange()
+                .expectStatus().isEqualTo(421);
+        assertThat(redis.commands().hget("qg:{42}:settings", "mode")).as("nothing was paused").isNull();
+
+        // Probes and scrapers ask by an address or a Service's name: reads are not checked.
+        management.get().uri("/actuator/queues").header("Host", "10.1.2.3:9090").exchange().expectStatus().isOk();
+        management.get().uri("/actuator/health").header("Host", evil).exchange().expectStatus().isOk();
+        // A name from queuegate.operations.allowed-hosts acts, as the loopback does.
+        management.post().uri("/actuator/queues/42").contentType(MediaType.APPLICATION_JSON)
+                .header("Host", "queuegate-management.shop.svc:" + console.managementPort())
+                .bodyValue("{\"action\":\"pause\"}").exchange()
+                .expectStatus().isOk().expectBody().jsonPath("$.queue.paused").isEqualTo(true);
+        management.post().uri("/actuator/queues/42").contentType(MediaType.APPLICATION_JSON)
+                .bodyValue("{\"action\":\"resume\"}").exchange()
+                .expectStatus().isOk().expectBody().jsonPath("$.queue.paused").isEqualTo(false);
+        // The shopper port is the shop's: any name, any write passes to the routes as before.
+        console.client().get().uri("/api/products/9").header("Host", evil).header("X-User-Id", "rebound")
+                .exchange().expectStatus().isOk();
     }
 }

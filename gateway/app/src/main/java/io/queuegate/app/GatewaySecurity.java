@@ -11,10 +11,11 @@ import org.springframework.security.web.server.context.NoOpServerSecurityContext
 import org.springframework.security.web.server.savedrequest.NoOpServerRequestCache;
 
 /**
- * What Spring Security does in the runnable gateway: it finds out who the shopper is, and nothing
- * else. Every request is let through to the routes (the waiting room and the shop decide the
- * rest); no session, no login page, no CSRF token (the shop's own forms are the shop's), and no
- * headers added to the shop's answers. Once {@code spring.security.oauth2.resourceserver.jwt.*}
+ * What Spring Security does for shoppers in the runnable gateway: it finds out who the shopper is,
+ * and nothing else. Every request is let through to the routes (the waiting room and the shop
+ * decide the rest); no session, no login page, no CSRF token (the shop's own forms are the shop's),
+ * and no headers added to the shop's answers. The management port's requests never reach this
+ * chain: {@link ManagementPortSecurity}'s, ordered first, takes them. Once {@code spring.security.oauth2.resourceserver.jwt.*}
  * is set, a bearer JWT is validated and its subject becomes the principal QueueGate queues by
  * ({@code queuegate.identity.source: principal}); a forged or expired one is refused with 401
  * before it can take a place. Without it every shopper is anonymous to the gateway.

@@ -15,9 +15,10 @@ import org.springframework.core.env.Environment;
 
 /**
  * The runnable QueueGate gateway: Spring Cloud Gateway with QueueGate's auto-configuration,
- * Spring Security for the shopper's identity, and configuration that keeps the operations
- * surface off the shopper port. Nobody signs in to the gateway itself, so Spring Boot's
- * generated user is left out.
+ * Spring Security for the shopper's identity and the operator's login, and configuration that
+ * keeps the operations surface off the shopper port. Shoppers never sign in to the gateway, so
+ * Spring Boot's default user (which its auto-configuration would offer every chain) is left out;
+ * {@link ManagementPortSecurity} makes the operator's, for the management port alone.
  */
 @SpringBootApplication(exclude = ReactiveUserDetailsServiceAutoConfiguration.class)
 public class QueueGateApplication {

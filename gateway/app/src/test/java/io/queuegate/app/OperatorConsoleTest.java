@@ -22,16 +22,18 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The operator console as the runnable gateway ships it: exposed on the management port, absent
- * from the shopper port; an action through the queues endpoint is written to the audit log with
- * the operator who took it (here, the subject of a JWT Spring Security validated); and a change
- * another site's page makes an operator's browser send is refused, although the gateway's Spring
- * Security has no CSRF protection (it would break the shop's own forms).
+ * The operator console as the runnable gateway ships it: exposed on the management port behind the
+ * operator's login, absent from the shopper port; an action through the queues endpoint is written
+ * to the audit log with the operator who took it (the login's user name); and a change another
+ * site's page makes an operator's browser send is refused, although the browser attaches the
+ * operator's login to it and Spring Security checks no CSRF token (it would break the shop's own
+ * forms and curl).
  */
 @ExtendWith(OutputCaptureExtension.class)
 class OperatorConsoleTest {
 
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private static final String LOGIN = RawHttp.basic("ops-alice", "console-test-password");
 
     private static RedisProcess redis;
     private static WireMockServer shop;
@@ -45,6 +47,8 @@ class OperatorConsoleTest {
         jwts = new ShopJwts();
         Map<String, Object> properties = RunnableGateway.properties(redis, shop.baseUrl());
         properties.put("spring.security.oauth2.resourceserver.jwt.public-key-location", jwts.publicKeyLocation());
+        properties.put("spring.security.user.name", "ops-alice");
+        properties.put("spring.security.user.password", "console-test-password");
         properties.put("logging.level.io.queuegate.audit", "INFO");
         gateway = RunnableGateway.start(properties);
     }
@@ -59,13 +63,13 @@ class OperatorConsoleTest {
     @Test
     void servesTheConsoleOnTheManagementPortAndNeverOnTheShopperPort() {
         HttpResponse<String> console = send(gateway.managementPort(), "GET", "/actuator/queueconsole", null,
-                "Accept", "text/html");
+                "Accept", "text/html", "Authorization", LOGIN);
         assertThat(console.statusCode()).isEqualTo(200);
         assertThat(console.body()).contains("QueueGate console");
         assertThat(console.headers().firstValue("Content-Security-Policy")).hasValueSatisfying(policy ->
                 assertThat(policy).contains("frame-ancestors 'none'"));
-        assertThat(send(gateway.managementPort(), "GET", "/actuator/queueconsole/products", null).statusCode())
-                .isEqualTo(200);
+        assertThat(send(gateway.managementPort(), "GET", "/actuator/queueconsole/products", null,
+                "Authorization", LOGIN).statusCode()).isEqualTo(200);
 
         assertThat(send(gateway.port(), "GET", "/actuator/queueconsole", null, "Accept", "text/html").statusCode())
                 .isEqualTo(404);
@@ -75,24 +79,35 @@ class OperatorConsoleTest {
     @Test
     void theAuditLogNamesTheOperatorWhoActed(CapturedOutput output) {
         HttpResponse<String> paused = send(gateway.managementPort(), "POST", "/actuator/queues/42",
-                "{\"action\":\"pause\"}", "Content-Type", "application/json",
-                "Authorization", "Bearer " + jwts.signed("ops-alice"));
+                "{\"action\":\"pause\"}", "Content-Type", "application/json", "Authorization", LOGIN);
         assertThat(paused.statusCode()).isEqualTo(200);
 
         Awaitility.await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(output.getOut())
                 .contains("operator_action product=42 action=pause value= promoted=0 by=ops-alice"));
 
-        HttpResponse<String> resumed = send(gateway.managementPort(), "POST", "/actuator/queues/42",
+        // Nobody acts anonymously any more: without the login nothing happens, so nothing is logged.
+        HttpResponse<String> anonymous = send(gateway.managementPort(), "POST", "/actuator/queues/42",
                 "{\"action\":\"resume\"}", "Content-Type", "application/json");
+        assertThat(anonymous.statusCode()).isEqualTo(401);
+        // Nor does a JWT of the shop's identity provider: it names a shopper, who is no operator.
+        HttpResponse<String> shopper = send(gateway.managementPort(), "POST", "/actuator/queues/42",
+                "{\"action\":\"resume\"}", "Content-Type", "application/json",
+                "Authorization", "Bearer " + jwts.signed("ops-alice"));
+        assertThat(shopper.statusCode()).isEqualTo(401);
+        HttpResponse<String> resumed = send(gateway.managementPort(), "POST", "/actuator/queues/42",
+                "{\"action\":\"resume\"}", "Content-Type", "application/json", "Authorization", LOGIN);
         assertThat(resumed.statusCode()).isEqualTo(200);
         Awaitility.await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(output.getOut())
-                .containsPattern("operator_action product=42 action=resume value= promoted=0\\R"));
+                .contains("operator_action product=42 action=resume value= promoted=0 by=ops-alice"));
+        assertThat(output.getOut()).as("one resume was logged, the operator's")
+                .containsOnlyOnce("operator_action product=42 action=resume");
     }
 
     @Test
     void refusesAChangeFromAnotherSiteThoughSpringSecurityChecksNoCsrfToken() {
         HttpResponse<String> forged = send(gateway.managementPort(), "POST", "/actuator/queues/42",
-                "{\"action\":\"drain\"}", "Content-Type", "application/json", "Origin", "http://evil.example");
+                "{\"action\":\"drain\"}", "Content-Type", "application/json", "Origin", "http://evil.example",
+                "Authorization", LOGIN);
         assertThat(forged.statusCode()).isEqualTo(403);
         assertThat(forged.body()).contains("cross_site_request");
         assertThat(redis.commands().hget("qg:{42}:settings", "draining")).isNotEqualTo("1");

@@ -25,6 +25,10 @@ final class RunnableGateway implements AutoCloseable {
 
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
+    /** The operator's login on the management port ({@code spring.security.user.*}), as a test sets it. */
+    static final String OPERATOR = "operator";
+    static final String OPERATOR_PASSWORD = "runnable-gateway-test-password";
+
     private final ConfigurableApplicationContext context;
     private final int managementPort;
 
@@ -33,7 +37,7 @@ final class RunnableGateway implements AutoCloseable {
         this.managementPort = managementPort;
     }
 
-    /** Properties that put the shipped configuration on test ports, a test Redis and a product route. */
+    /** Properties that put the shipped configuration on test ports, a test Redis, a product route and an operator login. */
     static Map<String, Object> properties(RedisProcess redis, String shopUrl) {
         Map<String, Object> properties = new LinkedHashMap<>();
         properties.put("server.port", "0");
@@ -41,6 +45,8 @@ final class RunnableGateway implements AutoCloseable {
         properties.put("spring.data.redis.host", "127.0.0.1");
         properties.put("spring.data.redis.port", Integer.toString(redis.port()));
         properties.put("queuegate.token.secret", GatewayInstance.SECRET);
+        properties.put("spring.security.user.name", OPERATOR);
+        properties.put("spring.security.user.password", OPERATOR_PASSWORD);
         properties.put("spring.main.banner-mode", "off");
         properties.put("logging.level.root", "WARN");
         String route = "spring.cloud.gateway.server.webflux.routes[0].";
@@ -78,6 +84,14 @@ final class RunnableGateway implements AutoCloseable {
 
     HttpResponse<String> management(String method, String path, String... headers) {
         return send(managementPort, method, path, headers);
+    }
+
+    /** A request to the management port with the operator's login. */
+    HttpResponse<String> operator(String method, String path, String... headers) {
+        String[] all = java.util.Arrays.copyOf(headers, headers.length + 2);
+        all[headers.length] = "Authorization";
+        all[headers.length + 1] = RawHttp.basic(OPERATOR, OPERATOR_PASSWORD);
+        return send(managementPort, method, path, all);
     }
 
     static HttpResponse<String> send(int port, String method, String path, String... headers) {

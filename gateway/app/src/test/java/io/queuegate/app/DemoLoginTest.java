@@ -1,0 +1,88 @@
+package io.queuegate.app;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import com.github.tomakehurst.wiremock.WireMockServer;
+import io.queuegate.support.Backend;
+import io.queuegate.support.RedisProcess;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The README's operator commands work on the demo as written: the demo profile sets the login
+ * they pass with {@code -u}, and the same command without it is refused.
+ */
+class DemoLoginTest {
+
+    /** {@code curl -u user:password -X POST localhost:9090/actuator/queues/<id> -H '...' -d '<json>'} */
+    private static final Pattern OPERATOR_COMMAND = Pattern.compile(
+            "curl -u ([^:\\s]+):(\\S+) -X POST localhost:9090(/actuator/queues/\\d+) "
+                    + "-H 'Content-Type: application/json' -d '([^']*)'");
+
+    private static WireMockServer shop;
+    private static RunnableGateway demo;
+
+    @BeforeAll
+    static void start() {
+        shop = Backend.start();
+        Map<String, Object> properties = new LinkedHashMap<>();
+        properties.put("spring.profiles.active", "demo");
+        properties.put("DEMO_BACKEND_URI", shop.baseUrl());
+        properties.put("server.port", "0");
+        properties.put("management.server.port", Integer.toString(RedisProcess.freePort()));
+        properties.put("spring.main.banner-mode", "off");
+        properties.put("logging.level.root", "WARN");
+        demo = RunnableGateway.start(properties);
+    }
+
+    @AfterAll
+    static void stop() {
+        if (demo != null) {
+            demo.close();
+        }
+        shop.stop();
+    }
+
+    @Test
+    void theReadmesOperatorCommandsActWithTheDemoLoginAndNotWithoutIt() throws IOException {
+        List<Matcher> commands = new ArrayList<>();
+        for (String line : Files.readAllLines(readme())) {
+            Matcher command = OPERATOR_COMMAND.matcher(line);
+            if (command.find()) {
+                commands.add(command);
+            }
+        }
+        assertThat(commands).as("operator commands with -u in README.md").isNotEmpty();
+        for (Matcher command : commands) {
+            String path = command.group(3);
+            String body = command.group(4);
+            assertThat(RawHttp.send(demo.managementPort(), "POST", path, body, "Content-Type", "application/json")
+                    .status()).as("%s without -u", command.group()).isEqualTo(401);
+            RawHttp.Answer acted = RawHttp.send(demo.managementPort(), "POST", path, body,
+                    "Host", "localhost:" + demo.managementPort(), "Content-Type", "application/json",
+                    "Authorization", RawHttp.basic(command.group(1), command.group(2)));
+            assertThat(acted.status()).as("%s: %s", command.group(), acted).isEqualTo(200);
+        }
+    }
+
+    private static Path readme() {
+        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
+            if (Files.isDirectory(dir.resolve("lua")) && Files.isRegularFile(dir.resolve("README.md"))) {
+                return dir.resolve("README.md");
+            }
+        }
+        throw new IllegalStateException("no README.md above " + Path.of("").toAbsolutePath());
+    }
+}
