@@ -5,6 +5,7 @@ import java.util.Map;
 import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.client.WireMock;
 import io.queuegate.support.Backend;
+import io.queuegate.support.PowSolver;
 import io.queuegate.support.RedisProcess;
 
 import org.junit.jupiter.api.AfterAll;
@@ -59,7 +60,7 @@ class ManagementPortSecurityTest {
     @BeforeEach
     void oneShopperJoined() {
         redis.flushAll();
-        assertThat(gateway.shopper("GET", "/api/products/42", "X-User-Id", "shopper-1").statusCode()).isEqualTo(200);
+        assertThat(gateway.anonymousJoin("/api/products/42").statusCode()).isEqualTo(200);
         assertThat(paused()).isFalse();
     }
 
@@ -163,15 +164,27 @@ class ManagementPortSecurityTest {
         int product = 100;
         for (String[] credentials : new String[][] { {}, { "Authorization", RawHttp.basic(OPERATOR, PASSWORD) },
                 { "Authorization", RawHttp.basic(OPERATOR, "wrong") }, { "Host", "shop.example" } }) {
-            RawHttp.Answer answer = RawHttp.send(gateway.port(), "GET", "/api/products/" + ++product, null, credentials);
+            String path = "/api/products/" + ++product;
+            // Anonymous, so first asked for the proof of work the runnable gateway asks of anonymous callers.
+            RawHttp.Answer challenged = RawHttp.send(gateway.port(), "GET", path, null, credentials);
+            assertThat(challenged.status()).as(challenged.toString()).isEqualTo(428);
+            assertThat(challenged.headers()).doesNotContainKey("www-authenticate");
+            String[] paid = java.util.Arrays.copyOf(credentials, credentials.length + 2);
+            paid[credentials.length] = "Queue-Challenge";
+            paid[credentials.length + 1] = PowSolver.solveBody(challenged.body());
+            RawHttp.Answer answer = RawHttp.send(gateway.port(), "GET", path, null, paid);
             assertThat(answer.status()).as(answer.toString()).isEqualTo(200);
             assertThat(answer.headers()).as("no login challenge, no security headers of the management chain")
                     .doesNotContainKeys("www-authenticate", "x-frame-options", "x-content-type-options",
                             "x-xss-protection", "cache-control", "pragma", "expires");
         }
         // A write from another origin, without a login, passes to the shop as before.
-        RawHttp.Answer write = RawHttp.send(gateway.port(), "POST", "/api/products/300", "{}",
+        RawHttp.Answer unpaid = RawHttp.send(gateway.port(), "POST", "/api/products/300", "{}",
                 "Content-Type", "application/json", "Origin", "http://elsewhere.example");
+        assertThat(unpaid.status()).as(unpaid.toString()).isEqualTo(428);
+        RawHttp.Answer write = RawHttp.send(gateway.port(), "POST", "/api/products/300", "{}",
+                "Content-Type", "application/json", "Origin", "http://elsewhere.example",
+                "Queue-Challenge", PowSolver.solveBody(unpaid.body()));
         assertThat(write.status()).as("the shop's own answer (it has no such handler): %s", write).isEqualTo(404);
         assertThat(shop.findAll(WireMock.postRequestedFor(WireMock.urlEqualTo("/api/products/300")))).hasSize(1);
     }

@@ -91,7 +91,9 @@ class PrincipalIdentityTest {
     @Test
     void anIdentityHeaderNamesNobodyWhenShoppersAreKnownByTheirPrincipal() {
         product(bearer("bob"));
-        HttpResponse<String> forged = product("X-User-Id", "alice");
+        // Anonymous, whatever the header says: asked for the proof of work anonymous callers pay.
+        assertThat(product("X-User-Id", "alice").statusCode()).isEqualTo(428);
+        HttpResponse<String> forged = gateway.anonymousJoin("/api/products/42", "X-User-Id", "alice");
         assertThat(forged.statusCode()).isEqualTo(429);
         assertThat(forged.body()).contains("\"userId\":\"anon-");
         HttpResponse<String> both = product("Authorization", "Bearer " + jwts.signed("carol"), "X-User-Id", "alice");

@@ -64,9 +64,10 @@ class RunnableDefaultsTest {
         HttpResponse<String> routes = gateway.management("GET", "/actuator/gateway/routes");
         assertThat(routes.statusCode()).isEqualTo(200);
         assertThat(routes.body()).contains("\"products\"").doesNotContain("injected");
-        // The product route still queues: the first shopper passes, the second waits.
-        assertThat(gateway.shopper("GET", "/api/products/42").statusCode()).isEqualTo(200);
-        assertThat(gateway.shopper("GET", "/api/products/42").statusCode()).isEqualTo(429);
+        // The product route still queues: the first shopper passes, the second waits (each
+        // anonymous, so each pays the proof of work the runnable gateway asks of them).
+        assertThat(gateway.anonymousJoin("/api/products/42").statusCode()).isEqualTo(200);
+        assertThat(gateway.anonymousJoin("/api/products/42").statusCode()).isEqualTo(429);
     }
 
     /** Reactor Netty 1.3.6 parks a kept-alive connection without it (KeepAliveConnectionTest). */

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.queuegate.support.GatewayInstance;
+import io.queuegate.support.PowSolver;
 import io.queuegate.support.RedisProcess;
 
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -80,6 +81,22 @@ final class RunnableGateway implements AutoCloseable {
 
     HttpResponse<String> shopper(String method, String path, String... headers) {
         return send(port(), method, path, headers);
+    }
+
+    /**
+     * An anonymous shopper's first GET: the runnable gateway asks anonymous callers for a proof of
+     * work ({@code queuegate.route-defaults.join-challenge: anonymous}), so the answer is a
+     * {@code 428} whose challenge this solves, then the same request with the solution.
+     */
+    HttpResponse<String> anonymousJoin(String path, String... headers) {
+        HttpResponse<String> challenged = shopper("GET", path, headers);
+        if (challenged.statusCode() != 428) {
+            throw new AssertionError("an anonymous join was not asked for a proof of work: " + challenged.statusCode());
+        }
+        String[] paid = java.util.Arrays.copyOf(headers, headers.length + 2);
+        paid[headers.length] = "Queue-Challenge";
+        paid[headers.length + 1] = PowSolver.solveBody(challenged.body());
+        return shopper("GET", path, paid);
     }
 
     HttpResponse<String> management(String method, String path, String... headers) {
