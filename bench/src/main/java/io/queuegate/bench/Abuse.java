@@ -26,6 +26,7 @@ import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScanArgs;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
+import io.queuegate.app.QueueGateApplication;
 import io.queuegate.config.QueuePolicy;
 import io.queuegate.support.Backend;
 import io.queuegate.support.GatewayInstance;
@@ -83,7 +84,10 @@ public final class Abuse {
                 .append('`').append(Machine.uncommitted()).append(".\n\nMachine: ").append(Machine.describe())
                 .append(". Load average (1, 5, 15 min) at the start: ").append(Machine.loadAverage()).append(".\n\n");
         Abuse bench = new Abuse();
-        for (String part : List.of(bench.inventedProducts(), bench.placesFromOneAddress(), bench.natCrowd())) {
+        // Each part printed as it is done.
+        for (java.util.concurrent.Callable<String> measured : List.<java.util.concurrent.Callable<String>>of(
+                bench::inventedProducts, bench::placesFromOneAddress, bench::natCrowd)) {
+            String part = measured.call();
             System.out.println(part);
             report.append(part);
         }
@@ -108,13 +112,13 @@ public final class Abuse {
                 RedisCommands<String, String> sync = connection.sync();
                 for (boolean refuse : new boolean[] { false, true }) {
                     Map<String, Object> properties = GatewayInstance.defaults(redis, shop.baseUrl(),
-                            Map.of("max-active", "1"));
+                            Map.of("max-active", "1", "join-challenge", "none"));
                     properties.put("queuegate.joins.max-per-address", "1000000");
                     properties.put("queuegate.products.real.max-active", "1");
                     if (refuse) {
                         properties.put("queuegate.unknown-products", "refuse");
                     }
-                    try (GatewayInstance gateway = GatewayInstance.start(properties)) {
+                    try (GatewayInstance gateway = runnable(properties)) {
                         if (!refuse) {
                             rows.append(invented(gateway, sync, "answered by the shop (200)", "ok-", 200, false));
                             rows.append(invented(gateway, sync, "the shop answers `404`", "gone-", 404, false));
@@ -203,7 +207,7 @@ public final class Abuse {
         double elapsed;
         try (RedisProcess redis = RedisProcess.start(List.of("maxmemory 0"))) {
             WireMockServer shop = Backend.start();
-            try (GatewayInstance gateway = GatewayInstance.start(powGateway(redis, shop))) {
+            try (GatewayInstance gateway = runnable(powGateway(redis, shop))) {
                 long start = System.nanoTime();
                 for (int place = 0; place < 1_000; place++) {
                     JsonNode challenge = challenge(gateway, "drop");
@@ -276,7 +280,7 @@ public final class Abuse {
         for (double secondsPerBase : new double[] { DESKTOP_SECONDS, PHONE_SECONDS }) {
             try (RedisProcess redis = RedisProcess.start(List.of("maxmemory 0"))) {
                 WireMockServer shop = Backend.start();
-                try (GatewayInstance gateway = GatewayInstance.start(powGateway(redis, shop))) {
+                try (GatewayInstance gateway = runnable(powGateway(redis, shop))) {
                     rows.append(crowd(gateway, secondsPerBase));
                 }
                 finally {
@@ -347,6 +351,12 @@ public final class Abuse {
     }
 
     // ---- helpers --------------------------------------------------------------------------------
+
+    /** The runnable gateway as shipped (its Spring Security lets shoppers through to the routes), with these settings. */
+    private static GatewayInstance runnable(Map<String, Object> properties) {
+        properties.put("management.server.port", "0");
+        return GatewayInstance.start(QueueGateApplication.class, properties);
+    }
 
     private static Map<String, Object> powGateway(RedisProcess redis, WireMockServer shop) {
         Map<String, Object> properties = GatewayInstance.defaults(redis, shop.baseUrl(), Map.of(

@@ -118,7 +118,7 @@ public class AdmissionService {
         boolean holdsNothing = !caller.hasToken() && caller.anonymous();
         JoinGate.Outcome proof = proveJoin(request, caller);
         if (proof instanceof JoinGate.Outcome.Unpaid unpaid && (unpaid.presented() || holdsNothing)) {
-            return Mono.just(new Admission.Challenged(unpaid.presented() ? Refusal.CHALLENGE_INVALID
+            return Mono.just(new Admission.Challenged(unpaid.refused() ? Refusal.CHALLENGE_INVALID
                     : Refusal.CHALLENGE_REQUIRED, unpaid.detail(), unpaid.challenge()));
         }
         JoinGate.Outcome.Paid paid = proof instanceof JoinGate.Outcome.Paid solved ? solved : null;

@@ -45,10 +45,12 @@ public final class JoinGate {
         }
 
         /**
-         * No solution ({@code solution} absent: {@code detail} is {@code null}), or one that is
-         * refused ({@code detail} says why); {@code challenge} is a fresh one to solve.
+         * No solution ({@code detail} is {@code null}), a genuine one of a challenge too easy for
+         * what a place costs the network now, or one that is refused ({@code refused}: not a
+         * solution of this gateway's challenge for the product); {@code detail} says why, and
+         * {@code challenge} is a fresh one to solve.
          */
-        record Unpaid(String detail, Challenge challenge) implements Outcome {
+        record Unpaid(String detail, Challenge challenge, boolean refused) implements Outcome {
 
             public boolean presented() {
                 return detail != null;
@@ -71,17 +73,17 @@ public final class JoinGate {
         }
         int difficulty = difficulty(productId, base, network);
         if (solution == null) {
-            return new Outcome.Unpaid(null, proofOfWork.issue(productId, difficulty));
+            return new Outcome.Unpaid(null, proofOfWork.issue(productId, difficulty), false);
         }
         Verdict verdict = proofOfWork.verify(productId, solution);
         if (verdict instanceof Verdict.Solved solved) {
             if (solved.difficulty() * SLACK < difficulty) {
                 return new Outcome.Unpaid("the challenge is easier than a place from this network costs now: solve "
-                        + "this one", proofOfWork.issue(productId, difficulty));
+                        + "this one", proofOfWork.issue(productId, difficulty), false);
             }
             return new Outcome.Paid(solved);
         }
-        return new Outcome.Unpaid(((Verdict.Refused) verdict).detail(), proofOfWork.issue(productId, difficulty));
+        return new Outcome.Unpaid(((Verdict.Refused) verdict).detail(), proofOfWork.issue(productId, difficulty), true);
     }
 
     /** The difficulty a new place on the product costs the network now: the base, times its recent places. */

@@ -1,0 +1,129 @@
+package io.queuegate.challenge;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+
+import io.queuegate.config.JoinChallenge;
+import io.queuegate.support.PowSolver;
+
+import org.junit.jupiter.api.Test;
+
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The price of a place from one network, from the side of an address that takes many: it rises
+ * with the places the network made on the product in the last minute, and solving cheap
+ * challenges ahead of time buys nothing once the price has risen.
+ */
+class JoinGateTest {
+
+    private static final Instant NOW = Instant.parse("2026-12-04T19:00:00Z");
+    private static final int BASE = 100;
+    private static final JsonMapper JSON = new JsonMapper();
+
+    private final MutableClock clock = new MutableClock();
+    private final ProofOfWork pow = new ProofOfWork(ProofOfWork.derivedKey("test-secret-that-is-long-enough-for-hs256-0123456789"),
+            List.of(), Duration.ofMinutes(2), clock);
+    private final JoinGate gate = new JoinGate(pow, new JoinRates(clock));
+
+    @Test
+    void theKthPlaceOfAMinuteCostsTheBaseTimesItsThirties() {
+        assertThat(placesAndPrices(1_000)).satisfies(prices -> {
+            assertThat(prices[0]).isEqualTo(BASE);
+            assertThat(prices[59]).as("the first 60 at the base").isEqualTo(BASE);
+            assertThat(prices[60]).isEqualTo(2 * BASE);
+            assertThat(prices[90]).isEqualTo(3 * BASE);
+            assertThat(prices[599]).as("the 600th behind one NAT").isEqualTo(19 * BASE);
+            assertThat(prices[999]).isEqualTo(33 * BASE);
+        });
+        assertThat(gate.difficulty("42", BASE, "198.51.100.0")).as("another network pays the base").isEqualTo(BASE);
+        assertThat(gate.difficulty("7", BASE, "203.0.113.0")).as("another product too").isEqualTo(BASE);
+        clock.now = NOW.plus(Duration.ofMinutes(1));
+        assertThat(gate.difficulty("42", BASE, "203.0.113.0")).as("a new minute").isEqualTo(BASE);
+    }
+
+    @Test
+    void aSolutionOfAChallengeFromBeforeThePriceRoseIsAskedToPayAgainNotRefused() {
+        JsonNode cheap = tree(gate.fresh("42", BASE, "203.0.113.0"));
+        String stocked = PowSolver.solve(cheap);
+        placesAndPrices(90);
+
+        JoinGate.Outcome outcome = gate.check("42", JoinChallenge.ANONYMOUS, BASE, stocked, false, true, "203.0.113.0");
+
+        assertThat(outcome).isInstanceOfSatisfying(JoinGate.Outcome.Unpaid.class, unpaid -> {
+            assertThat(unpaid.refused()).as("a 428 with a dearer challenge, not a 403").isFalse();
+            assertThat(unpaid.detail()).contains("easier than a place from this network costs now");
+            assertThat(unpaid.challenge().maxnumber()).isEqualTo(2L * 3 * BASE);
+        });
+        String paid = PowSolver.solve(tree(((JoinGate.Outcome.Unpaid) outcome).challenge()));
+        assertThat(gate.check("42", JoinChallenge.ANONYMOUS, BASE, paid, false, true, "203.0.113.0"))
+                .isInstanceOf(JoinGate.Outcome.Paid.class);
+    }
+
+    @Test
+    void aChallengeWhoseDifficultyWasEditedIsRefused() {
+        JsonNode challenge = tree(gate.fresh("42", BASE, "203.0.113.0"));
+        placesAndPrices(60);
+        String salt = challenge.path("salt").asString();
+        long number = PowSolver.find(salt, challenge.path("challenge").asString(), challenge.path("maxnumber").asLong());
+        // Solved as issued, then sent with a salt that claims the price paid was higher.
+        ((ObjectNode) challenge).put("salt", salt.replace("difficulty=" + BASE, "difficulty=" + 2 * BASE));
+
+        JoinGate.Outcome outcome = gate.check("42", JoinChallenge.POW, BASE, PowSolver.header(challenge, number), false,
+                true, "203.0.113.0");
+
+        assertThat(outcome).isInstanceOfSatisfying(JoinGate.Outcome.Unpaid.class,
+                unpaid -> assertThat(unpaid.refused()).isTrue());
+    }
+
+    @Test
+    void aSignedInShopperPaysNothingUnderAnonymousButEverythingUnderPow() {
+        assertThat(gate.check("42", JoinChallenge.ANONYMOUS, BASE, null, false, false, "203.0.113.0"))
+                .isInstanceOf(JoinGate.Outcome.Free.class);
+        assertThat(gate.check("42", JoinChallenge.POW, BASE, null, false, false, "203.0.113.0"))
+                .isInstanceOf(JoinGate.Outcome.Unpaid.class);
+        assertThat(gate.check("42", JoinChallenge.NONE, BASE, null, false, true, "203.0.113.0"))
+                .isInstanceOf(JoinGate.Outcome.Free.class);
+    }
+
+    /** Makes {@code places} places from one network on product 42; the difficulty asked before each. */
+    private int[] placesAndPrices(int places) {
+        int[] prices = new int[places];
+        for (int i = 0; i < places; i++) {
+            prices[i] = gate.difficulty("42", BASE, "203.0.113.0");
+            gate.placed("42", "203.0.113.0");
+        }
+        return prices;
+    }
+
+    private static JsonNode tree(Challenge challenge) {
+        return JSON.valueToTree(challenge);
+    }
+
+    private static final class MutableClock extends Clock {
+
+        Instant now = NOW;
+
+        @Override
+        public ZoneOffset getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(java.time.ZoneId zone) {
+            return this;
+        }
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
+    }
+}
