@@ -88,6 +88,8 @@ if renew then
     changes[#changes + 1] = c.kept_at
 end
 
+defer_line_writes(ARGV[6])
+
 -- The user is still there: seen, and their line entries kept (in the line lk, whose settings are lc).
 local function present(lk, lc, uid, ticket)
     stamp_seen(lk, ticket, now, lc, changes)
@@ -101,11 +103,17 @@ local full = false
 local invited_joins = 0
 local promoted = 0
 
+-- The places given up ahead, counted once a call and again after each fill (which may pass places
+-- given up and trim them).
+local left_count = nil
+
 local function rank_of_new(ticket)
     -- A new ticket is the last in the main line: everyone between the head and it, less the places
-    -- given up (counted afresh: a fill that admits nobody may still pass places given up and trim
-    -- them), and behind the whole invited line.
-    local rank = ticket - (tonumber(c.head) or 1) + 1 - redis.call('ZCARD', k.left) + returning_count(k, c)
+    -- given up, and behind the whole invited line.
+    if not left_count then
+        left_count = redis.call('ZCARD', k.left)
+    end
+    local rank = ticket - (tonumber(c.head) or 1) + 1 - left_count + returning_count(k, c)
     if c.invited then
         rank = rank + line_length(invited_line(k, c))
     end
@@ -190,14 +198,20 @@ local function decide(uid, claim, invite, mark, mark_ttl, back, terms)
         end
         -- A proof-of-work solution buys one place, on whichever instance it is shown: the first to
         -- make a place with it takes its mark, which lasts as long as any instance would accept it.
-        if mark ~= '' and redis.call('EXISTS', k:challenge(mark)) == 1 then
+        -- Without an invitation to check, nothing can refuse the place once the mark is taken: one
+        -- command takes it or finds it taken.
+        if mark ~= '' and invite == '' then
+            if not redis.call('SET', k:challenge(mark), '1', 'NX', 'PX', mark_ttl) then
+                return { STATE.CHALLENGE_USED, 0, 0, 0, 0 }
+            end
+        elseif mark ~= '' and redis.call('EXISTS', k:challenge(mark)) == 1 then
             return { STATE.CHALLENGE_USED, 0, 0, 0, 0 }
         end
         local refused, invited = invitation(invite)
         if refused then
             return { refused, 0, 0, 0, 0 }
         end
-        if mark ~= '' then
+        if mark ~= '' and invite ~= '' then
             redis.call('SET', k:challenge(mark), '1', 'PX', mark_ttl)
         end
         -- From here on the user takes a new place, whatever the room's mode or the sale's state.
@@ -231,7 +245,10 @@ local function decide(uid, claim, invite, mark, mark_ttl, back, terms)
     end
     present(lk, lc, uid, ticket)
     if not full then
+        -- The fill reads the pages: this call's new entries go in first.
+        flush_line_writes(changes, false)
         local moved, outcome = fill(k, now, c)
+        left_count = nil
         promoted = promoted + moved
         if moved > 0 then
             -- Admitted by this very request: they have arrived.
@@ -260,6 +277,7 @@ for i = 15, #ARGV, PER_USER do
     held = held or holds[user[1]] or false
     users[#users + 1] = user
 end
+flush_line_writes(changes, true)
 local reply = { 'rate', rate_reply(c, now), 'promoted', promoted, 'commitment', commitment_of(c), 'users', users }
 if not known and not held then
     -- Nobody took anything (turned away, asked to pay or to wait): an invented product costs nothing.
@@ -277,14 +295,18 @@ if renew or c.kept_long ~= '1' then
     if not long then
         keep_for = math.min(idle, ttl + math.min(arrival, ttl) + 2 * KEEP_EVERY)
     end
-    local kept_long = long and '1' or '0'
     if long and c.kept_long ~= '1' then
         renew = true
     end
-    if renew and c.kept_long ~= kept_long then
-        c.kept_long = kept_long
-        changes[#changes + 1] = 'kept_long'
-        changes[#changes + 1] = kept_long
+    -- Marked while long ('1'), absent otherwise: an invented id's settings carry no field for it.
+    if renew and (c.kept_long == '1') ~= (long and true or false) then
+        if long then
+            changes[#changes + 1] = 'kept_long'
+            changes[#changes + 1] = '1'
+        else
+            redis.call('HDEL', k.settings, 'kept_long')
+        end
+        c.kept_long = long and '1' or false
     end
 end
 if #changes > 0 then

@@ -63,7 +63,32 @@ local function bucket_of(k, uid)
     return bucket
 end
 
+-- A join call defers the writes its users share (the ticket counter, the line's pages, the seen
+-- bitmaps) and makes each once, together, before anything reads them back (a fill takes users off
+-- the pages) and before it answers (flush_line_writes): a storm's new user then costs Redis its
+-- own bucket entry and a few reads instead of eight commands. Other scripts write at once.
+local deferring = false
+-- Per line (k.prefix): { seq = the counter's key, last = the last ticket handed out, dirty = not written yet }
+local pending_last = {}
+-- Page key -> { ticket, user id, ... } to write; the keys in the order first written.
+local pending_pages, pending_page_keys = {}, {}
+-- How long the pages a deferring call writes live (keep's ttl): each is given it when written,
+-- since a page may be new, or emptied and deleted by a fill of the same call and made again.
+local deferred_ttl = nil
+-- Seen bitmap key -> { tickets = { ticket -> true }, order = { ticket, ... }, expire = ms or nil,
+-- marker, field, c }: the marks of users seen by this call, unless a fill of the same call admits them.
+local pending_seen = {}
+
+local function defer_line_writes(ttl)
+    deferring = true
+    deferred_ttl = ttl
+end
+
 local function last_ticket(k)
+    local pending = pending_last[k.prefix]
+    if pending then
+        return pending.last
+    end
     return tonumber(redis.call('GET', k.seq)) or 0
 end
 
@@ -140,11 +165,35 @@ local function ticket_of(k, uid, c)
     return ticket
 end
 
--- Gives the user the next ticket: the back of the line.
+-- Gives the user the next ticket: the back of the line. The bucket entry is written at once (a
+-- second request of the same user in the same call must find it); a deferring call writes the
+-- counter and the page later.
 local function enqueue(k, uid)
-    local ticket = redis.call('INCR', k.seq)
+    if not deferring then
+        local ticket = redis.call('INCR', k.seq)
+        local written = tostring(ticket)
+        redis.call('HSET', page_of(k, ticket), written, uid)
+        redis.call('HSET', bucket_of(k, uid), uid, written)
+        return ticket
+    end
+    local pending = pending_last[k.prefix]
+    if not pending then
+        pending = { seq = k.seq, last = tonumber(redis.call('GET', k.seq)) or 0 }
+        pending_last[k.prefix] = pending
+    end
+    pending.last = pending.last + 1
+    pending.dirty = true
+    local ticket = pending.last
     local written = tostring(ticket)
-    redis.call('HSET', page_of(k, ticket), written, uid)
+    local page = page_of(k, ticket)
+    local fields = pending_pages[page]
+    if not fields then
+        fields = {}
+        pending_pages[page] = fields
+        pending_page_keys[#pending_page_keys + 1] = page
+    end
+    fields[#fields + 1] = written
+    fields[#fields + 1] = uid
     redis.call('HSET', bucket_of(k, uid), uid, written)
     return ticket
 end
@@ -162,7 +211,10 @@ local function keep(k, uid, ticket, ttl)
     for _, key in ipairs({ page_of(k, ticket), bucket_of(k, uid) }) do
         if not kept[key] then
             kept[key] = true
-            redis.call('PEXPIRE', key, ttl)
+            -- A page this call has yet to write is given its ttl when it is written.
+            if not pending_pages[key] then
+                redis.call('PEXPIRE', key, ttl)
+            end
         end
     end
 end
@@ -323,6 +375,19 @@ local function stamp_seen(k, ticket, now, c, changes)
     if seen_now.off then
         return
     end
+    if deferring then
+        local pending = pending_seen[seen_now.key]
+        if not pending then
+            pending = { tickets = {}, order = {}, marker = seen_now.marker, field = k.field.seen_ttl, c = c,
+                ttl = seen_now.ttl }
+            pending_seen[seen_now.key] = pending
+        end
+        if not pending.tickets[ticket] then
+            pending.tickets[ticket] = true
+            pending.order[#pending.order + 1] = ticket
+        end
+        return
+    end
     redis.call('SETBIT', seen_now.key, ticket % SEEN_WRAP, 1)
     if c.seen_ttl ~= seen_now.marker then
         redis.call('PEXPIRE', seen_now.key, seen_now.ttl)
@@ -399,6 +464,10 @@ local function seen_lately(k, ticket, now, c)
     if abandon <= 0 or now - (tonumber(c.seen_since) or 0) < abandon then
         return true
     end
+    local pending = pending_seen[seen_now_of(k, now, c).key]
+    if pending and pending.tickets[ticket] then
+        return true
+    end
     local span = seen_span(abandon)
     for slot = math.floor(now / span), math.floor((now - abandon) / span), -1 do
         if redis.call('GETBIT', k:seen(span, slot), ticket % SEEN_WRAP) == 1 then
@@ -429,6 +498,11 @@ local function take(k, c, wanted, now)
                 if seen_lately(k, ticket, now, c) then
                     taken[#taken + 1] = uid
                 end
+                -- Off the line: a mark this call has yet to write is no longer needed.
+                local pending = deferring and pending_seen[seen_now_of(k, now, c).key]
+                if pending then
+                    pending.tickets[ticket] = nil
+                end
             end
         end
         head = head + 1
@@ -456,4 +530,51 @@ local function peek(k, c, limit)
         position = position + 1
     end
     return users
+end
+
+-- Writes what a deferring call has gathered: the counters and pages at once (before a fill reads
+-- them, and before the call answers), the seen marks only when 'seen' is true (at the end: a user
+-- the call admits needs none). A seen bitmap's expiry is set, and its marker added to 'changes',
+-- only once the bitmap exists.
+local function flush_line_writes(changes, seen)
+    for _, pending in pairs(pending_last) do
+        if pending.dirty then
+            redis.call('SET', pending.seq, pending.last, 'KEEPTTL')
+            pending.dirty = false
+        end
+    end
+    for _, page in ipairs(pending_page_keys) do
+        redis.call('HSET', page, unpack(pending_pages[page]))
+        redis.call('PEXPIRE', page, deferred_ttl)
+    end
+    pending_pages, pending_page_keys = {}, {}
+    if not seen then
+        return
+    end
+    for key, pending in pairs(pending_seen) do
+        local ops = {}
+        for _, ticket in ipairs(pending.order) do
+            if pending.tickets[ticket] then
+                ops[#ops + 1] = 'SET'
+                ops[#ops + 1] = 'u1'
+                ops[#ops + 1] = ticket % SEEN_WRAP
+                ops[#ops + 1] = '1'
+                if #ops == 4 * SEEN_BATCH then
+                    redis.call('BITFIELD', key, unpack(ops))
+                    ops = {}
+                end
+            end
+        end
+        local marked = #ops > 0 or redis.call('EXISTS', key) == 1
+        if #ops > 0 then
+            redis.call('BITFIELD', key, unpack(ops))
+        end
+        if marked and pending.c.seen_ttl ~= pending.marker then
+            redis.call('PEXPIRE', key, pending.ttl)
+            pending.c.seen_ttl = pending.marker
+            changes[#changes + 1] = pending.field
+            changes[#changes + 1] = pending.marker
+        end
+    end
+    pending_seen = {}
 end

@@ -1,0 +1,172 @@
+package io.queuegate.store;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import io.lettuce.core.api.sync.RedisCommands;
+import io.queuegate.store.Placement.State;
+import io.queuegate.store.script.JoinScript;
+import io.queuegate.support.Lines;
+import io.queuegate.support.RedisProcess;
+import io.queuegate.support.Scripts;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A group-committed join call as a storm sends it: many new users of one product in one call.
+ * join.lua writes what they share (the ticket counter, the line's page, the seen bitmap) once,
+ * after deciding them all, and must come out exactly as if each had been decided alone: the same
+ * tickets, ranks, entries and marks, with nothing written for a user the call admits.
+ */
+class GroupJoinScriptsTest {
+
+    private static final String PID = "storm";
+    private static final long NOW = 1_800_000_000_000L;
+    private static final Duration SESSION = Duration.ofMinutes(10);
+    private static final Duration ABANDON = Duration.ofSeconds(60);
+    private static final Duration IDLE = Duration.ofHours(2);
+    private static final QueueKeys KEYS = QueueKeys.of(PID);
+
+    private static RedisProcess redis;
+    private static RedisCommands<String, String> commands;
+    private static Scripts scripts;
+
+    @BeforeAll
+    static void startRedis() {
+        redis = RedisProcess.start();
+        commands = redis.commands();
+        scripts = Scripts.on(redis);
+    }
+
+    @AfterAll
+    static void stopRedis() {
+        scripts.close();
+        redis.close();
+    }
+
+    @BeforeEach
+    void emptyRedis() {
+        redis.flushAll();
+    }
+
+    @Test
+    void aStormsCallDecidesEachUserAsIfAloneAndWritesWhatTheyShareOnce() {
+        Map<String, Long> before = commandCalls();
+        List<String> users = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            users.add("u" + i);
+        }
+
+        JoinScript.Result result = join(NOW, users.toArray(String[]::new));
+
+        assertThat(result.joined().get(0).placement().state()).isEqualTo(State.ACTIVE);
+        for (int i = 1; i < 40; i++) {
+            JoinScript.Joined joined = result.joined().get(i);
+            assertThat(joined.placement().state()).isEqualTo(State.WAITING);
+            assertThat(joined.placement().rank()).isEqualTo(i);
+            assertThat(joined.ticket()).isEqualTo(i + 1L);
+            assertThat(joined.enqueued()).isTrue();
+        }
+        assertThat(commands.get(KEYS.sequence())).isEqualTo("40");
+        assertThat(commands.pttl(KEYS.sequence())).isPositive();
+        assertThat(commands.hlen(KEYS.page(0))).as("the admitted user is off the page").isEqualTo(39);
+        assertThat(commands.hget(KEYS.page(0), "40")).isEqualTo("u39");
+        assertThat(commands.pttl(KEYS.page(0))).isPositive();
+        String seen = seenKey();
+        assertThat(commands.getbit(seen, 1)).as("the admitted user needs no mark").isZero();
+        for (int ticket = 2; ticket <= 40; ticket++) {
+            assertThat(commands.getbit(seen, ticket)).as("ticket %d seen", ticket).isEqualTo(1);
+        }
+        assertThat(commands.pttl(seen)).isPositive();
+        assertThat(Lines.of(commands, PID)).hasSize(39).startsWith("u1").endsWith("u39");
+
+        Map<String, Long> used = since(before);
+        assertThat(used.getOrDefault("incr", 0L)).as("the counter is written once, not counted up per user").isZero();
+        // Before each fill (the first user's, which admits them, and the second's, which finds the
+        // product full) and once at the end.
+        assertThat(used.getOrDefault("set", 0L)).isLessThanOrEqualTo(3);
+        assertThat(used.getOrDefault("setbit", 0L)).as("seen marks go in one BITFIELD").isZero();
+        assertThat(used.getOrDefault("bitfield", 0L)).isEqualTo(1);
+        // One bucket entry per user; the rest a handful a call (the page before each fill and at
+        // the end, the head the fill moved, the settings that changed).
+        assertThat(used.getOrDefault("hset", 0L)).isLessThanOrEqualTo(40 + 8);
+    }
+
+    @Test
+    void theSameNewUserTwiceInOneCallHoldsOnePlace() {
+        join(NOW, "first");
+
+        JoinScript.Result result = join(NOW, "twice", "twice", "after");
+
+        assertThat(result.joined().get(0).ticket()).isEqualTo(2L);
+        assertThat(result.joined().get(0).enqueued()).isTrue();
+        assertThat(result.joined().get(1).ticket()).isEqualTo(2L);
+        assertThat(result.joined().get(1).enqueued()).isFalse();
+        assertThat(result.joined().get(2).ticket()).isEqualTo(3L);
+        assertThat(result.joined().get(2).placement().rank()).isEqualTo(2L);
+        assertThat(Lines.of(commands, PID)).containsExactly("twice", "after");
+    }
+
+    @Test
+    void aUserAdmittedByTheCallThatEnqueuedThemLeavesNoSeenMark() {
+        assertThat(join(NOW, "alone").joined().get(0).placement().state()).isEqualTo(State.ACTIVE);
+
+        assertThat(commands.keys("qg:{" + PID + "}:seen:*")).isEmpty();
+        assertThat(commands.keys("qg:{" + PID + "}:page:*")).isEmpty();
+    }
+
+    @Test
+    void aUserEnqueuedAndReachedInOneCallIsSeenThoughTheAbandonClockStartedLongAgo() {
+        join(NOW, "early");
+        // Ten minutes on, the first session is over and the line's abandon clock long started:
+        // a user the call enqueues and then reaches must count as seen, or the place would be lost.
+        long later = NOW + SESSION.toMillis() + 1;
+        // Someone asked a second ago (another instance's poll): no outage, so no fresh abandon clock.
+        commands.hset(KEYS.settings(), "heard_at", Long.toString(later - 1_000));
+        JoinScript.Result result = join(later, "waits-a-bit", "next");
+
+        assertThat(result.joined().get(0).placement().state()).isEqualTo(State.ACTIVE);
+        assertThat(result.joined().get(1).placement().state()).isEqualTo(State.WAITING);
+        assertThat(commands.getbit(seenKey(), 3)).isEqualTo(1);
+    }
+
+    private static JoinScript.Result join(long now, String... users) {
+        ProductRules rules = new ProductRules(1, SESSION, "pubsub", null, null, 0, ABANDON, Duration.ofSeconds(60));
+        List<JoinScript.Joiner> joiners = new ArrayList<>();
+        for (String user : users) {
+            joiners.add(new JoinScript.Joiner(user, null));
+        }
+        return scripts.join(new JoinScript.Args(PID, now, rules, IDLE, null, joiners));
+    }
+
+    private static String seenKey() {
+        List<String> keys = commands.keys("qg:{" + PID + "}:seen:*");
+        assertThat(keys).hasSize(1);
+        return keys.get(0);
+    }
+
+    private static Map<String, Long> commandCalls() {
+        Map<String, Long> calls = new HashMap<>();
+        Matcher m = Pattern.compile("cmdstat_([^:]+):calls=(\\d+)").matcher(commands.info("commandstats"));
+        while (m.find()) {
+            calls.put(m.group(1), Long.parseLong(m.group(2)));
+        }
+        return calls;
+    }
+
+    private static Map<String, Long> since(Map<String, Long> before) {
+        Map<String, Long> used = new HashMap<>();
+        commandCalls().forEach((command, calls) -> used.put(command, calls - before.getOrDefault(command, 0L)));
+        return used;
+    }
+}
