@@ -76,6 +76,18 @@ public final class Abuse {
             .executor(Executors.newFixedThreadPool(8)).build();
 
     public static void main(String[] args) throws Exception {
+        // The gateways' and the HTTP client's threads would keep the JVM alive, a failed run's too.
+        try {
+            run(args);
+        }
+        catch (Throwable failed) {
+            failed.printStackTrace();
+            System.exit(1);
+        }
+        System.exit(0);
+    }
+
+    private static void run(String[] args) throws Exception {
         Path out = args.length > 0 ? Path.of(args[0]) : null;
         String started = Instant.now().toString();
         StringBuilder report = new StringBuilder();
@@ -96,7 +108,6 @@ public final class Abuse {
         if (out != null) {
             Files.writeString(out, report.toString());
         }
-        System.exit(0);
     }
 
     // ---- invented product ids ------------------------------------------------------------------
@@ -251,8 +262,8 @@ public final class Abuse {
                 |---|---|---|---|---|---|
                 %s
                 At a flat difficulty (before this round: the same for every place, and only for routes \
-                with `join-challenge: pow`), 1,000 places cost 1,000 times the base, %,.0f million hashes; \
-                a second token from the same leave cost nothing.
+                with `join-challenge: pow`), 1,000 places cost 1,000 times the base, %,.0f million hashes, \
+                and a place taken again after a leave, with the old token, cost nothing.
 
                 """, SMALL_BASE, elapsed, DEFAULT_BASE, hashesPerSecond / 1e6, DESKTOP_SECONDS, rows,
                 1_000.0 * DEFAULT_BASE / 1e6);

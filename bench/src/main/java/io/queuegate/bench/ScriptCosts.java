@@ -1,11 +1,15 @@
 package io.queuegate.bench;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
@@ -38,8 +42,9 @@ public final class ScriptCosts {
     static final int WAITING = 200_000;
     private static final int CALLS = 100_000;
     private static final int BATCH = 500;
-    /** Users per join.lua call in a join storm: the group commit's largest batch. */
+    /** Users per join.lua call in a join storm: the group commit's largest batch, and a storm's typical one. */
     private static final int GROUP = 64;
+    private static final int STORM_GROUP = 32;
     private static final int SEEN_PER_CALL = 1_000;
     private static final String PRODUCT = "crowd";
 
@@ -99,10 +104,12 @@ public final class ScriptCosts {
             double joins = perCall(CALLS, i -> async.evalsha(join, ScriptOutputType.MULTI, keys,
                     joinArgs(System.currentTimeMillis(), rules, "new-" + rules + "-" + i)));
             table.append(row("join of a new user, alone (join.lua; " + rules.label + ")", joins, 1));
-            double batched = perCall(CALLS / GROUP, i -> async.evalsha(join, ScriptOutputType.MULTI, keys,
-                    joinArgs(System.currentTimeMillis(), rules, group("grp-" + rules + "-" + i))));
-            table.append(row(GROUP + " new users in one call (join.lua, group commit; " + rules.label + ")", batched,
-                    GROUP));
+            for (int size : new int[] { STORM_GROUP, GROUP }) {
+                double batched = perCall(CALLS / size, i -> async.evalsha(join, ScriptOutputType.MULTI, keys,
+                        joinArgs(System.currentTimeMillis(), rules, group("grp" + size + "-" + rules + "-" + i, size))));
+                table.append(row(size + " new users in one call (join.lua, group commit; " + rules.label + ")",
+                        batched, size));
+            }
         }
         double polls = perCall(CALLS, i -> async.evalsha(join, ScriptOutputType.MULTI, keys,
                 joinArgs(System.currentTimeMillis(), Rules.DEFAULT, user(10 + (i * 7919) % (WAITING - 10)))));
@@ -129,7 +136,8 @@ public final class ScriptCosts {
     /** The rules a join passes: the runnable gateway's defaults, and with every drop feature in force. */
     enum Rules {
         DEFAULT("default rules: abandon-after 60 s"),
-        DROP("a drop: opens-at passed, closes-at, max-admit-per-minute 600, abandon-after 60 s");
+        DROP("a drop: opens-at passed, closes-at, max-admit-per-minute 600, abandon-after 60 s"),
+        DROP_POW("the drop, each join paying a proof of work: its single-use mark");
 
         final String label;
 
@@ -138,9 +146,9 @@ public final class ScriptCosts {
         }
     }
 
-    private String[] group(String prefix) {
-        String[] users = new String[GROUP];
-        for (int i = 0; i < GROUP; i++) {
+    private String[] group(String prefix, int size) {
+        String[] users = new String[size];
+        for (int i = 0; i < size; i++) {
             users[i] = prefix + "-" + i;
         }
         return users;
@@ -197,17 +205,30 @@ public final class ScriptCosts {
         futures.clear();
     }
 
-    /** join.lua's arguments as the runnable gateway passes them (none completing, no proof of work). */
+    /** join.lua's arguments as the runnable gateway passes them (none completing; a proof of work's mark under DROP_POW). */
     private String[] joinArgs(long now, Rules rules, String... users) {
         // No draw seed: the sale here opened a minute ago, and the gateway draws one only before opens-at.
-        ProductRules productRules = rules == Rules.DROP
+        ProductRules productRules = rules != Rules.DEFAULT
                 ? new ProductRules(10, Duration.ofMinutes(10), "pubsub", Instant.ofEpochMilli(opened),
                         Instant.ofEpochMilli(now + 3_600_000), 600, Duration.ofSeconds(60), Duration.ofMinutes(10))
                 : new ProductRules(10, Duration.ofMinutes(10), "pubsub", null, null, 0, Duration.ofSeconds(60),
                         Duration.ofMinutes(10));
-        List<JoinScript.Joiner> joiners = Arrays.stream(users).map(user -> new JoinScript.Joiner(user, null)).toList();
+        List<JoinScript.Joiner> joiners = Arrays.stream(users).map(user -> rules == Rules.DROP_POW
+                ? new JoinScript.Joiner(user, null, mark(user), Duration.ofSeconds(150))
+                : new JoinScript.Joiner(user, null)).toList();
         return RawScripts.join(new JoinScript.Args(PRODUCT, now, productRules, Duration.ofMillis(7_800_000), null,
                 joiners));
+    }
+
+    /** A mark as the gateway makes one: 32 hex characters of a solved challenge's hash. */
+    private static String mark(String user) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
+                    .digest(user.getBytes(StandardCharsets.UTF_8))).substring(0, 32);
+        }
+        catch (NoSuchAlgorithmException ex) {
+            throw new IllegalStateException(ex);
+        }
     }
 
     private static String user(int i) {
