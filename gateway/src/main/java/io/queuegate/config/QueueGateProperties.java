@@ -359,7 +359,7 @@ public record QueueGateProperties(
      *                          from its first byte (Reactor Netty's idle timeout is reset by every
      *                          byte, so a client sending a byte at a time would hold the
      *                          connection forever); default none in a shop's gateway, 10 seconds
-     *                          in the runnable gateway
+     *                          in the runnable gateway; {@code 0} for none
      * @param keepAliveWorkaround set Reactor Netty's JVM-wide
      *                            {@code reactor.netty.http.server.lastFlushWhenNoRead} (unless set
      *                            already), without which Reactor Netty up to 1.3.7 may stop reading a
@@ -369,9 +369,9 @@ public record QueueGateProperties(
     public record Server(Duration headerReadTimeout, @DefaultValue("false") boolean keepAliveWorkaround) {
 
         public Server {
-            if (headerReadTimeout != null && (headerReadTimeout.isNegative() || headerReadTimeout.isZero())) {
-                throw new IllegalArgumentException("queuegate.server.header-read-timeout must be positive, was "
-                        + headerReadTimeout);
+            if (headerReadTimeout != null && headerReadTimeout.isNegative()) {
+                throw new IllegalArgumentException("queuegate.server.header-read-timeout must be positive (or 0 for "
+                        + "none), was " + headerReadTimeout);
             }
         }
     }

@@ -41,7 +41,8 @@ public final class HeaderReadTimeout implements NettyServerCustomizer {
 
     @Override
     public HttpServer apply(HttpServer server) {
-        return server.doOnChannelInit((observer, channel, remote) -> install(channel));
+        // 0 (a runnable gateway's setting overridden to none) adds nothing to the server.
+        return timeoutMillis <= 0 ? server : server.doOnChannelInit((observer, channel, remote) -> install(channel));
     }
 
     void install(Channel channel) {

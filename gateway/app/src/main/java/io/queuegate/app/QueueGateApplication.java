@@ -1,6 +1,5 @@
 package io.queuegate.app;
 
-import io.queuegate.config.QueueGateProperties;
 import io.queuegate.ops.OperationsExposureCheck;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -9,6 +8,7 @@ import org.springframework.boot.actuate.endpoint.EndpointAccessResolver;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointsSupplier;
 import org.springframework.boot.actuate.endpoint.web.annotation.ControllerEndpointsSupplier;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.security.autoconfigure.ReactiveUserDetailsServiceAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
@@ -32,10 +32,14 @@ public class QueueGateApplication {
      * configuration is ours, and nothing in front of the shopper port guards it.
      */
     @Bean
-    OperationsExposureCheck queuegateOperationsExposureCheck(QueueGateProperties properties, Environment environment,
+    OperationsExposureCheck queuegateOperationsExposureCheck(Environment environment,
             ObjectProvider<WebEndpointsSupplier> webEndpoints, ObjectProvider<ControllerEndpointsSupplier> controllers,
             ObjectProvider<EndpointAccessResolver> access) {
-        return new OperationsExposureCheck(OperationsExposureCheck.Mode.FAIL, properties.operations().allowPublicPort(),
-                environment, webEndpoints, controllers, access);
+        // Read from the environment, not from QueueGate's properties: with queuegate.enabled=false
+        // there are none, and a writable gateway endpoint on the shopper port is still refused.
+        boolean allowPublicPort = Binder.get(environment).bind("queuegate.operations.allow-public-port", Boolean.class)
+                .orElse(false);
+        return new OperationsExposureCheck(OperationsExposureCheck.Mode.FAIL, allowPublicPort, environment, webEndpoints,
+                controllers, access);
     }
 }
