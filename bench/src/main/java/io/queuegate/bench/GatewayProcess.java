@@ -6,6 +6,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -46,6 +47,8 @@ final class GatewayProcess implements AutoCloseable {
         properties.forEach((key, value) -> command.add("--" + key + "=" + value));
         Process process = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(logDir.resolve(name + ".log").toFile()).start();
+        // A bench stopped with a signal must not leave its gateways running.
+        Runtime.getRuntime().addShutdownHook(new Thread(process::destroyForcibly));
         GatewayProcess gateway = new GatewayProcess(name, process, port);
         HttpClient http = HttpClient.newHttpClient();
         long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
@@ -64,6 +67,22 @@ final class GatewayProcess implements AutoCloseable {
         }
         process.destroyForcibly();
         throw new IllegalStateException("gateway " + name + " did not start: see " + logDir.resolve(name + ".log"));
+    }
+
+    /**
+     * The CPU time the gateway's JVM has used so far (user + system, from {@code /proc}), in
+     * seconds: what a request costs the gateway, less sensitive to a busy machine than throughput.
+     */
+    double cpuSeconds() {
+        try {
+            String stat = Files.readString(Path.of("/proc/" + process.pid() + "/stat"));
+            // Fields after the command name (which may hold spaces) start after the last ')'.
+            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) / 100.0;
+        }
+        catch (IOException | RuntimeException unreadable) {
+            return Double.NaN;
+        }
     }
 
     String url(String path) {

@@ -79,7 +79,13 @@ public final class Throughput {
 
     /** One wrk run's figures. */
     record Run(double requestsPerSecond, long requests, double p50Ms, double p99Ms, long non2xx, long socketErrors,
-            long redisCalls, long redisScriptCalls, long clientCommands, double redisCpuSeconds) {
+            long redisCalls, long redisScriptCalls, long clientCommands, double redisCpuSeconds,
+            double gatewayCpuSeconds) {
+
+        /** The gateway JVM's CPU per request, µs (NaN for the backend alone). */
+        double gatewayMicros() {
+            return requests == 0 ? Double.NaN : gatewayCpuSeconds * 1e6 / requests;
+        }
     }
 
     private final Path rawDir;
@@ -90,7 +96,7 @@ public final class Throughput {
     private final HttpClient http = HttpClient.newHttpClient();
     private int runCounter;
 
-    private Throughput(Path rawDir, Path workDir, int connections, RedisProcess redis) {
+    Throughput(Path rawDir, Path workDir, int connections, RedisProcess redis) {
         this.rawDir = rawDir;
         this.workDir = workDir;
         this.connections = connections;
@@ -197,9 +203,10 @@ public final class Throughput {
                         Run run = bench.measure(target, seconds, "r" + round);
                         runs.get(target.name()).add(run);
                         System.out.printf("round %d %-13s %9.0f req/s p50 %6.2f ms p99 %6.2f ms non-2xx %d"
-                                + " redis/req %.2f (client %.2f)%n", round, target.name(), run.requestsPerSecond(),
-                                run.p50Ms(), run.p99Ms(), run.non2xx(), perRequest(run.redisCalls(), run.requests()),
-                                perRequest(run.clientCommands(), run.requests()));
+                                + " redis/req %.2f (client %.2f) gateway CPU %.0f µs/req%n", round, target.name(),
+                                run.requestsPerSecond(), run.p50Ms(), run.p99Ms(), run.non2xx(),
+                                perRequest(run.redisCalls(), run.requests()), perRequest(run.clientCommands(),
+                                        run.requests()), run.gatewayMicros());
                     }
                 }
                 // Profiles tell where the time goes whatever the machine's load; the figures only on a quiet one.
@@ -242,7 +249,7 @@ public final class Throughput {
         }
     }
 
-    private static GatewayProcess start(List<GatewayProcess> started, String name, String classpathProperty,
+    static GatewayProcess start(List<GatewayProcess> started, String name, String classpathProperty,
             String mainClass, Map<String, Object> properties, Path workDir) throws Exception {
         String classpath = System.getProperty(classpathProperty);
         if (classpath == null) {
@@ -309,7 +316,7 @@ public final class Throughput {
      * route, header identity from loopback (as a shop's login proxy), join limits lifted (wrk is
      * one address) and the join path without a proof of work.
      */
-    private static Map<String, Object> queueGate(RedisProcess redis, String backendUrl) {
+    static Map<String, Object> queueGate(RedisProcess redis, String backendUrl) {
         Map<String, Object> properties = GatewayInstance.defaults(redis, backendUrl, Map.of(
                 "max-active", "1000000",
                 "session-ttl", "1h",
@@ -404,11 +411,13 @@ public final class Throughput {
         return body.length() > 100 ? body.substring(0, 100) + "..." : body;
     }
 
-    private Run measure(Target target, int seconds, String tag) throws Exception {
+    Run measure(Target target, int seconds, String tag) throws Exception {
         Map<String, Long> before = commandStats();
         long clientBefore = clientCommands(target);
         double cpuBefore = redisCpu.seconds();
+        double gatewayBefore = target.gateway() == null ? Double.NaN : target.gateway().cpuSeconds();
         String output = wrk(target, seconds, tag);
+        double gatewayUsed = target.gateway() == null ? Double.NaN : target.gateway().cpuSeconds() - gatewayBefore;
         double cpuUsed = redisCpu.seconds() - cpuBefore;
         long client = clientCommands(target) - clientBefore;
         Map<String, Long> after = commandStats();
@@ -425,7 +434,7 @@ public final class Throughput {
         }
         Run run = parse(output, calls, scripts, client);
         return new Run(run.requestsPerSecond(), run.requests(), run.p50Ms(), run.p99Ms(), run.non2xx(),
-                run.socketErrors(), calls, scripts, client, cpuUsed);
+                run.socketErrors(), calls, scripts, client, cpuUsed, gatewayUsed);
     }
 
     /** The commands QueueGate's Redis client completed so far (ThroughputConfig), 0 for other gateways. */
@@ -447,7 +456,7 @@ public final class Throughput {
     }
 
     /** Runs wrk once; keeps its output under raw/ (except warm-ups) and returns it. */
-    private String wrk(Target target, int seconds, String tag) {
+    String wrk(Target target, int seconds, String tag) {
         String prefix = target.name() + "-" + tag + "-" + (++runCounter);
         List<String> command = new ArrayList<>(List.of("wrk", "-t" + THREADS, "-c" + connections, "-d" + seconds + "s",
                 "--latency", "-s", target.script(), target.url()));
@@ -492,7 +501,7 @@ public final class Throughput {
                 errors += Long.parseLong(m.group(i));
             }
         }
-        return new Run(rps, requests, p50, p99, non2xx, errors, redisCalls, redisScripts, client, 0);
+        return new Run(rps, requests, p50, p99, non2xx, errors, redisCalls, redisScripts, client, 0, Double.NaN);
     }
 
     private static String find(String text, String regex, String otherwise) {
@@ -660,7 +669,7 @@ public final class Throughput {
         return requests == 0 ? 0 : (double) count / requests;
     }
 
-    private static double median(List<Run> runs, java.util.function.ToDoubleFunction<Run> field) {
+    static double median(List<Run> runs, java.util.function.ToDoubleFunction<Run> field) {
         double[] values = runs.stream().mapToDouble(field).sorted().toArray();
         int n = values.length;
         return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
@@ -715,8 +724,8 @@ public final class Throughput {
                 .append("over all rounds of the path, divided by the requests wrk reports; they include the ")
                 .append("gateways' background work, a few calls a second.\n\n");
         md.append("| path | req/s (median) | spread | ÷ bare | ÷ framework | p50 ms | p99 ms | p99 ÷ bare p99 | "
-                + "Redis CPU µs/req | Redis cmds/req | scripts/req | round trips/req | non-2xx |\n")
-                .append("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+                + "gateway CPU µs/req | Redis CPU µs/req | Redis cmds/req | scripts/req | round trips/req | non-2xx |\n")
+                .append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (Target target : targets) {
             List<Run> list = runs.get(target.name());
             long requests = list.stream().mapToLong(Run::requests).sum();
@@ -724,10 +733,10 @@ public final class Throughput {
             double rps = median(list, Run::requestsPerSecond);
             double p99 = median(list, Run::p99Ms);
             double cpu = list.stream().mapToDouble(Run::redisCpuSeconds).sum() * 1e6 / Math.max(1, requests);
-            md.append(String.format(Locale.ROOT, "| %s | %.0f | %.0f %% | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | "
-                            + "%.2f | %.2f | %.2f | %s |%n",
+            md.append(String.format(Locale.ROOT, "| %s | %.0f | %.0f %% | %.2f | %.2f | %.2f | %.2f | %.2f | %.0f | "
+                            + "%.2f | %.2f | %.2f | %.2f | %s |%n",
                     target.label(), rps, spread(list) * 100, rps / bareRps, rps / frameworkRps, median(list, Run::p50Ms),
-                    p99, p99 / bareP99, cpu, perRequest(list.stream().mapToLong(Run::redisCalls).sum(), requests),
+                    p99, p99 / bareP99, median(list, Run::gatewayMicros), cpu, perRequest(list.stream().mapToLong(Run::redisCalls).sum(), requests),
                     perRequest(list.stream().mapToLong(Run::redisScriptCalls).sum(), requests),
                     perRequest(list.stream().mapToLong(Run::clientCommands).sum(), requests),
                     non2xx == requests ? "all" : Long.toString(non2xx)));
