@@ -392,8 +392,8 @@ local function heard(now, c, changes)
 end
 
 -- Whether the ticket's holder was seen within abandon-after (give or take a quarter of it, the
--- bitmaps' span). Since 'seen_since' (when the product's abandon-after last changed, or it came
--- back from an outage) everyone has had the whole abandon-after to be seen.
+-- bitmaps' span). Since 'seen_since' (when the product's abandon-after last changed, it came back
+-- from an outage, or its sale opened) everyone has had the whole abandon-after to be seen.
 local function seen_lately(k, ticket, now, c)
     local abandon = tonumber(c.abandon) or 0
     if abandon <= 0 or now - (tonumber(c.seen_since) or 0) < abandon then
