@@ -408,6 +408,11 @@ local function seen_lately(k, ticket, now, c)
     return false
 end
 
+-- How many holders this call dropped as not seen lately: every script that fills places replies
+-- it ('abandoned'), so the gateway counts and logs them; settings 'abandoned' totals them for
+-- operators.
+local abandoned = 0
+
 -- Takes up to 'wanted' users off the head of the line, in order. Places given up are passed
 -- over; holders not seen lately lose their place. At most SKIP_BUDGET places are passed over in
 -- one call, so a long run of closed tabs never holds Redis: the next call goes on.
@@ -415,6 +420,7 @@ local function take(k, c, wanted, now)
     local last = last_ticket(k)
     local head = tonumber(c.head) or 1
     local taken = {}
+    local dropped = 0
     local budget = wanted + SKIP_BUDGET
     while #taken < wanted and head <= last and budget > 0 do
         local ticket = ticket_at(head, c)
@@ -428,11 +434,17 @@ local function take(k, c, wanted, now)
                 redis.call('HDEL', bucket, uid)
                 if seen_lately(k, ticket, now, c) then
                     taken[#taken + 1] = uid
+                else
+                    dropped = dropped + 1
                 end
             end
         end
         head = head + 1
         budget = budget - 1
+    end
+    if dropped > 0 then
+        abandoned = abandoned + dropped
+        redis.call('HINCRBY', k.settings, 'abandoned', dropped)
     end
     if head ~= (tonumber(c.head) or 1) then
         redis.call('HSET', k.settings, k.field.head, head)

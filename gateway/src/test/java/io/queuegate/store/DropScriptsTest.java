@@ -353,6 +353,7 @@ class DropScriptsTest {
         assertThat(admitted).containsExactlyElementsOf(polling);
         assertThat(Lines.of(commands, PID)).as("the closed tabs lost their places").isEmpty();
         assertThat(snapshot(t).waiting()).as("nobody counted as waiting").isZero();
+        assertThat(snapshot(t).abandoned()).as("the closed tabs, counted").isEqualTo(10L);
     }
 
     @Test
@@ -370,7 +371,9 @@ class DropScriptsTest {
         }
 
         // The gateway's timed loop opens the sale: the first drawn is let in, nobody is dropped.
-        assertThat(promote(opensAt).moved()).as("the first drawn is admitted at the opening").isEqualTo(1L);
+        PromoteScript.Result opening = promote(opensAt);
+        assertThat(opening.moved()).as("the first drawn is admitted at the opening").isEqualTo(1L);
+        assertThat(opening.abandoned()).as("dropped at the opening").isZero();
         List<String> drawn = Draw.order(commands.hget(KEYS.settings(), "seed"), early);
         assertThat(commands.zrange(KEYS.active(), 0, -1)).containsExactly(drawn.get(0));
         assertThat(snapshot(opensAt).waiting()).as("nobody of the pre-queue lost their place").isEqualTo(3L);
@@ -385,9 +388,11 @@ class DropScriptsTest {
         assertThat(commands.zrange(KEYS.active(), 0, -1)).containsExactly(drawn.get(1));
         leave(drawn.get(1), opensAt + 8_000);
         assertThat(commands.zrange(KEYS.active(), 0, -1)).containsExactly(drawn.get(2));
-        leave(drawn.get(2), opensAt + 8_000);
+        assertThat(snapshot(opensAt + 8_000).abandoned()).isZero();
+        assertThat(leave(drawn.get(2), opensAt + 8_000).abandoned()).as("dropped, and said so").isEqualTo(1L);
         assertThat(commands.zrange(KEYS.active(), 0, -1)).as("who never came back is passed over").isEmpty();
         assertThat(status(drawn.get(3), opensAt + 8_000).placement().state()).isEqualTo(State.NOT_FOUND);
+        assertThat(snapshot(opensAt + 8_000).abandoned()).as("the operators' count").isEqualTo(1L);
     }
 
     @Test
