@@ -6,7 +6,8 @@
 --       'mode' (3 = a MODE), 'pause' (= mode queue-all), 'resume' (= mode queue, and no longer
 --       draining), 'drain' (admit nobody new, let the active finish), 'undrain'
 --       4 now (epoch ms)
--- Reply promoted (users admitted by the change: a raised max-active or a resume fills at once);
+-- Reply promoted (users admitted by the change: a raised max-active or a resume fills at once),
+--       abandoned (users dropped as not seen lately on the way);
 --       {'recover', 1} instead, changing nothing, when the product must be recovered first
 local k = script_keys()
 local action, value, now = ARGV[2], ARGV[3], tonumber(ARGV[4])
@@ -51,4 +52,4 @@ local promoted = 0
 if c.max then
     promoted = fill(k, now, c)
 end
-return { 'promoted', promoted }
+return { 'promoted', promoted, 'abandoned', abandoned }

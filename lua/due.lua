@@ -8,17 +8,18 @@
 -- Reply outcome (PROMOTION), moved (users admitted), next (when the product is next due, epoch
 --       ms; -1 = not until a new event; -2 = unchanged, when skipped), timed (1 when its
 --       promotion runs on a clock of its own, so an instance that never saw it joined learns to
---       keep that clock)
+--       keep that clock), abandoned (users dropped as not seen lately)
 local k = script_keys()
 local now = tonumber(ARGV[2])
 local c = settings_of(k)
 -- Nobody is admitted into a product whose state is not yet recovered (fill.lua's stale); its
 -- first request after the loss recovers it and marks it due again.
 if not c.max or stale(k, c) then
-    return { 'outcome', PROMOTION.EMPTY, 'moved', 0, 'next', -1, 'timed', 0 }
+    return { 'outcome', PROMOTION.EMPTY, 'moved', 0, 'next', -1, 'timed', 0, 'abandoned', 0 }
 end
 if ARGV[3] ~= '' and c.strategy ~= ARGV[3] then
-    return { 'outcome', PROMOTION.SKIPPED, 'moved', 0, 'next', -2, 'timed', 0 }
+    return { 'outcome', PROMOTION.SKIPPED, 'moved', 0, 'next', -2, 'timed', 0, 'abandoned', 0 }
 end
 local moved, outcome = fill(k, now, c)
-return { 'outcome', outcome, 'moved', moved, 'next', next_due(k, now, c), 'timed', is_timed(c) }
+return { 'outcome', outcome, 'moved', moved, 'next', next_due(k, now, c), 'timed', is_timed(c),
+    'abandoned', abandoned }

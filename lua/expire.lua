@@ -7,18 +7,19 @@
 --
 -- KEYS  settings, active, seq (keys.lua)
 -- ARGV  1 product id   2 user id of the expired slot   3 now (epoch ms)
--- Reply outcome (EXPIRY), promoted (users admitted into the freed place)
+-- Reply outcome (EXPIRY), promoted (users admitted into the freed place), abandoned (users dropped
+--       as not seen lately on the way to it)
 local k = script_keys()
 local uid, now = ARGV[2], tonumber(ARGV[3])
 if redis.call('EXISTS', k:slot(uid)) == 1 then
-    return { 'outcome', EXPIRY.NEWER_SESSION, 'promoted', 0 }
+    return { 'outcome', EXPIRY.NEWER_SESSION, 'promoted', 0, 'abandoned', 0 }
 end
 if redis.call('ZREM', k.active, uid) == 0 then
-    return { 'outcome', EXPIRY.HANDLED, 'promoted', 0 }
+    return { 'outcome', EXPIRY.HANDLED, 'promoted', 0, 'abandoned', 0 }
 end
 local c = settings_of(k)
 local promoted = 0
 if c.max and not stale(k, c) then
     promoted = fill(k, now, c)
 end
-return { 'outcome', EXPIRY.EXPIRED, 'promoted', promoted }
+return { 'outcome', EXPIRY.EXPIRED, 'promoted', promoted, 'abandoned', abandoned }

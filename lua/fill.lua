@@ -132,7 +132,10 @@ local function opened(k, now, c, write)
     if c.opened ~= c.opens and write then
         close_draw(k, c)
         close_draw(invited_line(k, c))
-        redis.call('HSET', k.settings, 'opened', c.opens)
+        -- Nobody had a reason to ask before the opening: the pre-queue keeps its places as long
+        -- as its shoppers come back within abandon-after of it (seen_lately).
+        c.seen_since = tostring(math.max(tonumber(c.seen_since) or 0, now))
+        redis.call('HSET', k.settings, 'opened', c.opens, 'seen_since', c.seen_since)
         c.opened = c.opens
     end
     return true

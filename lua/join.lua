@@ -37,7 +37,8 @@
 --       place, letters: 'c' a completing request of a token holder (it never makes a place),
 --       'p' the product asks a proof of work the request did not bring, 'l' the caller is past
 --       its join limit (the gateway counts a join only when a place is made)
--- Reply rate (admissions per second x 10^6), promoted (users this call admitted), commitment (the
+-- Reply rate (admissions per second x 10^6), promoted (users this call admitted), abandoned (users
+--       it dropped as not seen lately), commitment (the
 --       commitment to the seed of the product's last draw, '' when none), users: one entry per
 --       user, in the order given, each the fixed list {state (STATE), rank (1-based while
 --       waiting, the invited line ahead of the main one; in a pre-queue how many are in it; else
@@ -278,7 +279,8 @@ for i = 15, #ARGV, PER_USER do
     users[#users + 1] = user
 end
 flush_line_writes(changes, true)
-local reply = { 'rate', rate_reply(c, now), 'promoted', promoted, 'commitment', commitment_of(c), 'users', users }
+local reply = { 'rate', rate_reply(c, now), 'promoted', promoted, 'abandoned', abandoned, 'commitment', commitment_of(c),
+    'users', users }
 if not known and not held then
     -- Nobody took anything (turned away, asked to pay or to wait): an invented product costs nothing.
     return reply

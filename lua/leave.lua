@@ -12,7 +12,8 @@
 -- ARGV  1 product id   2 user id   3 now (epoch ms)   4 'drop' to drop the product if it is left
 --       empty, else ''
 -- Reply held (1 when the user held a place), promoted (users admitted into the freed place),
---       stream (1 when the product's slot-free event should go to the stream); {'recover', 1}
+--       stream (1 when the product's slot-free event should go to the stream), abandoned (users
+--       dropped as not seen lately on the way to the freed place); {'recover', 1}
 --       instead when the product must be recovered first (fill.lua's stale)
 local k = script_keys()
 local uid, now = ARGV[2], tonumber(ARGV[3])
@@ -42,7 +43,7 @@ if ARGV[4] == 'drop' and waiting_count(k, c) == 0 and redis.call('ZCARD', k.acti
         local span = seen_span(abandon)
         redis.call('DEL', k:seen(span, math.floor(now / span)), k:seen(span, math.floor(now / span) - 1))
     end
-    return { 'held', held > 0 and 1 or 0, 'promoted', promoted, 'stream', 0 }
+    return { 'held', held > 0 and 1 or 0, 'promoted', promoted, 'stream', 0, 'abandoned', abandoned }
 end
 local stream = 0
 if held > 0 and c.strategy == 'pubsub' then
@@ -51,4 +52,4 @@ end
 if held > 0 and c.strategy == 'stream' then
     stream = 1
 end
-return { 'held', held > 0 and 1 or 0, 'promoted', promoted, 'stream', stream }
+return { 'held', held > 0 and 1 or 0, 'promoted', promoted, 'stream', stream, 'abandoned', abandoned }

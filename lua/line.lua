@@ -457,8 +457,8 @@ local function heard(now, c, changes)
 end
 
 -- Whether the ticket's holder was seen within abandon-after (give or take a quarter of it, the
--- bitmaps' span). Since 'seen_since' (when the product's abandon-after last changed, or it came
--- back from an outage) everyone has had the whole abandon-after to be seen.
+-- bitmaps' span). Since 'seen_since' (when the product's abandon-after last changed, it came back
+-- from an outage, or its sale opened) everyone has had the whole abandon-after to be seen.
 local function seen_lately(k, ticket, now, c)
     local abandon = tonumber(c.abandon) or 0
     if abandon <= 0 or now - (tonumber(c.seen_since) or 0) < abandon then
@@ -477,6 +477,11 @@ local function seen_lately(k, ticket, now, c)
     return false
 end
 
+-- How many holders this call dropped as not seen lately: every script that fills places replies
+-- it ('abandoned'), so the gateway counts and logs them; settings 'abandoned' totals them for
+-- operators.
+local abandoned = 0
+
 -- Takes up to 'wanted' users off the head of the line, in order. Places given up are passed
 -- over; holders not seen lately lose their place. At most SKIP_BUDGET places are passed over in
 -- one call, so a long run of closed tabs never holds Redis: the next call goes on.
@@ -484,6 +489,7 @@ local function take(k, c, wanted, now)
     local last = last_ticket(k)
     local head = tonumber(c.head) or 1
     local taken = {}
+    local dropped = 0
     local budget = wanted + SKIP_BUDGET
     while #taken < wanted and head <= last and budget > 0 do
         local ticket = ticket_at(head, c)
@@ -497,6 +503,8 @@ local function take(k, c, wanted, now)
                 redis.call('HDEL', bucket, uid)
                 if seen_lately(k, ticket, now, c) then
                     taken[#taken + 1] = uid
+                else
+                    dropped = dropped + 1
                 end
                 -- Off the line: a mark this call has yet to write is no longer needed.
                 local pending = deferring and pending_seen[seen_now_of(k, now, c).key]
@@ -507,6 +515,10 @@ local function take(k, c, wanted, now)
         end
         head = head + 1
         budget = budget - 1
+    end
+    if dropped > 0 then
+        abandoned = abandoned + dropped
+        redis.call('HINCRBY', k.settings, 'abandoned', dropped)
     end
     if head ~= (tonumber(c.head) or 1) then
         redis.call('HSET', k.settings, k.field.head, head)

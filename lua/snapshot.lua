@@ -11,7 +11,8 @@
 --       seed (the last draw's seed, '' when none and until its sale has opened: nobody may know
 --       it before), prequeued (how many tickets it placed), draw_from (the first of them, -1),
 --       commitment (the commitment to the last draw's seed, shown from the draw's first ticket
---       on; '' when none)
+--       on; '' when none), abandoned (users dropped from the line as not seen lately, in total
+--       since the product's state was made)
 local k = script_keys()
 local now = tonumber(ARGV[2])
 local c = settings_of(k)
@@ -29,4 +30,5 @@ return { 'waiting', waiting, 'active', admitted, 'max', tonumber(c.max) or -1,
     'opens', tonumber(c.opens) or -1, 'opened', tonumber(c.opened) or -1,
     'seed', revealed and c.seed or '',
     'prequeued', revealed and (tonumber(c.draw_to) - tonumber(c.draw_from) + 1) or 0,
-    'draw_from', revealed and tonumber(c.draw_from) or -1, 'commitment', commitment_of(c) }
+    'draw_from', revealed and tonumber(c.draw_from) or -1, 'commitment', commitment_of(c),
+    'abandoned', tonumber(c.abandoned) or 0 }

@@ -23,14 +23,15 @@ import static io.queuegate.chart.Manifests.map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The values files docs/deployment.md shows for the chart render as written, with the {@code --set}
- * flags of the install command it shows beside them, and what they set reaches the gateway's
- * configuration. A reader copies these files; a chart (or schema) that refuses them, or drops what
- * they set, fails here.
+ * The values files docs/deployment.md and the chart's README show for the chart render as written,
+ * with the {@code --set} flags of the install command each document shows beside them, and what they
+ * set reaches the gateway's configuration. A reader copies these files; a chart (or schema) that
+ * refuses them, or drops what they set, fails here.
  */
 class ChartDocumentedValuesTest {
 
-    private static final Path DOC = Repository.root().resolve("docs/deployment.md");
+    private static final List<Path> DOCS = List.of(Repository.root().resolve("docs/deployment.md"),
+            Repository.root().resolve("helm/queuegate/README.md"));
     private static final Pattern SET_FLAG = Pattern.compile("--set\\s+(\\S+)");
 
     private static Helm helm;
@@ -43,18 +44,18 @@ class ChartDocumentedValuesTest {
         helm = Helm.find();
     }
 
-    /** A fenced code block of the document: its language, the line it starts on and its text. */
-    record Block(String language, int line, String text) {
+    /** A fenced code block of a document: the document, its language, the line it starts on and its text. */
+    record Block(Path doc, String language, int line, String text) {
 
         @Override
         public String toString() {
-            return "deployment.md line " + line;
+            return Repository.root().relativize(doc) + " line " + line;
         }
     }
 
-    static List<Block> blocks() throws IOException {
+    static List<Block> blocks(Path doc) throws IOException {
         List<Block> blocks = new ArrayList<>();
-        List<String> lines = Files.readAllLines(DOC);
+        List<String> lines = Files.readAllLines(doc);
         for (int i = 0; i < lines.size(); i++) {
             String fence = lines.get(i).strip();
             if (!fence.startsWith("```")) {
@@ -65,7 +66,7 @@ class ChartDocumentedValuesTest {
             while (++i < lines.size() && !lines.get(i).strip().equals("```")) {
                 text.append(lines.get(i)).append('\n');
             }
-            blocks.add(new Block(fence.substring(3).strip(), start + 1, text.toString()));
+            blocks.add(new Block(doc, fence.substring(3).strip(), start + 1, text.toString()));
         }
         return blocks;
     }
@@ -77,21 +78,30 @@ class ChartDocumentedValuesTest {
     }
 
     static Stream<Block> valuesFiles() throws IOException {
-        Set<String> keys = chartValueKeys();
-        return blocks().stream()
-                .filter(block -> block.language().equals("yaml"))
-                .filter(block -> Manifests.springYaml().load(block.text()) instanceof Map<?, ?> values
-                        && values.keySet().stream().anyMatch(keys::contains));
+        List<Block> files = new ArrayList<>();
+        for (Path doc : DOCS) {
+            files.addAll(valuesFiles(doc));
+        }
+        return files.stream();
     }
 
-    /** The {@code --set key=value} flags of the documented {@code helm install} that takes {@code -f my-values.yaml}. */
-    static List<String> installSets() throws IOException {
-        Block install = blocks().stream()
+    static List<Block> valuesFiles(Path doc) throws IOException {
+        Set<String> keys = chartValueKeys();
+        return blocks(doc).stream()
+                .filter(block -> block.language().equals("yaml"))
+                .filter(block -> Manifests.springYaml().load(block.text()) instanceof Map<?, ?> values
+                        && values.keySet().stream().anyMatch(keys::contains))
+                .toList();
+    }
+
+    /** The {@code --set key=value} flags of the document's {@code helm install} that takes {@code -f my-values.yaml}. */
+    static List<String> installSets(Path doc) throws IOException {
+        Block install = blocks(doc).stream()
                 .filter(block -> block.language().equals("sh"))
                 .filter(block -> block.text().contains("helm install queuegate helm/queuegate")
                         && block.text().contains("-f my-values.yaml"))
                 .findFirst()
-                .orElseThrow(() -> new AssertionError("deployment.md shows no `helm install ... -f my-values.yaml`"));
+                .orElseThrow(() -> new AssertionError(doc + " shows no `helm install ... -f my-values.yaml`"));
         List<String> sets = new ArrayList<>();
         Matcher matcher = SET_FLAG.matcher(install.text());
         while (matcher.find()) {
@@ -101,13 +111,15 @@ class ChartDocumentedValuesTest {
     }
 
     @Test
-    void theDocumentShowsValuesFilesAndTheInstallCommandTheyGoWith() throws IOException {
-        List<Block> files = valuesFiles().toList();
+    void eachDocumentShowsValuesFilesAndTheInstallCommandTheyGoWith() throws IOException {
+        for (Path doc : DOCS) {
+            List<Block> files = valuesFiles(doc);
 
-        assertThat(files).as("values files found in %s", DOC).hasSizeGreaterThanOrEqualTo(3);
-        assertThat(files).anySatisfy(block -> assertThat(block.text()).startsWith("# my-values.yaml"));
-        assertThat(installSets()).contains("queuegate.token.existingSecret=queuegate-token")
-                .anySatisfy(set -> assertThat(set).startsWith("redis.host="));
+            assertThat(files).as("values files found in %s", doc).hasSizeGreaterThanOrEqualTo(2);
+            assertThat(files).anySatisfy(block -> assertThat(block.text()).startsWith("# my-values.yaml"));
+            assertThat(installSets(doc)).as(doc.toString()).contains("queuegate.token.existingSecret=queuegate-token")
+                    .anySatisfy(set -> assertThat(set).startsWith("redis.host="));
+        }
     }
 
     @ParameterizedTest(name = "{0}")
@@ -118,7 +130,7 @@ class ChartDocumentedValuesTest {
         Path file = Files.writeString(scratch.resolve("values.yaml"), block.text());
         List<String> args = new ArrayList<>(List.of("-f", file.toString()));
         Map<String, Object> effective = new LinkedHashMap<>(given);
-        for (String set : installSets()) {
+        for (String set : installSets(block.doc())) {
             args.addAll(List.of("--set", set));
             int equals = set.indexOf('=');
             put(effective, set.substring(0, equals), set.substring(equals + 1));

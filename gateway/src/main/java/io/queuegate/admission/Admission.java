@@ -37,9 +37,11 @@ public sealed interface Admission {
      * @param retryAfterSeconds when to ask again
      * @param seedCommitment the commitment to the seed of the product's last pre-queue draw (SHA-256
      *                       of the seed, hex), or {@code null} when it has none
+     * @param comeBackBy in a sale's pre-queue, the latest the caller may come back after the
+     *                   opening and keep the place ({@link RetryAfter#comeBackBy}); else {@code null}
      */
     record Waiting(Caller caller, long rank, String token, boolean newToken, Long estimatedWaitSeconds, Instant opensAt,
-            long retryAfterSeconds, String seedCommitment) implements Admission {
+            long retryAfterSeconds, String seedCommitment, Instant comeBackBy) implements Admission {
 
         public boolean preQueued() {
             return opensAt != null;

@@ -326,11 +326,12 @@ public class AdmissionService {
         if (placement.state() == Placement.State.PRE_QUEUE) {
             return new Admission.Waiting(caller, placement.rank(), token, presentedToken == null, null, policy.opensAt(),
                     RetryAfter.beforeOpening(Duration.between(tokens.now(), policy.opensAt()), policy.abandonAfter()),
-                    joined.seedCommitment());
+                    joined.seedCommitment(),
+                    RetryAfter.comeBackBy(policy.opensAt(), policy.abandonAfter(), policy.arrivalTtl()));
         }
         Long estimate = WaitEstimate.seconds(placement.rank(), placement.admissionRate());
         return new Admission.Waiting(caller, placement.rank(), token, presentedToken == null, estimate, null,
-                RetryAfter.of(placement.rank(), estimate, policy.abandonAfter()), joined.seedCommitment());
+                RetryAfter.of(placement.rank(), estimate, policy.abandonAfter()), joined.seedCommitment(), null);
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.queuegate.admission;
 
 import java.time.Duration;
+import java.time.Instant;
 
 /**
  * How long a waiting client should wait before asking again: short near the front, where a
@@ -44,6 +45,19 @@ public final class RetryAfter {
     public static long beforeOpening(Duration untilOpening, Duration abandonAfter) {
         long seconds = Math.max(1, (untilOpening.toMillis() + 999) / 1000);
         return capped(Math.min(MAX_SECONDS, seconds), abandonAfter);
+    }
+
+    /**
+     * The latest a shopper in a sale's pre-queue may come back and keep the place: asking before the
+     * opening is not needed, but whoever is still in line after it must be seen within
+     * abandon-after of it, and whoever the opening draws into a place must arrive within
+     * arrival-ttl of being let in, which the opening's first promotion does at {@code opensAt}.
+     *
+     * @param abandonAfter {@link Duration#ZERO} for never
+     */
+    public static Instant comeBackBy(Instant opensAt, Duration abandonAfter, Duration arrivalTtl) {
+        Duration grace = abandonAfter.isZero() || arrivalTtl.compareTo(abandonAfter) < 0 ? arrivalTtl : abandonAfter;
+        return opensAt.plus(grace);
     }
 
     /**

@@ -5,6 +5,7 @@ import java.time.Clock;
 import io.queuegate.config.QueueGateProperties;
 import io.queuegate.identity.ClientAddresses;
 import io.queuegate.identity.ForwardedHeadersCheck;
+import io.queuegate.identity.IdentityAtStartup;
 import io.queuegate.identity.IdentityResolver;
 import io.queuegate.identity.IdentitySource;
 import io.queuegate.identity.IgnoredIdentityHeaders;
@@ -15,9 +16,11 @@ import io.queuegate.identity.TrustedProxies;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
+import org.springframework.util.ClassUtils;
 
 /** Who the caller is, and where their requests come from. */
 @Configuration(proxyBeanMethods = false)
@@ -55,6 +58,14 @@ class IdentityConfiguration {
             return new TrustedHeaderIdentity(properties.identityHeader(), proxies, ignored);
         }
         return new PrincipalIdentity(ignored);
+    }
+
+    /** One line at startup naming the identity source in force, whichever resolver that is. */
+    @Bean
+    IdentityAtStartup queuegateIdentityAtStartup(IdentityResolver resolver, QueueGateProperties properties,
+            ApplicationContext context) {
+        return new IdentityAtStartup(resolver, properties.identityHeader(), properties.allTrustedProxies(),
+                ClassUtils.isPresent(IdentityAtStartup.SPRING_SECURITY_WEBFLUX, context.getClassLoader()));
     }
 
     @Bean

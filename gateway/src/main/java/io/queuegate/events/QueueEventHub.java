@@ -47,6 +47,13 @@ public final class QueueEventHub implements QueueEvents {
     }
 
     @Override
+    public void abandoned(String productId, String trigger, long abandoned) {
+        if (abandoned > 0) {
+            each(l -> l.abandoned(productId, trigger, abandoned));
+        }
+    }
+
+    @Override
     public void admitted(String productId, String routeId, String userId, Duration waited) {
         each(l -> l.admitted(productId, routeId, userId, waited));
     }

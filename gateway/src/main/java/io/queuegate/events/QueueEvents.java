@@ -22,6 +22,16 @@ public interface QueueEvents {
     default void promoted(String productId, String trigger, long promoted) {
     }
 
+    /**
+     * A script dropped {@code abandoned} (at least 1) users from the product's line: promotion
+     * reached them and they had not been seen for the product's abandon-after (closed tabs,
+     * clients that stopped asking).
+     *
+     * @param trigger what ran the promotion, as for {@link #promoted(String, String, long)}
+     */
+    default void abandoned(String productId, String trigger, long abandoned) {
+    }
+
     /** A caller whose token said it was waiting was found active: its wait is over. */
     default void admitted(String productId, String routeId, String userId, Duration waited) {
     }

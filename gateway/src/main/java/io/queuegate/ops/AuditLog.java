@@ -11,7 +11,7 @@ import org.slf4j.spi.LoggingEventBuilder;
 
 /**
  * The audit trail on the logger {@code io.queuegate.audit}: joins, admissions, completions, leaves,
- * expiries and operator actions (with
+ * expiries, shoppers dropped as abandoned and operator actions (with
  * who acted, when the request had a principal) at INFO, Redis failures at WARN. Each line is
  * readable as text ({@code event key=value ...}) and carries the same facts as SLF4J key-value
  * pairs, which Boot's structured formats ({@code logging.structured.format.console=ecs}) turn
@@ -36,6 +36,11 @@ public class AuditLog implements QueueEvents {
     @Override
     public void promoted(String productId, String trigger, long promoted) {
         log(Level.INFO, "promotion", "product", productId, "trigger", trigger, "promoted", promoted);
+    }
+
+    @Override
+    public void abandoned(String productId, String trigger, long abandoned) {
+        log(Level.INFO, "abandoned", "product", productId, "trigger", trigger, "dropped", abandoned);
     }
 
     @Override

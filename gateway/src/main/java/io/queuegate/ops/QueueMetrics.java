@@ -54,6 +54,12 @@ public class QueueMetrics implements QueueEvents {
     }
 
     @Override
+    public void abandoned(String productId, String trigger, long abandoned) {
+        counter("queuegate.abandoned", "Users dropped from the line, not seen for abandon-after when promotion reached them",
+                "product", products.of(productId)).increment(abandoned);
+    }
+
+    @Override
     public void admitted(String productId, String routeId, String userId, Duration waited) {
         Timer.builder("queuegate.wait")
                 .description("Time from joining the line to being admitted, of users who waited")

@@ -138,7 +138,8 @@ public class QueuesEndpoint {
         return new QueueView(productId, snapshot.waiting(), snapshot.active(), snapshot.capacity(),
                 snapshot.maxOverride(), Math.round(snapshot.admissionRate() * 1000) / 1000.0, snapshot.paused(),
                 snapshot.draining(), WaitEstimate.seconds(snapshot.waiting(), snapshot.admissionRate()), snapshot.mode().code(),
-                snapshot.opening() == null ? null : OpeningView.of(snapshot.opening()), snapshot.seedCommitment());
+                snapshot.opening() == null ? null : OpeningView.of(snapshot.opening()), snapshot.seedCommitment(),
+                snapshot.abandoned());
     }
 
     private static WebEndpointResponse<Object> ok(Object body) {
@@ -174,10 +175,13 @@ public class QueuesEndpoint {
      * @param seedCommitment SHA-256 (hex) of the seed of the product's last pre-queue draw, shown
      *                       from its first ticket on, before the seed itself ({@code opening.seed})
      *                       is; {@code null} when it has none
+     * @param abandoned shoppers dropped from the line as not seen for abandon-after when promotion
+     *                  reached them, in total since Redis made the product's state: after an
+     *                  opening, how many of the pre-queue never came back
      */
     public record QueueView(String productId, long waiting, long active, Integer capacity, Integer maxOverride,
             double admissionRate, boolean paused, boolean draining, Long lastInLineEtaSeconds, String mode,
-            OpeningView opening, String seedCommitment) {
+            OpeningView opening, String seedCommitment, long abandoned) {
     }
 
     /**

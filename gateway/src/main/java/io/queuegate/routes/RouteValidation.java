@@ -2,10 +2,13 @@ package io.queuegate.routes;
 
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 import io.queuegate.config.InviteMode;
 import io.queuegate.config.Promotion;
@@ -68,6 +71,9 @@ public class RouteValidation implements SmartInitializingSingleton, ApplicationL
         if (checked.protectedRoutes() == 0) {
             log.warn("QueueGate is on, but no route has a 'queue' block in its metadata: nothing is protected");
         }
+        else {
+            warnAboutUnreachableProducts(checked.patterns());
+        }
         // Startup, not a request: a CONFIG check may take a round trip before traffic is served.
         listeners.startFor(checked.strategies()).block();
     }
@@ -91,6 +97,7 @@ public class RouteValidation implements SmartInitializingSingleton, ApplicationL
     private Checked check(List<Route> all) {
         List<String> problems = new ArrayList<>();
         Set<Promotion> strategies = EnumSet.noneOf(Promotion.class);
+        Map<String, Pattern> patterns = new LinkedHashMap<>();
         int protectedRoutes = 0;
         for (Route route : all == null ? List.<Route>of() : all) {
             if (!RouteQueuePolicies.isProtected(route)) {
@@ -102,6 +109,7 @@ public class RouteValidation implements SmartInitializingSingleton, ApplicationL
                 QueuePolicy policy = QueuePolicy.from(settings);
                 requireInvitationKeys(policy);
                 strategies.add(policy.promotion());
+                patterns.put(route.getId(), policy.productIdPattern());
                 for (QueueSettings override : productOverrides.values()) {
                     strategies.add(QueuePolicy.from(settings.overriddenBy(override)).promotion());
                 }
@@ -111,7 +119,30 @@ public class RouteValidation implements SmartInitializingSingleton, ApplicationL
                 problems.add("route '" + route.getId() + "': " + ex.getMessage());
             }
         }
-        return new Checked(problems, strategies, protectedRoutes);
+        return new Checked(problems, strategies, protectedRoutes, patterns);
+    }
+
+    /**
+     * A product configured under {@code queuegate.products} whose id no protected route's
+     * {@code product-id-pattern} accepts is never served: every request for it is refused with
+     * {@code 400 invalid_product} before its settings (an opening, a capacity) are read. Said at
+     * startup, since nothing else would say it until the sale.
+     *
+     * @param patterns each protected route's pattern by route id ({@code null}: any id)
+     */
+    private void warnAboutUnreachableProducts(Map<String, Pattern> patterns) {
+        if (patterns.containsValue(null)) {
+            return;
+        }
+        String taken = patterns.entrySet().stream()
+                .map(route -> "route '" + route.getKey() + "' takes ids matching " + route.getValue().pattern())
+                .collect(Collectors.joining("; "));
+        for (String productId : productOverrides.keySet()) {
+            if (patterns.values().stream().noneMatch(pattern -> pattern.matcher(productId).matches())) {
+                log.warn("queuegate.products." + productId + ": no protected route takes this product id (" + taken
+                        + "), so these settings apply to no request");
+            }
+        }
     }
 
     /** A route that asks for invitations, with no key to check one, would let nobody in (or everyone). */
@@ -131,6 +162,8 @@ public class RouteValidation implements SmartInitializingSingleton, ApplicationL
         }
     }
 
-    private record Checked(List<String> problems, Set<Promotion> strategies, int protectedRoutes) {
+    /** @param patterns each protected route's {@code product-id-pattern} by route id, {@code null} for none */
+    private record Checked(List<String> problems, Set<Promotion> strategies, int protectedRoutes,
+            Map<String, Pattern> patterns) {
     }
 }

@@ -118,6 +118,7 @@ public final class ProductQueues {
                 drawSeed(productId, rules, now), joiners, configured.contains(productId));
         return recovering(productId, rules, scripts.join().run(args)).doOnNext(result -> {
             events.promoted(productId, "join", result.promoted());
+            events.abandoned(productId, "join", result.abandoned());
             boolean newWaiter = false;
             long admittedOnArrival = 0;
             for (int i = 0; i < result.joined().size(); i++) {
@@ -221,6 +222,7 @@ public final class ProductQueues {
                         drop)))
                 .flatMap(left -> {
             events.promoted(productId, trigger, left.promoted());
+            events.abandoned(productId, trigger, left.abandoned());
             if (left.promoted() > 0) {
                 due.mark(productId);
             }
@@ -247,6 +249,7 @@ public final class ProductQueues {
             if (expired.outcome() == ExpiryOutcome.EXPIRED) {
                 events.expired(productId, userId);
                 events.promoted(productId, "expiry", expired.promoted());
+                events.abandoned(productId, "expiry", expired.abandoned());
             }
             if (expired.promoted() > 0) {
                 due.mark(productId);
@@ -263,6 +266,7 @@ public final class ProductQueues {
     public Mono<PromoteScript.Result> promote(String productId, String onlyStrategy) {
         return scripts.promote().run(productId, clock.millis(), onlyStrategy).doOnNext(promoted -> {
             events.promoted(productId, "promote", promoted.moved());
+            events.abandoned(productId, "promote", promoted.abandoned());
             if (promoted.moved() > 0) {
                 due.mark(productId);
             }
@@ -273,6 +277,7 @@ public final class ProductQueues {
     public Mono<DueScript.Result> promoteDue(String productId, String onlyStrategy) {
         return scripts.due().run(productId, clock.millis(), onlyStrategy).doOnNext(result -> {
             events.promoted(productId, "promote", result.moved());
+            events.abandoned(productId, "promote", result.abandoned());
             if (result.timed()) {
                 timed.add(productId);
             }
@@ -288,10 +293,12 @@ public final class ProductQueues {
      */
     public Mono<Long> control(String productId, AdminAction action, String value) {
         return recovering(productId, null, Mono.defer(() -> scripts.admin().run(productId, action, value,
-                clock.millis()))).doOnNext(moved -> {
-            events.promoted(productId, "admin", moved);
+                clock.millis()))).map(changed -> {
+            events.promoted(productId, "admin", changed.promoted());
+            events.abandoned(productId, "admin", changed.abandoned());
             // A resume, a new mode or a larger max-active changes what is due.
             due.mark(productId);
+            return changed.promoted();
         });
     }
 

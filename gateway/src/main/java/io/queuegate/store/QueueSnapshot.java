@@ -14,9 +14,12 @@ package io.queuegate.store;
  * @param opening the last opening of a scheduled sale, or {@code null} before any
  * @param seedCommitment the commitment to the seed of the last pre-queue draw (pending or closed),
  *                       SHA-256 of the seed, hex; {@code null} when there is none
+ * @param abandoned users dropped from the line as not seen for abandon-after, in total since
+ *                  Redis made the product's state
  */
 public record QueueSnapshot(long waiting, long active, Integer routeMaxActive, Integer maxOverride, RoomMode mode,
-        boolean draining, double admissionRate, boolean known, Opening opening, String seedCommitment) {
+        boolean draining, double admissionRate, boolean known, Opening opening, String seedCommitment,
+        long abandoned) {
 
     /**
      * How a scheduled sale's pre-queue was drawn: enough to recompute the order. The tickets

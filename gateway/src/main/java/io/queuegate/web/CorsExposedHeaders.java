@@ -11,7 +11,7 @@ import org.springframework.web.cors.CorsConfiguration;
 
 /**
  * A single-page app on another origin reads the waiting answer's {@code Queue-Token},
- * {@code Queue-Rank} and {@code Retry-After} only if CORS exposes them: wherever the gateway's
+ * {@code Queue-Rank}, {@code Retry-After} and {@code Queue-Come-Back-By} only if CORS exposes them: wherever the gateway's
  * global CORS is configured ({@code spring.cloud.gateway.server.webflux.globalcors}), they are
  * added to the exposed headers. Nothing is configured where the application configured no CORS.
  */
@@ -19,7 +19,7 @@ public class CorsExposedHeaders implements BeanPostProcessor {
 
     /** The headers of a waiting answer a script on another origin needs. */
     public static final List<String> HEADERS = List.of(PresentedToken.HEADER, QueueResponses.RANK_HEADER,
-            HttpHeaders.RETRY_AFTER);
+            HttpHeaders.RETRY_AFTER, QueueResponses.COME_BACK_BY_HEADER);
 
     @Override
     public Object postProcessAfterInitialization(Object bean, String beanName) {

@@ -3,6 +3,7 @@ package io.queuegate.web;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 
@@ -31,6 +32,9 @@ import tools.jackson.databind.json.JsonMapper;
 public class QueueResponses {
 
     public static final String RANK_HEADER = "Queue-Rank";
+
+    /** In a sale's pre-queue: the latest the shopper may come back after the opening and keep the place. */
+    public static final String COME_BACK_BY_HEADER = "Queue-Come-Back-By";
 
     private static final MediaType HTML = new MediaType(MediaType.TEXT_HTML, StandardCharsets.UTF_8);
 
@@ -66,6 +70,9 @@ public class QueueResponses {
         if (!waiting.preQueued()) {
             headers.set(RANK_HEADER, Long.toString(waiting.rank()));
         }
+        else if (waiting.comeBackBy() != null) {
+            headers.set(COME_BACK_BY_HEADER, waiting.comeBackBy().toString());
+        }
         headers.setCacheControl("no-store");
         if (waiting.newToken()) {
             attachToken(exchange, waiting.token());
@@ -83,12 +90,26 @@ public class QueueResponses {
             return write(response, HTML, html.getBytes(StandardCharsets.UTF_8));
         }
         if (waiting.preQueued()) {
+            String comeBackBy = waiting.comeBackBy() == null ? null : waiting.comeBackBy().toString();
             return writeJson(response, new WaitingBody("PRE_QUEUE", caller.productId(), caller.userId(), null,
                     waiting.token(), retryAfter, null, waiting.opensAt().toString(), waiting.rank(),
-                    waiting.seedCommitment()));
+                    waiting.seedCommitment(), comeBackBy, preQueueMessage(waiting.opensAt(), comeBackBy)));
         }
         return writeJson(response, new WaitingBody("WAITING", caller.productId(), caller.userId(), waiting.rank(),
-                waiting.token(), retryAfter, waiting.estimatedWaitSeconds(), null, null, waiting.seedCommitment()));
+                waiting.token(), retryAfter, waiting.estimatedWaitSeconds(), waiting.seedCommitment()));
+    }
+
+    /**
+     * What a JSON client in the pre-queue must do, in words: its fields say the same, for clients
+     * written by someone who read only the answer.
+     */
+    static String preQueueMessage(Instant opensAt, String comeBackBy) {
+        String message = "The sale opens at " + opensAt + ". Keep your Queue-Token and ask again as Retry-After says;"
+                + " places are drawn at the opening.";
+        if (comeBackBy != null) {
+            message += " Come back by " + comeBackBy + " with your token, or your place goes to the next in line.";
+        }
+        return message;
     }
 
     public Mono<Void> error(ServerWebExchange exchange, QueueError error, String message, boolean clearCookie) {

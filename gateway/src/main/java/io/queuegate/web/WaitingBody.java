@@ -12,10 +12,22 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  * @param preQueued how many are in the pre-queue, only there
  * @param seedCommitment SHA-256 (hex) of the seed of the product's pre-queue draw, from the draw's
  *                       first answer on; absent when the product has none
+ * @param comeBackBy the latest the caller may come back after the opening and keep the place
+ *                   (ISO-8601), only in the pre-queue
+ * @param message what the pre-queue asks of the caller, in words, only there
  */
 public record WaitingBody(String status, String productId, String userId, Long rank, String token,
         long retryAfterSeconds, Long estimatedWaitSeconds,
         @JsonInclude(JsonInclude.Include.NON_NULL) String opensAt,
         @JsonInclude(JsonInclude.Include.NON_NULL) Long preQueued,
-        @JsonInclude(JsonInclude.Include.NON_NULL) String seedCommitment) {
+        @JsonInclude(JsonInclude.Include.NON_NULL) String seedCommitment,
+        @JsonInclude(JsonInclude.Include.NON_NULL) String comeBackBy,
+        @JsonInclude(JsonInclude.Include.NON_NULL) String message) {
+
+    /** A waiting answer after the opening, or of a product without one. */
+    public WaitingBody(String status, String productId, String userId, Long rank, String token,
+            long retryAfterSeconds, Long estimatedWaitSeconds, String seedCommitment) {
+        this(status, productId, userId, rank, token, retryAfterSeconds, estimatedWaitSeconds, null, null,
+                seedCommitment, null, null);
+    }
 }

@@ -132,6 +132,9 @@ class DropFlowTest {
         assertThat((String) alice.json("$.opensAt")).isEqualTo(SOON.toString());
         assertThat(((Number) alice.json("$.preQueued")).longValue()).isEqualTo(1);
         assertThat(((Number) alice.json("$.retryAfterSeconds")).longValue()).isEqualTo(retryAfter);
+        // No need to ask before the opening; back within abandon-after of it (default 60 s) keeps the place.
+        assertThat((String) alice.json("$.comeBackBy")).isEqualTo(SOON.plusSeconds(60).toString());
+        assertThat(alice.headers.getFirst("Queue-Come-Back-By")).isEqualTo(SOON.plusSeconds(60).toString());
         String aliceToken = alice.headers.getFirst("Queue-Token");
         assertThat(aliceToken).isNotBlank();
         assertThat((String) alice.json("$.token")).isEqualTo(aliceToken);

@@ -124,7 +124,7 @@ class ForwardedRequestTest {
                 .expectHeader().valueEquals("Access-Control-Allow-Origin", "https://shop.example")
                 .expectBody().returnResult().getResponseHeaders().getFirst("Access-Control-Expose-Headers");
         assertThat(exposed).contains("X-Shop-Trace").contains("Queue-Token").contains("Queue-Rank")
-                .contains("Retry-After");
+                .contains("Retry-After").contains("Queue-Come-Back-By");
     }
 
     @Test

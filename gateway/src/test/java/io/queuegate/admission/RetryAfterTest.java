@@ -1,6 +1,7 @@
 package io.queuegate.admission;
 
 import java.time.Duration;
+import java.time.Instant;
 
 import org.junit.jupiter.api.Test;
 
@@ -30,6 +31,20 @@ class RetryAfterTest {
         assertThat(RetryAfter.of(1_000_000, null, Duration.ofSeconds(30))).isEqualTo(10);
         assertThat(RetryAfter.of(1_000_000, null, Duration.ofSeconds(3))).isEqualTo(1);
         assertThat(RetryAfter.of(1_000_000, null, NEVER)).isEqualTo(RetryAfter.MAX_SECONDS);
+    }
+
+    @Test
+    void aPreQueuedShopperMayComeBackWithinAbandonAfterOfTheOpeningOrArrivalTtlIfThatIsShorter() {
+        Instant opensAt = Instant.parse("2026-12-24T01:00:00Z");
+        assertThat(RetryAfter.comeBackBy(opensAt, Duration.ofSeconds(60), Duration.ofSeconds(60)))
+                .isEqualTo(opensAt.plusSeconds(60));
+        assertThat(RetryAfter.comeBackBy(opensAt, Duration.ofSeconds(30), Duration.ofSeconds(60)))
+                .isEqualTo(opensAt.plusSeconds(30));
+        assertThat(RetryAfter.comeBackBy(opensAt, Duration.ofSeconds(60), Duration.ofSeconds(20)))
+                .as("drawn into a place at the opening: arrive within arrival-ttl").isEqualTo(opensAt.plusSeconds(20));
+        assertThat(RetryAfter.comeBackBy(opensAt, NEVER, Duration.ofSeconds(45)))
+                .as("places kept forever, but a place made at the opening still needs its shopper")
+                .isEqualTo(opensAt.plusSeconds(45));
     }
 
     @Test

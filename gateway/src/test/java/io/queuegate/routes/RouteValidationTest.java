@@ -1,6 +1,7 @@
 package io.queuegate.routes;
 
 import java.net.URI;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,9 +16,12 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.cloud.gateway.event.RefreshRoutesEvent;
 import org.springframework.cloud.gateway.handler.predicate.PredicateDefinition;
 import org.springframework.cloud.gateway.route.RouteDefinition;
@@ -38,12 +42,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * route and the field; a bad block in a route added later answers 503 and is never forwarded
  * unqueued; a route added later with a strategy nobody used yet gets its listeners.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class RouteValidationTest {
 
     @RegisterExtension
     static final GatewayFixture fixture = GatewayFixture.withQueue(Map.of("max-active", "1", "promotion", "pubsub"));
 
     private static RedisProcess redis;
+    /** Gateways that started: closed after the last test, since closing one stops the others' loops. */
+    private static final List<GatewayInstance> gateways = new ArrayList<>();
 
     @BeforeAll
     static void startRedis() {
@@ -52,6 +59,7 @@ class RouteValidationTest {
 
     @AfterAll
     static void stopRedis() {
+        GatewayInstance.closeAll(gateways);
         redis.close();
     }
 
@@ -82,6 +90,18 @@ class RouteValidationTest {
         properties.put("spring.cloud.gateway.server.webflux.routes[0].metadata.queue", "true");
         assertThatThrownBy(() -> GatewayInstance.start(properties).close())
                 .satisfies(error -> assertThat(messagesOf(error)).contains("'queue' entry that is not a block"));
+    }
+
+    @Test
+    void aConfiguredProductNoRoutesPatternAcceptsIsWarnedAboutAtStartup(CapturedOutput output) {
+        Map<String, Object> properties = new HashMap<>(GatewayInstance.defaults(redis, "http://localhost:1",
+                Map.of("max-active", "1", "product-id-pattern", "[1-9][0-9]*")));
+        properties.put("queuegate.products.winter-drop.max-active", "200");
+        properties.put("queuegate.products.42.max-active", "2");
+        gateways.add(GatewayInstance.start(properties));
+        assertThat(output.getOut()).contains("queuegate.products.winter-drop: no protected route takes this product id "
+                        + "(route 'products' takes ids matching [1-9][0-9]*), so these settings apply to no request")
+                .doesNotContain("queuegate.products.42:");
     }
 
     @Test

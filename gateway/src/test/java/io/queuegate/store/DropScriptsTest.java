@@ -353,6 +353,46 @@ class DropScriptsTest {
         assertThat(admitted).containsExactlyElementsOf(polling);
         assertThat(Lines.of(commands, PID)).as("the closed tabs lost their places").isEmpty();
         assertThat(snapshot(t).waiting()).as("nobody counted as waiting").isZero();
+        assertThat(snapshot(t).abandoned()).as("the closed tabs, counted").isEqualTo(10L);
+    }
+
+    @Test
+    void whoJoinedThePreQueueKeepsTheirPlaceThroughTheOpeningIfTheyComeBackWithinAbandonAfter() {
+        abandonAfter = 3_000;
+        opensAt = NOW + 60_000;
+        // Four shoppers join a minute early, as JSON clients would; three ask nothing more.
+        List<String> early = List.of("ann", "ben", "cat", "dan");
+        for (int i = 0; i < early.size(); i++) {
+            assertThat(join(early.get(i), NOW + i, 1).placement().state()).isEqualTo(State.PRE_QUEUE);
+        }
+        // Ann keeps asking until just before the opening: the product was never out of reach.
+        for (long t = NOW + 1_000; t < opensAt; t += 1_000) {
+            join("ann", t, 1);
+        }
+
+        // The gateway's timed loop opens the sale: the first drawn is let in, nobody is dropped.
+        PromoteScript.Result opening = promote(opensAt);
+        assertThat(opening.moved()).as("the first drawn is admitted at the opening").isEqualTo(1L);
+        assertThat(opening.abandoned()).as("dropped at the opening").isZero();
+        List<String> drawn = Draw.order(commands.hget(KEYS.settings(), "seed"), early);
+        assertThat(commands.zrange(KEYS.active(), 0, -1)).containsExactly(drawn.get(0));
+        assertThat(snapshot(opensAt).waiting()).as("nobody of the pre-queue lost their place").isEqualTo(3L);
+
+        // The second and third drawn come back within abandon-after of the opening and keep asking;
+        // the last drawn never comes back.
+        for (long t = opensAt + 2_500; t <= opensAt + 8_000; t += 1_000) {
+            assertThat(status(drawn.get(1), t).placement().state()).isEqualTo(State.WAITING);
+            assertThat(status(drawn.get(2), t).placement().state()).isEqualTo(State.WAITING);
+        }
+        leave(drawn.get(0), opensAt + 8_000);
+        assertThat(commands.zrange(KEYS.active(), 0, -1)).containsExactly(drawn.get(1));
+        leave(drawn.get(1), opensAt + 8_000);
+        assertThat(commands.zrange(KEYS.active(), 0, -1)).containsExactly(drawn.get(2));
+        assertThat(snapshot(opensAt + 8_000).abandoned()).isZero();
+        assertThat(leave(drawn.get(2), opensAt + 8_000).abandoned()).as("dropped, and said so").isEqualTo(1L);
+        assertThat(commands.zrange(KEYS.active(), 0, -1)).as("who never came back is passed over").isEmpty();
+        assertThat(status(drawn.get(3), opensAt + 8_000).placement().state()).isEqualTo(State.NOT_FOUND);
+        assertThat(snapshot(opensAt + 8_000).abandoned()).as("the operators' count").isEqualTo(1L);
     }
 
     @Test

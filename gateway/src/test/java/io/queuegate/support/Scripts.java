@@ -113,7 +113,7 @@ public final class Scripts implements AutoCloseable {
     }
 
     public long admin(String productId, AdminAction action, String value, long now) {
-        return adopting(productId, now, scripts.admin().run(productId, action, value, now));
+        return adopting(productId, now, scripts.admin().run(productId, action, value, now)).promoted();
     }
 
     public QueueSnapshot snapshot(String productId, long now) {

@@ -7,6 +7,7 @@ import java.util.stream.Stream;
 
 import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.verification.LoggedRequest;
+import io.queuegate.identity.IdentityAtStartup;
 import io.queuegate.identity.UserIds;
 import io.queuegate.support.Backend;
 import io.queuegate.support.Lines;
@@ -81,6 +82,13 @@ class ShopGatewayApplicationTest {
     void emptyLineAndShop() {
         redis.flushAll();
         shop.resetRequests();
+    }
+
+    @Test
+    void startupNamesTheIdentitySourceInForceWithoutAWarning() {
+        IdentityAtStartup.Line line = gateway.getBean(IdentityAtStartup.class).line();
+        assertThat(line.warning()).as(line.text()).isFalse();
+        assertThat(line.text()).contains("the principal Spring Security authenticated");
     }
 
     @Test

@@ -86,4 +86,12 @@ class RunnableDefaultsTest {
         assertThat(gateway.management("GET", "/actuator/prometheus", "Accept", "text/plain").statusCode()).isEqualTo(200);
         assertThat(gateway.management("GET", "/actuator/queues").statusCode()).isEqualTo(200);
     }
+
+    @Test
+    void healthSaysNothingAboutADiscoveryClientTheGatewayDoesNotUse() {
+        HttpResponse<String> health = gateway.management("GET", "/actuator/health");
+        assertThat(health.body()).as(health.body()).doesNotContain("discoveryComposite")
+                .doesNotContain("Discovery Client not initialized")
+                .contains("\"queuegate\"").contains("\"redis\"").contains("\"status\":\"UP\"");
+    }
 }

@@ -13,11 +13,18 @@ public final class AdminScript extends ProductScript {
     }
 
     /**
+     * @param promoted users admitted by the change
+     * @param abandoned users dropped from the line as not seen lately on the way
+     */
+    public record Result(long promoted, long abandoned) {
+    }
+
+    /**
      * @param value the new max-active for {@link AdminAction#MAX} ("" = back to the route's), the
      *              room mode's code for {@link AdminAction#MODE}, else ""
-     * @return users admitted by the change
      */
-    public Mono<Long> run(String productId, AdminAction action, String value, long now) {
-        return fields(productId, action.code(), value, Long.toString(now)).map(reply -> reply.number("promoted"));
+    public Mono<Result> run(String productId, AdminAction action, String value, long now) {
+        return fields(productId, action.code(), value, Long.toString(now))
+                .map(reply -> new Result(reply.number("promoted"), reply.number("abandoned")));
     }
 }

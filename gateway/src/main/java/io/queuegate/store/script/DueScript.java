@@ -22,14 +22,15 @@ public final class DueScript extends ProductScript {
      * @param moved users admitted
      * @param nextDue when the product is next due (epoch ms), or {@link #ON_EVENT} or {@link #UNCHANGED}
      * @param timed whether its promotion runs on a clock of its own (opens-at or a pace)
+     * @param abandoned users dropped from the line as not seen lately (abandon-after)
      */
-    public record Result(PromotionOutcome outcome, long moved, long nextDue, boolean timed) {
+    public record Result(PromotionOutcome outcome, long moved, long nextDue, boolean timed, long abandoned) {
     }
 
     /** @param onlyStrategy promote only when the product uses this strategy; empty for any */
     public Mono<Result> run(String productId, long now, String onlyStrategy) {
         return fields(productId, Long.toString(now), onlyStrategy)
                 .map(reply -> new Result(reply.code("outcome", PromotionOutcome.class), reply.number("moved"),
-                        reply.number("next"), reply.flag("timed")));
+                        reply.number("next"), reply.flag("timed"), reply.number("abandoned")));
     }
 }

@@ -12,12 +12,20 @@ public final class ExpireScript extends ProductScript {
         super(runner, "expire.lua");
     }
 
-    /** @param promoted users admitted into the freed place */
-    public record Result(ExpiryOutcome outcome, long promoted) {
+    /**
+     * @param promoted users admitted into the freed place
+     * @param abandoned users dropped from the line as not seen lately on the way to it
+     */
+    public record Result(ExpiryOutcome outcome, long promoted, long abandoned) {
+
+        public Result(ExpiryOutcome outcome, long promoted) {
+            this(outcome, promoted, 0);
+        }
     }
 
     public Mono<Result> run(String productId, String userId, long now) {
         return fields(productId, userId, Long.toString(now))
-                .map(reply -> new Result(reply.code("outcome", ExpiryOutcome.class), reply.number("promoted")));
+                .map(reply -> new Result(reply.code("outcome", ExpiryOutcome.class), reply.number("promoted"),
+                        reply.number("abandoned")));
     }
 }

@@ -192,9 +192,14 @@ public final class JoinScript extends ProductScript {
 
     /**
      * @param promoted users this call admitted (the callers among them, when admitted at once)
+     * @param abandoned users this call dropped from the line as not seen lately (abandon-after)
      * @param joined each user's outcome, in the order of the call's joiners
      */
-    public record Result(long promoted, List<Joined> joined) {
+    public record Result(long promoted, long abandoned, List<Joined> joined) {
+
+        public Result(long promoted, List<Joined> joined) {
+            this(promoted, 0, joined);
+        }
 
         /** The only user's outcome, for a call of one. */
         public Joined only() {
@@ -265,6 +270,6 @@ public final class JoinScript extends ProductScript {
                     ((Number) user.get(2)).longValue() == 1, ticket == 0 ? null : ticket,
                     commitment.isEmpty() ? null : commitment, sessionEnd == 0 ? null : sessionEnd));
         }
-        return new Result(reply.number("promoted"), joined);
+        return new Result(reply.number("promoted"), reply.number("abandoned"), joined);
     }
 }

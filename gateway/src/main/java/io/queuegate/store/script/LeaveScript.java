@@ -15,8 +15,13 @@ public final class LeaveScript extends ProductScript {
      * @param held whether the user held a place
      * @param promoted users admitted into the freed place
      * @param toStream whether the product's slot-free event goes to the stream ({@code promotion: stream})
+     * @param abandoned users dropped from the line as not seen lately on the way to the freed place
      */
-    public record Result(boolean held, long promoted, boolean toStream) {
+    public record Result(boolean held, long promoted, boolean toStream, long abandoned) {
+
+        public Result(boolean held, long promoted, boolean toStream) {
+            this(held, promoted, toStream, 0);
+        }
     }
 
     public Mono<Result> run(String productId, String userId, long now) {
@@ -29,6 +34,7 @@ public final class LeaveScript extends ProductScript {
      */
     public Mono<Result> run(String productId, String userId, long now, boolean drop) {
         return fields(productId, userId, Long.toString(now), drop ? "drop" : "")
-                .map(reply -> new Result(reply.flag("held"), reply.number("promoted"), reply.flag("stream")));
+                .map(reply -> new Result(reply.flag("held"), reply.number("promoted"), reply.flag("stream"),
+                        reply.number("abandoned")));
     }
 }

@@ -26,7 +26,8 @@ public final class SnapshotScript extends ProductScript {
                 seed.isEmpty() ? null : seed, reply.number("prequeued"), reply.number("draw_from"));
         return new QueueSnapshot(reply.number("waiting"), reply.number("active"), orNull(reply.number("max")),
                 orNull(reply.number("max_override")), reply.code("mode", RoomMode.class), reply.flag("draining"),
-                reply.number("rate") / 1_000_000.0, reply.flag("known"), opening, commitment.isEmpty() ? null : commitment);
+                reply.number("rate") / 1_000_000.0, reply.flag("known"), opening, commitment.isEmpty() ? null : commitment,
+                reply.number("abandoned"));
     }
 
     private static Integer orNull(long value) {
