@@ -121,6 +121,11 @@ local function rank_of_new(ticket)
     return rank
 end
 
+-- Whether the sale has closed, and whether it has opened (worked out by the first user who needs
+-- it): both hold for the whole call, which decides at one 'now'.
+local ended = closes ~= '' and now >= tonumber(closes)
+local is_open = nil
+
 local function admitted(uid, claim, expiry)
     expiry = arrive(k, uid, now, c, expiry)
     if claim ~= '' and not claim_completion(k, uid, now, expiry, claim) then
@@ -182,19 +187,19 @@ local function decide(uid, claim, invite, mark, mark_ttl, back, terms)
             return { STATE.WAITING, returning, 0, 0, 0 }
         end
         -- The user holds nothing: what would make a place, in this order.
-        if string.find(terms, 'c', 1, true) then
+        if terms ~= '' and string.find(terms, 'c', 1, true) then
             return { STATE.SESSION_ENDED, 0, 0, 0, 0 }
         end
         if c.draining == '1' then
             return { STATE.DRAINING, 0, 0, 0, 0 }
         end
-        if closes ~= '' and now >= tonumber(closes) then
+        if ended then
             return { STATE.SALE_ENDED, 0, 0, 0, 0 }
         end
-        if string.find(terms, 'p', 1, true) then
+        if terms ~= '' and string.find(terms, 'p', 1, true) then
             return { STATE.CHALLENGE_REQUIRED, 0, 0, 0, 0 }
         end
-        if string.find(terms, 'l', 1, true) then
+        if terms ~= '' and string.find(terms, 'l', 1, true) then
             return { STATE.JOIN_LIMITED, 0, 0, 0, 0 }
         end
         -- A proof-of-work solution buys one place, on whichever instance it is shown: the first to
@@ -226,7 +231,10 @@ local function decide(uid, claim, invite, mark, mark_ttl, back, terms)
             lk, lc = invited_line(k, c)
         end
     end
-    if c.mode ~= MODE.PASSTHROUGH and not opened(k, now, c, true) then
+    if c.mode ~= MODE.PASSTHROUGH and is_open == nil then
+        is_open = opened(k, now, c, true)
+    end
+    if c.mode ~= MODE.PASSTHROUGH and not is_open then
         if not ticket then
             ticket = pre_queue(k, uid, c, seed, commitment, lk ~= k)
             enqueued = 1

@@ -208,14 +208,18 @@ end
 local kept = {}
 
 local function keep(k, uid, ticket, ttl)
-    for _, key in ipairs({ page_of(k, ticket), bucket_of(k, uid) }) do
-        if not kept[key] then
-            kept[key] = true
-            -- A page this call has yet to write is given its ttl when it is written.
-            if not pending_pages[key] then
-                redis.call('PEXPIRE', key, ttl)
-            end
+    local page = page_of(k, ticket)
+    -- A page this call has yet to write is given its ttl when it is written.
+    if not kept[page] then
+        kept[page] = true
+        if not pending_pages[page] then
+            redis.call('PEXPIRE', page, ttl)
         end
+    end
+    local bucket = bucket_of(k, uid)
+    if not kept[bucket] then
+        kept[bucket] = true
+        redis.call('PEXPIRE', bucket, ttl)
     end
 end
 

@@ -56,7 +56,7 @@ public final class ThroughputBreakdown {
                 new Variant("no-server-observation", "the HTTP server's observation (`http.server.requests`) off",
                         Map.of("management.observations.enable.http.server.requests", "false")),
                 new Variant("no-gateway-observation", "Spring Cloud Gateway's observability off",
-                        Map.of("spring.cloud.gateway.observability.enabled", "false")),
+                        Map.of("spring.cloud.gateway.server.webflux.observability.enabled", "false")),
                 new Variant("no-keep-alive-workaround", "`queuegate.server.keep-alive-workaround: false`",
                         Map.of("queuegate.server.keep-alive-workaround", "false")),
                 new Variant("no-header-read-timeout", "`queuegate.server.header-read-timeout: 0` (none)",
