@@ -20,11 +20,23 @@ import reactor.netty.resources.LoopResources;
  * measured on the same plain route in interleaved rounds beside the bare gateway. A piece's cost
  * is the throughput its variant gains over (or loses against) the shipped one.
  *
- * <p>Run by {@code bench/run throughput-breakdown}; writes {@code bench/results/throughput-breakdown.md}.
+ * <p>Run by {@code bench/run throughput-breakdown}; writes {@code bench/results/throughput-breakdown.md}, or
+ * {@code throughput-breakdown-selected.md} for the variants {@code BENCH_VARIANTS} names.
  */
 public final class ThroughputBreakdown {
 
     /** A variant: its name, what it changes, and the properties that change it. */
+    private static final Map<String, Object> NO_OBSERVATIONS = Map.of(
+            "management.observations.enable.spring.security", "false",
+            "management.observations.enable.http.server.requests", "false",
+            "spring.cloud.gateway.server.webflux.observability.enabled", "false");
+
+    private static Map<String, Object> with(Map<String, Object> a, Map<String, Object> b) {
+        Map<String, Object> all = new LinkedHashMap<>(a);
+        all.putAll(b);
+        return all;
+    }
+
     record Variant(String name, String change, Map<String, Object> properties) {
     }
 
@@ -64,7 +76,22 @@ public final class ThroughputBreakdown {
                 new Variant("queuegate-off", "`queuegate.enabled: false` (no QueueGate filter of any kind)",
                         // The runnable gateway's readiness group names QueueGate's health contributor.
                         Map.of("queuegate.enabled", "false", "management.endpoint.health.group.readiness.include",
-                                "readinessState")));
+                                "readinessState")),
+                new Variant("no-observations", "every observation off (security, HTTP server, gateway)",
+                        NO_OBSERVATIONS),
+                new Variant("lean", "every observation off, no keep-alive workaround, no header-read timeout",
+                        with(NO_OBSERVATIONS, Map.of("queuegate.server.keep-alive-workaround", "false",
+                                "queuegate.server.header-read-timeout", "0"))),
+                new Variant("framework-lean", "`queuegate.enabled: false` and every observation off",
+                        with(NO_OBSERVATIONS, Map.of("queuegate.enabled", "false",
+                                "management.endpoint.health.group.readiness.include", "readinessState"))));
+        // Single variants move less than the rounds spread on two shared cores: pick a few by name
+        // (-Dbench.variants=shipped,lean) to give each more of the machine.
+        String only = System.getProperty("bench.variants", "");
+        if (!only.isBlank()) {
+            List<String> names = List.of(only.split(","));
+            variants = variants.stream().filter(v -> names.contains(v.name())).toList();
+        }
 
         List<GatewayProcess> gateways = new ArrayList<>();
         try (RedisProcess redis = RedisProcess.start()) {
@@ -86,10 +113,7 @@ public final class ThroughputBreakdown {
                     targets.add(target(variant.name(), variant.change(), gateway));
                 }
                 Throughput bench = new Throughput(rawDir, workDir, connections, redis);
-                for (Throughput.Target target : targets) {
-                    System.out.println("warm-up " + target.name());
-                    bench.wrk(target, Math.max(3, seconds / 2), "warmup");
-                }
+                bench.warmUp(targets, Throughput.warmupSeconds(seconds));
                 Map<String, List<Throughput.Run>> runs = new LinkedHashMap<>();
                 targets.forEach(t -> runs.put(t.name(), new ArrayList<>()));
                 for (int round = 1; round <= rounds; round++) {
@@ -107,7 +131,8 @@ public final class ThroughputBreakdown {
                             rounds, spread * 100, Throughput.MAX_BASELINE_SPREAD * 100, Machine.loadAverage());
                     return false;
                 }
-                write(Path.of("bench/results/throughput-breakdown.md"), targets, runs, rounds, seconds, connections,
+                write(Path.of(only.isBlank() ? "bench/results/throughput-breakdown.md"
+                        : "bench/results/throughput-breakdown-selected.md"), targets, runs, rounds, seconds, connections,
                         load);
                 return true;
             }
@@ -131,7 +156,10 @@ public final class ThroughputBreakdown {
         double bare = Throughput.median(runs.get("bare"), Throughput.Run::requestsPerSecond);
         double shipped = Throughput.median(runs.get("shipped"), Throughput.Run::requestsPerSecond);
         StringBuilder md = new StringBuilder("# Where the route without a queue spends its time\n\n");
-        md.append("Written by `bench/run throughput-breakdown` on ").append(Instant.now()).append(", commit `")
+        md.append("Written by `")
+                .append(System.getProperty("bench.variants", "").isBlank() ? "bench/run throughput-breakdown"
+                        : "BENCH_VARIANTS=" + System.getProperty("bench.variants") + " bench/run throughput-breakdown")
+                .append("` on ").append(Instant.now()).append(", commit `")
                 .append(Machine.git("rev-parse", "--short", "HEAD")).append('`').append(Machine.uncommitted())
                 .append(".\n\nMachine: ").append(Machine.describe()).append(". Load average (1, 5, 15 min) at the start: ")
                 .append(load).append(", at the end: ").append(Machine.loadAverage()).append(".\n\n")
