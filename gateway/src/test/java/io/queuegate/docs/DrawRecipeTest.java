@@ -7,19 +7,16 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.lettuce.core.api.sync.RedisCommands;
 import io.queuegate.store.DrawSeed;
 import io.queuegate.store.ProductRules;
 import io.queuegate.store.QueueKeys;
 import io.queuegate.store.QueueSnapshot;
 import io.queuegate.store.script.JoinScript;
 import io.queuegate.support.DrawRecipe;
-import io.queuegate.support.RedisProcess;
-import io.queuegate.support.Scripts;
+import io.queuegate.support.ScriptRedis;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -37,22 +34,8 @@ class DrawRecipeTest {
     private static final long NOW = 1_000_000_000L;
     private static final Duration TTL = Duration.ofMinutes(10);
     private static final Duration IDLE = Duration.ofHours(1);
-    private static RedisProcess redis;
-    private static RedisCommands<String, String> commands;
-    private static Scripts scripts;
-
-    @BeforeAll
-    static void startRedis() {
-        redis = RedisProcess.start();
-        commands = redis.commands();
-        scripts = Scripts.on(redis);
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        scripts.close();
-        redis.close();
-    }
+    @RegisterExtension
+    static final ScriptRedis redis = new ScriptRedis();
 
     @Test
     void theDocsRecipeChecksTheSeedAgainstItsCommitmentAndRecomputesTheOrderAdmitted() {
@@ -74,7 +57,7 @@ class DrawRecipeTest {
         }
         List<String> admitted = admissionOrder(opensAt);
 
-        QueueSnapshot.Opening opening = scripts.snapshot(PID, opensAt + 1).opening();
+        QueueSnapshot.Opening opening = redis.scripts().snapshot(PID, opensAt + 1).opening();
         assertThat(opening.firstTicket()).isEqualTo(4);
         List<Long> tickets = DrawRecipe.ticketsInOrder(opening.seed(), opening.firstTicket(), opening.preQueued(),
                 committed);
@@ -89,20 +72,20 @@ class DrawRecipeTest {
     private static JoinScript.Joined join(String user, long now, Long opensAt, DrawSeed seed) {
         ProductRules rules = new ProductRules(1, TTL, "scheduler", opensAt == null ? null : Instant.ofEpochMilli(opensAt),
                 null, 0, Duration.ZERO, TTL);
-        return scripts.join(new JoinScript.Args(PID, user, now, rules, IDLE, seed, null)).only();
+        return redis.scripts().join(new JoinScript.Args(PID, user, now, rules, IDLE, seed, null)).only();
     }
 
     /** Opens what is due at {@code now} and admits one user after another (max-active 1) by ending each session. */
     private static List<String> admissionOrder(long now) {
         List<String> order = new ArrayList<>();
-        scripts.promote(PID, now, "");
+        redis.scripts().promote(PID, now, "");
         while (true) {
-            List<String> active = commands.zrange(QueueKeys.of(PID).active(), 0, -1);
+            List<String> active = redis.commands().zrange(QueueKeys.of(PID).active(), 0, -1);
             if (active.isEmpty()) {
                 return order;
             }
             order.add(active.get(0));
-            scripts.leave(PID, active.get(0), now);
+            redis.scripts().leave(PID, active.get(0), now);
         }
     }
 }

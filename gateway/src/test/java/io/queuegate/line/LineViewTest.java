@@ -18,13 +18,11 @@ import io.queuegate.store.script.JoinScript;
 import io.queuegate.store.script.StatusScript;
 import io.queuegate.store.script.ViewScript;
 import io.queuegate.support.Draw;
-import io.queuegate.support.RedisProcess;
+import io.queuegate.support.ScriptRedis;
 import io.queuegate.support.Scripts;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -39,35 +37,18 @@ class LineViewTest {
     private static final long NOW = 1_000_000_000L;
     private static final Duration TTL = Duration.ofMinutes(10);
     private static final Duration IDLE = Duration.ofHours(1);
-    private static RedisProcess redis;
-    private static Scripts scripts;
-
-    @BeforeAll
-    static void startRedis() {
-        redis = RedisProcess.start();
-        scripts = Scripts.on(redis);
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        scripts.close();
-        redis.close();
-    }
-
-    @BeforeEach
-    void emptyRedis() {
-        redis.flushAll();
-    }
+    @RegisterExtension
+    static final ScriptRedis redis = new ScriptRedis();
 
     @Test
     void aLineWithPlacesGivenUpIsRankedAsTheScriptsRankIt() {
         ProductRules rules = new ProductRules(3, TTL, "scheduler", null, null, 0, Duration.ZERO, TTL);
         Map<String, Long> tickets = joinAll(rules, 40, NOW);
         for (String gone : List.of("u5", "u6", "u17", "u30")) {
-            scripts.leave(PID, gone, NOW + 10);
+            redis.scripts().leave(PID, gone, NOW + 10);
         }
         // Sessions end: promotion moves the head past some of those who gave up.
-        scripts.promote(PID, NOW + TTL.toMillis() + 1, "");
+        redis.scripts().promote(PID, NOW + TTL.toMillis() + 1, "");
         long now = NOW + TTL.toMillis() + 2;
 
         LineView view = read(now);
@@ -96,7 +77,7 @@ class LineViewTest {
                 Duration.ZERO, TTL);
         Map<String, Long> tickets = new LinkedHashMap<>();
         for (int i = 0; i < 300; i++) {
-            JoinScript.Result joined = scripts.join(new JoinScript.Args(PID, "u" + i, NOW + i, rules, IDLE,
+            JoinScript.Result joined = redis.scripts().join(new JoinScript.Args(PID, "u" + i, NOW + i, rules, IDLE,
                     i == 0 ? seed : io.queuegate.support.Draw.randomSeed(), null));
             tickets.put("u" + i, joined.only().ticket());
         }
@@ -112,12 +93,12 @@ class LineViewTest {
         // The first request after opens-at draws the line; some leave, some are admitted.
         Map<String, Long> late = new LinkedHashMap<>();
         for (int i = 0; i < 10; i++) {
-            JoinScript.Result joined = scripts.join(PID, "late" + i, opensAt + i, rules, IDLE);
+            JoinScript.Result joined = redis.scripts().join(PID, "late" + i, opensAt + i, rules, IDLE);
             late.put("late" + i, joined.only().ticket());
         }
         tickets.putAll(late);
-        scripts.leave(PID, "u100", opensAt + 20);
-        scripts.leave(PID, "u200", opensAt + 21);
+        redis.scripts().leave(PID, "u100", opensAt + 20);
+        redis.scripts().leave(PID, "u200", opensAt + 21);
         long now = opensAt + 30;
 
         LineView view = read(now);
@@ -132,7 +113,7 @@ class LineViewTest {
         ProductRules rules = new ProductRules(2, TTL, "scheduler", Instant.ofEpochMilli(opensAt), null, 0,
                 Duration.ZERO, TTL);
         Map<String, Long> tickets = joinAll(rules, 5, NOW);
-        scripts.leave(PID, "u2", NOW + 10);
+        redis.scripts().leave(PID, "u2", NOW + 10);
 
         LineView view = read(NOW + 20);
         assertThat(view.placementOf(tickets.get("u2"), NOW + 20, true))
@@ -147,15 +128,15 @@ class LineViewTest {
         for (int i = 0; i < 60; i++) {
             JoinScript.Invite invite = i % 4 == 1 ? JoinScript.Invite.of("v" + i, 1, NOW + 3_600_000, true)
                     : JoinScript.Invite.NONE;
-            JoinScript.Joined joined = scripts.join(new JoinScript.Args(PID, NOW + i, rules, IDLE, null,
+            JoinScript.Joined joined = redis.scripts().join(new JoinScript.Args(PID, NOW + i, rules, IDLE, null,
                     List.of(new JoinScript.Joiner("u" + i, null, invite)))).only();
             tickets.put("u" + i, joined.ticket() != null ? joined.ticket() : 0L);
         }
         // Places given up in both lines; sessions end and the invited line is served first.
         for (String gone : List.of("u5", "u9", "u20", "u33")) {
-            scripts.leave(PID, gone, NOW + 100);
+            redis.scripts().leave(PID, gone, NOW + 100);
         }
-        scripts.promote(PID, NOW + TTL.toMillis() + 1, "");
+        redis.scripts().promote(PID, NOW + TTL.toMillis() + 1, "");
         long now = NOW + TTL.toMillis() + 2;
 
         LineView view = read(now);
@@ -211,7 +192,7 @@ class LineViewTest {
     private void assertEveryoneRankedAsRedisRanksThem(LineView view, Map<String, Long> tickets, long now) {
         int inLine = 0;
         for (Map.Entry<String, Long> user : tickets.entrySet()) {
-            StatusScript.Result status = scripts.status(PID, user.getKey(), now);
+            StatusScript.Result status = redis.scripts().status(PID, user.getKey(), now);
             Placement local = view.placementOf(user.getValue(), now, false);
             if (status.placement().state() == State.WAITING) {
                 inLine++;
@@ -227,7 +208,7 @@ class LineViewTest {
     private static Map<String, Long> joinAll(ProductRules rules, int count, long at) {
         Map<String, Long> tickets = new LinkedHashMap<>();
         for (int i = 0; i < count; i++) {
-            JoinScript.Result joined = scripts.join(PID, "u" + i, at + i, rules, IDLE);
+            JoinScript.Result joined = redis.scripts().join(PID, "u" + i, at + i, rules, IDLE);
             Long ticket = joined.only().ticket();
             tickets.put("u" + i, ticket != null ? ticket : 0L);
         }
@@ -235,7 +216,7 @@ class LineViewTest {
     }
 
     private static LineView read(long now) {
-        ViewScript.Result read = scripts.scripts().view().run(PID, null, -1).block(Duration.ofSeconds(10));
+        ViewScript.Result read = redis.scripts().scripts().view().run(PID, null, -1).block(Duration.ofSeconds(10));
         return LineView.of(now, 0, read, null);
     }
 

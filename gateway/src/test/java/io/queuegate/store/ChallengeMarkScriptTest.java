@@ -3,16 +3,12 @@ package io.queuegate.store;
 import java.time.Duration;
 import java.util.List;
 
-import io.lettuce.core.api.sync.RedisCommands;
 import io.queuegate.store.Placement.State;
 import io.queuegate.store.script.JoinScript;
-import io.queuegate.support.RedisProcess;
-import io.queuegate.support.Scripts;
+import io.queuegate.support.ScriptRedis;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -29,42 +25,23 @@ class ChallengeMarkScriptTest {
     private static final String MARK = "9f86d081884c7d659a2feaa0c55ad015";
     private static final ProductRules RULES = ProductRules.plain(1, Duration.ofMinutes(10), "pubsub");
 
-    private static RedisProcess redis;
-    private static RedisCommands<String, String> commands;
-    private static Scripts scripts;
-
-    @BeforeAll
-    static void startRedis() {
-        redis = RedisProcess.start();
-        commands = redis.commands();
-        scripts = Scripts.on(redis);
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        scripts.close();
-        redis.close();
-    }
-
-    @BeforeEach
-    void emptyRedis() {
-        redis.flushAll();
-    }
+    @RegisterExtension
+    static final ScriptRedis redis = new ScriptRedis();
 
     @Test
     void theFirstJoinTakesTheMarkAndALaterOneIsRefusedWithNothingDone() {
         JoinScript.Joined first = join(new JoinScript.Joiner("alice", null, MARK, Duration.ofSeconds(150))).only();
         assertThat(first.placement().state()).isEqualTo(State.ACTIVE);
-        assertThat(commands.pttl(QueueKeys.of(PID).challenge(MARK))).isBetween(149_000L, 150_000L);
-        String lastTicket = commands.get(QueueKeys.of(PID).sequence());
+        assertThat(redis.commands().pttl(QueueKeys.of(PID).challenge(MARK))).isBetween(149_000L, 150_000L);
+        String lastTicket = redis.commands().get(QueueKeys.of(PID).sequence());
 
         JoinScript.Joined replay = join(new JoinScript.Joiner("mallory", null, MARK, Duration.ofSeconds(150))).only();
         assertThat(replay.placement().state()).isEqualTo(State.CHALLENGE_USED);
         assertThat(replay.enqueued()).isFalse();
         assertThat(replay.ticket()).isNull();
         // Nobody new in line, nobody new active.
-        assertThat(commands.zrange(QueueKeys.of(PID).active(), 0, -1)).containsExactly("alice");
-        assertThat(commands.get(QueueKeys.of(PID).sequence())).isEqualTo(lastTicket);
+        assertThat(redis.commands().zrange(QueueKeys.of(PID).active(), 0, -1)).containsExactly("alice");
+        assertThat(redis.commands().get(QueueKeys.of(PID).sequence())).isEqualTo(lastTicket);
     }
 
     @Test
@@ -80,10 +57,10 @@ class ChallengeMarkScriptTest {
     @Test
     void aJoinWithoutAMarkWritesNone() {
         join(new JoinScript.Joiner("alice", null));
-        assertThat(commands.keys("qg:{42}:pow:*")).isEmpty();
+        assertThat(redis.commands().keys("qg:{42}:pow:*")).isEmpty();
     }
 
     private static JoinScript.Result join(JoinScript.Joiner... joiners) {
-        return scripts.join(new JoinScript.Args(PID, NOW, RULES, Duration.ofHours(2), null, List.of(joiners)));
+        return redis.scripts().join(new JoinScript.Args(PID, NOW, RULES, Duration.ofHours(2), null, List.of(joiners)));
     }
 }

@@ -6,19 +6,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.IntStream;
 
-import io.lettuce.core.api.sync.RedisCommands;
 import io.queuegate.store.Placement.State;
 import io.queuegate.store.script.JoinScript;
 import io.queuegate.store.script.ViewScript;
 import io.queuegate.support.Draw;
 import io.queuegate.support.PreviousRelease;
-import io.queuegate.support.RedisProcess;
-import io.queuegate.support.Scripts;
+import io.queuegate.support.ScriptRedis;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -39,29 +35,10 @@ class DrawCommitmentScriptsTest {
     /** 53 random bits in decimal, as the previous release drew a seed. */
     private static final String OLD_SEED = "6004799503160661";
     private static final QueueKeys KEYS = QueueKeys.of(PID);
-    private static RedisProcess redis;
-    private static RedisCommands<String, String> commands;
-    private static Scripts scripts;
+    @RegisterExtension
+    static final ScriptRedis redis = new ScriptRedis();
 
     private long opensAt;
-
-    @BeforeAll
-    static void startRedis() {
-        redis = RedisProcess.start();
-        commands = redis.commands();
-        scripts = Scripts.on(redis);
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        scripts.close();
-        redis.close();
-    }
-
-    @BeforeEach
-    void emptyRedis() {
-        redis.flushAll();
-    }
 
     @Test
     void theCommitmentShownFromTheFirstTicketOnIsTheHashOfTheSeedRevealedAtOpeningWhichGivesTheOrder() {
@@ -78,14 +55,14 @@ class DrawCommitmentScriptsTest {
             assertThat(joined.seedCommitment()).as("u%d's join, with a seed of its own", i).isEqualTo(committed);
             users.add("u" + i);
         }
-        assertThat(scripts.status(PID, "u7", NOW + 100).seedCommitment()).isEqualTo(committed);
+        assertThat(redis.scripts().status(PID, "u7", NOW + 100).seedCommitment()).isEqualTo(committed);
         ViewScript.Result view = view();
         assertThat(view.seedCommitment()).isEqualTo(committed);
         assertThat(view.seed()).as("the seed stays secret").isEmpty();
-        QueueSnapshot before = scripts.snapshot(PID, NOW + 100);
+        QueueSnapshot before = redis.scripts().snapshot(PID, NOW + 100);
         assertThat(before.seedCommitment()).isEqualTo(committed);
         assertThat(before.opening()).as("nothing revealed before the opening").isNull();
-        assertThat(commands.hget(KEYS.settings(), "seed")).as("kept in Redis, shown to nobody").isEqualTo(first.seed());
+        assertThat(redis.commands().hget(KEYS.settings(), "seed")).as("kept in Redis, shown to nobody").isEqualTo(first.seed());
 
         // Moved before it opens: the same draw, the same commitment, whatever seeds later joins bring.
         opensAt = NOW + 20_000;
@@ -94,10 +71,10 @@ class DrawCommitmentScriptsTest {
                     .as("after opens-at moved").isEqualTo(committed);
             users.add("u" + i);
         }
-        assertThat(scripts.status(PID, "u0", NOW + 15_100).seedCommitment()).isEqualTo(committed);
+        assertThat(redis.scripts().status(PID, "u0", NOW + 15_100).seedCommitment()).isEqualTo(committed);
 
         List<String> admitted = admissionOrder(opensAt);
-        QueueSnapshot after = scripts.snapshot(PID, opensAt + 1);
+        QueueSnapshot after = redis.scripts().snapshot(PID, opensAt + 1);
         String seed = after.opening().seed();
         assertThat(seed).as("the first join's seed, revealed").isEqualTo(first.seed()).matches("[0-9a-f]{64}");
         assertThat(Draw.commitment(seed)).as("sha256(seed) == seedCommitment").isEqualTo(committed);
@@ -122,11 +99,11 @@ class DrawCommitmentScriptsTest {
         assertThat(opener.placement().state()).isEqualTo(State.PRE_QUEUE);
         assertThat(opener.seedCommitment()).isEqualTo(second.commitment()).isNotEqualTo(firstCommitment);
         join("d", NOW + 50_001, io.queuegate.support.Draw.randomSeed());
-        assertThat(scripts.snapshot(PID, NOW + 50_002).opening().seed()).as("the new draw's seed is secret again")
+        assertThat(redis.scripts().snapshot(PID, NOW + 50_002).opening().seed()).as("the new draw's seed is secret again")
                 .isNull();
 
         List<String> admitted = admissionOrder(opensAt);
-        String seed = scripts.snapshot(PID, opensAt + 1).opening().seed();
+        String seed = redis.scripts().snapshot(PID, opensAt + 1).opening().seed();
         assertThat(Draw.commitment(seed)).isEqualTo(second.commitment());
         assertThat(admitted).isEqualTo(Draw.order(seed, List.of("c", "d")));
     }
@@ -134,7 +111,7 @@ class DrawCommitmentScriptsTest {
     @Test
     void aPreQueueThePreviousReleaseOpenedKeepsItsSeedAndItsOrderAndShowsNoCommitment() {
         opensAt = NOW + 10_000;
-        PreviousRelease old = new PreviousRelease(commands, PID);
+        PreviousRelease old = new PreviousRelease(redis.commands(), PID);
         List<String> users = IntStream.range(0, 30).mapToObj(i -> (i % 3 == 0 ? "old" : "new") + i).toList();
         for (int i = 0; i < users.size(); i++) {
             String user = users.get(i);
@@ -148,14 +125,14 @@ class DrawCommitmentScriptsTest {
                 assertThat(joined.seedCommitment()).as("a draw without a commitment stays without").isNull();
             }
         }
-        assertThat(commands.hget(KEYS.settings(), "seed")).as("no new join replaced the seed").isEqualTo(OLD_SEED);
-        assertThat(scripts.status(PID, "new1", NOW + 100).seedCommitment()).isNull();
+        assertThat(redis.commands().hget(KEYS.settings(), "seed")).as("no new join replaced the seed").isEqualTo(OLD_SEED);
+        assertThat(redis.scripts().status(PID, "new1", NOW + 100).seedCommitment()).isNull();
         assertThat(view().seedCommitment()).isNull();
-        assertThat(scripts.snapshot(PID, NOW + 100).seedCommitment()).isNull();
+        assertThat(redis.scripts().snapshot(PID, NOW + 100).seedCommitment()).isNull();
 
         // Opened by this release's promotion, admitted as the previous release's draw placed them.
         List<String> admitted = admissionOrder(opensAt);
-        QueueSnapshot after = scripts.snapshot(PID, opensAt + 1);
+        QueueSnapshot after = redis.scripts().snapshot(PID, opensAt + 1);
         assertThat(after.opening().seed()).isEqualTo(OLD_SEED);
         assertThat(after.seedCommitment()).isNull();
         assertThat(admitted).isEqualTo(Draw.order(OLD_SEED, users));
@@ -169,13 +146,13 @@ class DrawCommitmentScriptsTest {
         assertThat(admissionOrder(opensAt)).containsExactly("a");
 
         opensAt = NOW + 100_000;
-        new PreviousRelease(commands, PID).joinSale("b", NOW + 50_000, 1, opensAt, OLD_SEED);
+        new PreviousRelease(redis.commands(), PID).joinSale("b", NOW + 50_000, 1, opensAt, OLD_SEED);
         JoinScript.Joined joined = join("c", NOW + 50_001, io.queuegate.support.Draw.randomSeed()).only();
         assertThat(joined.placement().state()).isEqualTo(State.PRE_QUEUE);
         assertThat(joined.seedCommitment()).as("the earlier draw's commitment is not this draw's").isNull();
-        assertThat(scripts.status(PID, "b", NOW + 50_002).seedCommitment()).isNull();
+        assertThat(redis.scripts().status(PID, "b", NOW + 50_002).seedCommitment()).isNull();
         assertThat(view().seedCommitment()).isNull();
-        assertThat(scripts.snapshot(PID, NOW + 50_002).seedCommitment()).isNull();
+        assertThat(redis.scripts().snapshot(PID, NOW + 50_002).seedCommitment()).isNull();
         assertThat(admissionOrder(opensAt)).isEqualTo(Draw.order(OLD_SEED, List.of("b", "c")));
     }
 
@@ -183,24 +160,24 @@ class DrawCommitmentScriptsTest {
     private JoinScript.Result join(String user, long now, DrawSeed seed) {
         ProductRules rules = new ProductRules(1, TTL, "scheduler", Instant.ofEpochMilli(opensAt), null, 0,
                 Duration.ZERO, TTL);
-        return scripts.join(new JoinScript.Args(PID, user, now, rules, IDLE, seed, null));
+        return redis.scripts().join(new JoinScript.Args(PID, user, now, rules, IDLE, seed, null));
     }
 
     private static ViewScript.Result view() {
-        return scripts.scripts().view().run(PID, null, -1).block(Duration.ofSeconds(10));
+        return redis.scripts().scripts().view().run(PID, null, -1).block(Duration.ofSeconds(10));
     }
 
     /** Opens the sale at {@code now} and admits one user after another (max-active 1) by ending each session. */
     private static List<String> admissionOrder(long now) {
         List<String> order = new ArrayList<>();
-        scripts.promote(PID, now, "");
+        redis.scripts().promote(PID, now, "");
         while (true) {
-            List<String> active = commands.zrange(KEYS.active(), 0, -1);
+            List<String> active = redis.commands().zrange(KEYS.active(), 0, -1);
             if (active.isEmpty()) {
                 return order;
             }
             order.add(active.get(0));
-            scripts.leave(PID, active.get(0), now);
+            redis.scripts().leave(PID, active.get(0), now);
         }
     }
 }

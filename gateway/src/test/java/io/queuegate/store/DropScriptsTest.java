@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
-import io.lettuce.core.api.sync.RedisCommands;
 import io.queuegate.store.Placement.State;
 import io.queuegate.store.script.JoinScript;
 import io.queuegate.store.script.LeaveScript;
@@ -15,13 +14,10 @@ import io.queuegate.store.script.PromoteScript;
 import io.queuegate.store.script.StatusScript;
 import io.queuegate.support.Draw;
 import io.queuegate.support.Lines;
-import io.queuegate.support.RedisProcess;
-import io.queuegate.support.Scripts;
+import io.queuegate.support.ScriptRedis;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -37,9 +33,8 @@ class DropScriptsTest {
     private static final long TTL = 600_000L;
     private static final long IDLE = 3_600_000L;
     private static final QueueKeys KEYS = QueueKeys.of(PID);
-    private static RedisProcess redis;
-    private static RedisCommands<String, String> commands;
-    private static Scripts scripts;
+    @RegisterExtension
+    static final ScriptRedis redis = new ScriptRedis();
 
     /** The rules each join passes; tests change what they need. */
     private long opensAt = -1;
@@ -47,24 +42,6 @@ class DropScriptsTest {
     private int maxAdmitPerMinute;
     private long abandonAfter;
     private long arrivalTtl;
-
-    @BeforeAll
-    static void startRedis() {
-        redis = RedisProcess.start();
-        commands = redis.commands();
-        scripts = Scripts.on(redis);
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        scripts.close();
-        redis.close();
-    }
-
-    @BeforeEach
-    void emptyRedis() {
-        redis.flushAll();
-    }
 
     @Test
     void preQueueIsAFairAuditableDrawAheadOfLaterArrivals() throws Exception {
@@ -76,7 +53,7 @@ class DropScriptsTest {
             assertThat(joined.placement().rank()).as("the pre-queue's size").isEqualTo(i + 1L);
         }
         assertThat(promote(opensAt - 1).moved()).as("nobody is admitted before opening").isZero();
-        assertThat(commands.zcard(KEYS.active())).isZero();
+        assertThat(redis.commands().zcard(KEYS.active())).isZero();
         assertThat(status(early.get(7), opensAt - 1).placement().state()).isEqualTo(State.PRE_QUEUE);
         assertThat(snapshot(opensAt - 1).opening()).as("the seed stays secret until opening").isNull();
 
@@ -84,9 +61,9 @@ class DropScriptsTest {
         for (int i = 0; i < late.size(); i++) {
             assertThat(join(late.get(i), opensAt + i, 1).placement().state()).isEqualTo(State.WAITING);
         }
-        List<String> drawn = Lines.of(commands, PID);
+        List<String> drawn = Lines.of(redis.commands(), PID);
         promote(opensAt + 100);
-        assertThat(Lines.of(commands, PID)).as("drawn once, not again").isEqualTo(drawn);
+        assertThat(Lines.of(redis.commands(), PID)).as("drawn once, not again").isEqualTo(drawn);
 
         List<String> admitted = admissionOrder(opensAt + 1_000);
         assertThat(admitted).hasSize(520);
@@ -103,7 +80,7 @@ class DropScriptsTest {
         // with the permutation as docs/drops.md describes it, written again here in Java.
         QueueSnapshot.Opening opening = snapshot(opensAt + 2_000).opening();
         String seed = opening.seed();
-        assertThat(seed).as("shown once open").isEqualTo(commands.hget(KEYS.settings(), "seed"));
+        assertThat(seed).as("shown once open").isEqualTo(redis.commands().hget(KEYS.settings(), "seed"));
         assertThat(opening.preQueued()).as("tickets drawn").isEqualTo(500L);
         long firstTicket = opening.firstTicket();
         assertThat(firstTicket).isEqualTo(1L);
@@ -119,7 +96,7 @@ class DropScriptsTest {
         assertThat(join("newcomer", closesAt, 1).placement().state()).as("sale ended").isEqualTo(State.SALE_ENDED);
         assertThat(placed(join("waiter", closesAt + 10, 1))).isEqualTo(new Placed(State.WAITING, 1L));
         assertThat(join("holder", closesAt + 10, 1).placement().state()).isEqualTo(State.ACTIVE);
-        assertThat(Lines.of(commands, PID)).containsExactly("waiter");
+        assertThat(Lines.of(redis.commands(), PID)).containsExactly("waiter");
     }
 
     @Test
@@ -129,7 +106,7 @@ class DropScriptsTest {
         assertThat(admin(AdminAction.MODE, "passthrough", NOW + 1)).as("the waiting are let in at once").isEqualTo(1L);
         assertThat(join("c", NOW + 2, 1).placement().state()).isEqualTo(State.ACTIVE);
         assertThat(join("d", NOW + 3, 1).placement().state()).isEqualTo(State.ACTIVE);
-        assertThat(commands.zcard(KEYS.active())).as("counted, beyond max-active").isEqualTo(4L);
+        assertThat(redis.commands().zcard(KEYS.active())).as("counted, beyond max-active").isEqualTo(4L);
 
         admin(AdminAction.MODE, "queue", NOW + 4);
         assertThat(placed(join("e", NOW + 5, 1))).as("back to queueing: over capacity, so e waits").isEqualTo(new Placed(State.WAITING, 1L));
@@ -170,10 +147,10 @@ class DropScriptsTest {
         }
         admin(AdminAction.MODE, "queue", NOW + 300_001);
         leave("a", NOW + 300_002);
-        assertThat(commands.zrange(KEYS.active(), 0, -1)).containsExactly("asking");
+        assertThat(redis.commands().zrange(KEYS.active(), 0, -1)).containsExactly("asking");
         leave("asking", NOW + 300_003);
-        assertThat(commands.zcard(KEYS.active())).as("the closed tab is not let in").isZero();
-        assertThat(Lines.of(commands, PID)).as("and lost its place").isEmpty();
+        assertThat(redis.commands().zcard(KEYS.active())).as("the closed tab is not let in").isZero();
+        assertThat(Lines.of(redis.commands(), PID)).as("and lost its place").isEmpty();
     }
 
     @Test
@@ -187,13 +164,13 @@ class DropScriptsTest {
         long back = NOW + 300_000;
         assertThat(placed(join("d", back, 1))).isEqualTo(new Placed(State.WAITING, 3L));
         leave("a", back + 1);
-        assertThat(commands.zrange(KEYS.active(), 0, -1)).containsExactly("b");
+        assertThat(redis.commands().zrange(KEYS.active(), 0, -1)).containsExactly("b");
         // Who then stays away a whole abandon-after does lose the place.
         for (long t = back + 15_000; t <= back + 75_000; t += 15_000) {
             join("d", t, 1);
         }
         leave("b", back + 75_001);
-        assertThat(commands.zrange(KEYS.active(), 0, -1)).as("c never came back").containsExactly("d");
+        assertThat(redis.commands().zrange(KEYS.active(), 0, -1)).as("c never came back").containsExactly("d");
     }
 
     @Test
@@ -208,7 +185,7 @@ class DropScriptsTest {
             join("asking", t, 1);
         }
         leave("a", NOW + 9_601);
-        assertThat(commands.zrange(KEYS.active(), 0, -1)).as("the closed tab is passed over").containsExactly("asking");
+        assertThat(redis.commands().zrange(KEYS.active(), 0, -1)).as("the closed tab is passed over").containsExactly("asking");
     }
 
     @Test
@@ -220,7 +197,7 @@ class DropScriptsTest {
         for (int i = 0; i < 5; i++) {
             assertThat(join("u" + i, NOW + 2, 1).placement().state()).as("u%d let in at once", i).isEqualTo(State.ACTIVE);
         }
-        assertThat(commands.zcard(KEYS.active())).isEqualTo(6L);
+        assertThat(redis.commands().zcard(KEYS.active())).isEqualTo(6L);
     }
 
     @Test
@@ -229,12 +206,12 @@ class DropScriptsTest {
         for (int i = 0; i < 30; i++) {
             join("first-" + i, NOW + i, 1);
         }
-        String seed = commands.hget(KEYS.settings(), "seed");
+        String seed = redis.commands().hget(KEYS.settings(), "seed");
         opensAt = NOW + 20_000;
         for (int i = 0; i < 30; i++) {
             assertThat(join("second-" + i, NOW + 15_000 + i, 1).placement().state()).as("still before the opening").isEqualTo(State.PRE_QUEUE);
         }
-        assertThat(commands.hget(KEYS.settings(), "seed")).as("one draw, one seed").isEqualTo(seed);
+        assertThat(redis.commands().hget(KEYS.settings(), "seed")).as("one draw, one seed").isEqualTo(seed);
         promote(opensAt);
         QueueSnapshot.Opening opening = snapshot(opensAt).opening();
         assertThat(opening.seed()).isEqualTo(seed);
@@ -253,7 +230,7 @@ class DropScriptsTest {
         leave("u7", NOW + 1);
         assertThat(placed(join("u0", NOW + 2, 1))).as("the pre-queue's size").isEqualTo(new Placed(State.PRE_QUEUE, 7L));
         promote(opensAt);
-        List<String> line = Lines.of(commands, PID);
+        List<String> line = Lines.of(redis.commands(), PID);
         assertThat(line).hasSize(6).doesNotContain("u2", "u5", "u7");
         for (int i = 0; i < line.size(); i++) {
             assertThat(placed(status(line.get(i), opensAt + 1))).as(line.get(i)).isEqualTo(new Placed(State.WAITING, i + 1L));
@@ -268,8 +245,8 @@ class DropScriptsTest {
             join("crowd-" + i, NOW, 1);
         }
         promote(opensAt);
-        String firstIn = commands.zrange(KEYS.active(), 0, -1).get(0);
-        List<String> crowd = Lines.of(commands, PID);
+        String firstIn = redis.commands().zrange(KEYS.active(), 0, -1).get(0);
+        List<String> crowd = Lines.of(redis.commands(), PID);
         // The operator moves opens-at later while 19 of the first crowd still wait.
         opensAt = NOW + 60_000;
         for (int i = 0; i < 5; i++) {
@@ -298,7 +275,7 @@ class DropScriptsTest {
         long thirtiethAt = -1;
         for (long t = NOW; t <= NOW + 40_000; t += 250) {
             promote(t);
-            long admitted = commands.zcard(KEYS.active());
+            long admitted = redis.commands().zcard(KEYS.active());
             assertThat(admitted).as("never ahead of the pace at %d ms", t - NOW)
                     .isLessThanOrEqualTo(1 + (t - NOW) / 1_000);
             if (admitted >= 30 && thirtiethAt < 0) {
@@ -314,9 +291,9 @@ class DropScriptsTest {
         for (int i = 0; i < 100; i++) {
             join("u" + i, NOW, 1_000);
         }
-        long before = commands.zcard(KEYS.active());
+        long before = redis.commands().zcard(KEYS.active());
         promote(NOW + 60_000);
-        assertThat(commands.zcard(KEYS.active()) - before).as("after a long quiet, a second's worth, not a minute's")
+        assertThat(redis.commands().zcard(KEYS.active()) - before).as("after a long quiet, a second's worth, not a minute's")
                 .isEqualTo(10L);
     }
 
@@ -346,12 +323,12 @@ class DropScriptsTest {
         long t = NOW + 70_500;
         leave("holder", t);
         for (int i = 0; i < 10; i++) {
-            String active = commands.zrange(KEYS.active(), 0, -1).get(0);
+            String active = redis.commands().zrange(KEYS.active(), 0, -1).get(0);
             admitted.add(active);
             leave(active, t);
         }
         assertThat(admitted).containsExactlyElementsOf(polling);
-        assertThat(Lines.of(commands, PID)).as("the closed tabs lost their places").isEmpty();
+        assertThat(Lines.of(redis.commands(), PID)).as("the closed tabs lost their places").isEmpty();
         assertThat(snapshot(t).waiting()).as("nobody counted as waiting").isZero();
         assertThat(snapshot(t).abandoned()).as("the closed tabs, counted").isEqualTo(10L);
     }
@@ -374,8 +351,8 @@ class DropScriptsTest {
         PromoteScript.Result opening = promote(opensAt);
         assertThat(opening.moved()).as("the first drawn is admitted at the opening").isEqualTo(1L);
         assertThat(opening.abandoned()).as("dropped at the opening").isZero();
-        List<String> drawn = Draw.order(commands.hget(KEYS.settings(), "seed"), early);
-        assertThat(commands.zrange(KEYS.active(), 0, -1)).containsExactly(drawn.get(0));
+        List<String> drawn = Draw.order(redis.commands().hget(KEYS.settings(), "seed"), early);
+        assertThat(redis.commands().zrange(KEYS.active(), 0, -1)).containsExactly(drawn.get(0));
         assertThat(snapshot(opensAt).waiting()).as("nobody of the pre-queue lost their place").isEqualTo(3L);
 
         // The second and third drawn come back within abandon-after of the opening and keep asking;
@@ -385,12 +362,12 @@ class DropScriptsTest {
             assertThat(status(drawn.get(2), t).placement().state()).isEqualTo(State.WAITING);
         }
         leave(drawn.get(0), opensAt + 8_000);
-        assertThat(commands.zrange(KEYS.active(), 0, -1)).containsExactly(drawn.get(1));
+        assertThat(redis.commands().zrange(KEYS.active(), 0, -1)).containsExactly(drawn.get(1));
         leave(drawn.get(1), opensAt + 8_000);
-        assertThat(commands.zrange(KEYS.active(), 0, -1)).containsExactly(drawn.get(2));
+        assertThat(redis.commands().zrange(KEYS.active(), 0, -1)).containsExactly(drawn.get(2));
         assertThat(snapshot(opensAt + 8_000).abandoned()).isZero();
         assertThat(leave(drawn.get(2), opensAt + 8_000).abandoned()).as("dropped, and said so").isEqualTo(1L);
-        assertThat(commands.zrange(KEYS.active(), 0, -1)).as("who never came back is passed over").isEmpty();
+        assertThat(redis.commands().zrange(KEYS.active(), 0, -1)).as("who never came back is passed over").isEmpty();
         assertThat(status(drawn.get(3), opensAt + 8_000).placement().state()).isEqualTo(State.NOT_FOUND);
         assertThat(snapshot(opensAt + 8_000).abandoned()).as("the operators' count").isEqualTo(1L);
     }
@@ -399,21 +376,21 @@ class DropScriptsTest {
     void anAdmittedUserMustArriveInTimeAndArrivingExtendsToTheSession() {
         arrivalTtl = 60_000;
         assertThat(join("a", NOW, 1).placement().state()).isEqualTo(State.ACTIVE);
-        assertThat(commands.zscore(KEYS.active(), "a")).as("joined and admitted at once: arrived")
+        assertThat(redis.commands().zscore(KEYS.active(), "a")).as("joined and admitted at once: arrived")
                 .isEqualTo((double) (NOW + TTL));
         join("b", NOW + 1, 1);
         join("c", NOW + 2, 1);
         leave("a", NOW + 1_000);
-        assertThat(commands.zscore(KEYS.active(), "b")).as("promoted: an arrival window, not a session")
+        assertThat(redis.commands().zscore(KEYS.active(), "b")).as("promoted: an arrival window, not a session")
                 .isEqualTo((double) (NOW + 1_000 + 60_000));
         promote(NOW + 61_001);
-        assertThat(commands.zscore(KEYS.active(), "b")).as("b never came: the place moved on").isNull();
-        assertThat(commands.zscore(KEYS.active(), "c")).isNotNull();
+        assertThat(redis.commands().zscore(KEYS.active(), "b")).as("b never came: the place moved on").isNull();
+        assertThat(redis.commands().zscore(KEYS.active(), "c")).isNotNull();
         assertThat(join("c", NOW + 70_000, 1).placement().state()).isEqualTo(State.ACTIVE);
-        assertThat(commands.zscore(KEYS.active(), "c")).as("arrived: the full session from now")
+        assertThat(redis.commands().zscore(KEYS.active(), "c")).as("arrived: the full session from now")
                 .isEqualTo((double) (NOW + 70_000 + TTL));
         join("c", NOW + 80_000, 1);
-        assertThat(commands.zscore(KEYS.active(), "c")).as("later requests do not extend it")
+        assertThat(redis.commands().zscore(KEYS.active(), "c")).as("later requests do not extend it")
                 .isEqualTo((double) (NOW + 70_000 + TTL));
     }
 
@@ -422,7 +399,7 @@ class DropScriptsTest {
         List<String> order = new ArrayList<>();
         promote(now);
         while (true) {
-            List<String> active = commands.zrange(KEYS.active(), 0, -1);
+            List<String> active = redis.commands().zrange(KEYS.active(), 0, -1);
             if (active.isEmpty()) {
                 return order;
             }
@@ -446,27 +423,27 @@ class DropScriptsTest {
         ProductRules rules = new ProductRules(max, Duration.ofMillis(TTL), "scheduler",
                 opensAt < 0 ? null : Instant.ofEpochMilli(opensAt), closesAt < 0 ? null : Instant.ofEpochMilli(closesAt),
                 maxAdmitPerMinute, Duration.ofMillis(abandonAfter), Duration.ofMillis(arrivalTtl == 0 ? TTL : arrivalTtl));
-        return scripts.join(PID, uid, now, rules, Duration.ofMillis(IDLE));
+        return redis.scripts().join(PID, uid, now, rules, Duration.ofMillis(IDLE));
     }
 
     private PromoteScript.Result promote(long now) {
-        return scripts.promote(PID, now, "");
+        return redis.scripts().promote(PID, now, "");
     }
 
     private LeaveScript.Result leave(String uid, long now) {
-        return scripts.leave(PID, uid, now);
+        return redis.scripts().leave(PID, uid, now);
     }
 
     private StatusScript.Result status(String uid, long now) {
-        return scripts.status(PID, uid, now);
+        return redis.scripts().status(PID, uid, now);
     }
 
     private long admin(AdminAction action, String value, long now) {
-        return scripts.admin(PID, action, value, now);
+        return redis.scripts().admin(PID, action, value, now);
     }
 
     private QueueSnapshot snapshot(long now) {
-        return scripts.snapshot(PID, now);
+        return redis.scripts().snapshot(PID, now);
     }
 
     /** Where a user stands, as a join or a status read found them. */

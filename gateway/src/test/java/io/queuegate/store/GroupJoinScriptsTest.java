@@ -8,17 +8,13 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import io.lettuce.core.api.sync.RedisCommands;
 import io.queuegate.store.Placement.State;
 import io.queuegate.store.script.JoinScript;
 import io.queuegate.support.Lines;
-import io.queuegate.support.RedisProcess;
-import io.queuegate.support.Scripts;
+import io.queuegate.support.ScriptRedis;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -37,27 +33,8 @@ class GroupJoinScriptsTest {
     private static final Duration IDLE = Duration.ofHours(2);
     private static final QueueKeys KEYS = QueueKeys.of(PID);
 
-    private static RedisProcess redis;
-    private static RedisCommands<String, String> commands;
-    private static Scripts scripts;
-
-    @BeforeAll
-    static void startRedis() {
-        redis = RedisProcess.start();
-        commands = redis.commands();
-        scripts = Scripts.on(redis);
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        scripts.close();
-        redis.close();
-    }
-
-    @BeforeEach
-    void emptyRedis() {
-        redis.flushAll();
-    }
+    @RegisterExtension
+    static final ScriptRedis redis = new ScriptRedis();
 
     @Test
     void aStormsCallDecidesEachUserAsIfAloneAndWritesWhatTheyShareOnce() {
@@ -77,18 +54,18 @@ class GroupJoinScriptsTest {
             assertThat(joined.ticket()).isEqualTo(i + 1L);
             assertThat(joined.enqueued()).isTrue();
         }
-        assertThat(commands.get(KEYS.sequence())).isEqualTo("40");
-        assertThat(commands.pttl(KEYS.sequence())).isPositive();
-        assertThat(commands.hlen(KEYS.page(0))).as("the admitted user is off the page").isEqualTo(39);
-        assertThat(commands.hget(KEYS.page(0), "40")).isEqualTo("u39");
-        assertThat(commands.pttl(KEYS.page(0))).isPositive();
+        assertThat(redis.commands().get(KEYS.sequence())).isEqualTo("40");
+        assertThat(redis.commands().pttl(KEYS.sequence())).isPositive();
+        assertThat(redis.commands().hlen(KEYS.page(0))).as("the admitted user is off the page").isEqualTo(39);
+        assertThat(redis.commands().hget(KEYS.page(0), "40")).isEqualTo("u39");
+        assertThat(redis.commands().pttl(KEYS.page(0))).isPositive();
         String seen = seenKey();
-        assertThat(commands.getbit(seen, 1)).as("the admitted user needs no mark").isZero();
+        assertThat(redis.commands().getbit(seen, 1)).as("the admitted user needs no mark").isZero();
         for (int ticket = 2; ticket <= 40; ticket++) {
-            assertThat(commands.getbit(seen, ticket)).as("ticket %d seen", ticket).isEqualTo(1);
+            assertThat(redis.commands().getbit(seen, ticket)).as("ticket %d seen", ticket).isEqualTo(1);
         }
-        assertThat(commands.pttl(seen)).isPositive();
-        assertThat(Lines.of(commands, PID)).hasSize(39).startsWith("u1").endsWith("u39");
+        assertThat(redis.commands().pttl(seen)).isPositive();
+        assertThat(Lines.of(redis.commands(), PID)).hasSize(39).startsWith("u1").endsWith("u39");
 
         Map<String, Long> used = since(before);
         assertThat(used.getOrDefault("incr", 0L)).as("the counter is written once, not counted up per user").isZero();
@@ -114,15 +91,15 @@ class GroupJoinScriptsTest {
         assertThat(result.joined().get(1).enqueued()).isFalse();
         assertThat(result.joined().get(2).ticket()).isEqualTo(3L);
         assertThat(result.joined().get(2).placement().rank()).isEqualTo(2L);
-        assertThat(Lines.of(commands, PID)).containsExactly("twice", "after");
+        assertThat(Lines.of(redis.commands(), PID)).containsExactly("twice", "after");
     }
 
     @Test
     void aUserAdmittedByTheCallThatEnqueuedThemLeavesNoSeenMark() {
         assertThat(join(NOW, "alone").joined().get(0).placement().state()).isEqualTo(State.ACTIVE);
 
-        assertThat(commands.keys("qg:{" + PID + "}:seen:*")).isEmpty();
-        assertThat(commands.keys("qg:{" + PID + "}:page:*")).isEmpty();
+        assertThat(redis.commands().keys("qg:{" + PID + "}:seen:*")).isEmpty();
+        assertThat(redis.commands().keys("qg:{" + PID + "}:page:*")).isEmpty();
     }
 
     @Test
@@ -132,12 +109,12 @@ class GroupJoinScriptsTest {
         // a user the call enqueues and then reaches must count as seen, or the place would be lost.
         long later = NOW + SESSION.toMillis() + 1;
         // Someone asked a second ago (another instance's poll): no outage, so no fresh abandon clock.
-        commands.hset(KEYS.settings(), "heard_at", Long.toString(later - 1_000));
+        redis.commands().hset(KEYS.settings(), "heard_at", Long.toString(later - 1_000));
         JoinScript.Result result = join(later, "waits-a-bit", "next");
 
         assertThat(result.joined().get(0).placement().state()).isEqualTo(State.ACTIVE);
         assertThat(result.joined().get(1).placement().state()).isEqualTo(State.WAITING);
-        assertThat(commands.getbit(seenKey(), 3)).isEqualTo(1);
+        assertThat(redis.commands().getbit(seenKey(), 3)).isEqualTo(1);
     }
 
     private static JoinScript.Result join(long now, String... users) {
@@ -146,18 +123,18 @@ class GroupJoinScriptsTest {
         for (String user : users) {
             joiners.add(new JoinScript.Joiner(user, null));
         }
-        return scripts.join(new JoinScript.Args(PID, now, rules, IDLE, null, joiners));
+        return redis.scripts().join(new JoinScript.Args(PID, now, rules, IDLE, null, joiners));
     }
 
     private static String seenKey() {
-        List<String> keys = commands.keys("qg:{" + PID + "}:seen:*");
+        List<String> keys = redis.commands().keys("qg:{" + PID + "}:seen:*");
         assertThat(keys).hasSize(1);
         return keys.get(0);
     }
 
     private static Map<String, Long> commandCalls() {
         Map<String, Long> calls = new HashMap<>();
-        Matcher m = Pattern.compile("cmdstat_([^:]+):calls=(\\d+)").matcher(commands.info("commandstats"));
+        Matcher m = Pattern.compile("cmdstat_([^:]+):calls=(\\d+)").matcher(redis.commands().info("commandstats"));
         while (m.find()) {
             calls.put(m.group(1), Long.parseLong(m.group(2)));
         }

@@ -6,18 +6,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 
-import io.lettuce.core.api.sync.RedisCommands;
 import io.queuegate.store.Placement.State;
 import io.queuegate.store.script.JoinScript;
 import io.queuegate.support.Draw;
 import io.queuegate.support.Lines;
-import io.queuegate.support.RedisProcess;
+import io.queuegate.support.ScriptRedis;
 import io.queuegate.support.Scripts;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -35,27 +32,8 @@ class InvitationScriptsTest {
     private static final long EXPIRES = NOW + 3_600_000L;
     private static final QueueKeys KEYS = QueueKeys.of(PID);
 
-    private static RedisProcess redis;
-    private static RedisCommands<String, String> commands;
-    private static Scripts scripts;
-
-    @BeforeAll
-    static void startRedis() {
-        redis = RedisProcess.start();
-        commands = redis.commands();
-        scripts = Scripts.on(redis);
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        scripts.close();
-        redis.close();
-    }
-
-    @BeforeEach
-    void emptyRedis() {
-        redis.flushAll();
-    }
+    @RegisterExtension
+    static final ScriptRedis redis = new ScriptRedis();
 
     @Test
     void anInvitationsUseIsCountedOnlyWhenItMakesAPlace() {
@@ -65,21 +43,21 @@ class InvitationScriptsTest {
         // Both again: they hold their places, and use nothing.
         assertThat(join("alice", NOW + 1, 1, twice).placement().state()).isEqualTo(State.ACTIVE);
         assertThat(join("bob", NOW + 1, 1, twice).placement()).isEqualTo(new Placement(State.WAITING, 1, 0));
-        assertThat(commands.get(KEYS.invite("inv-1"))).isEqualTo("2");
+        assertThat(redis.commands().get(KEYS.invite("inv-1"))).isEqualTo("2");
 
         JoinScript.Joined carol = join("carol", NOW + 2, 1, twice);
         assertThat(carol.placement().state()).isEqualTo(State.INVITE_USED);
         assertThat(carol.ticket()).isNull();
-        assertThat(Lines.of(commands, PID)).containsExactly("bob");
+        assertThat(Lines.of(redis.commands(), PID)).containsExactly("bob");
         // Kept a minute past the invitation's expiry, for instances whose clocks run a little late.
-        assertThat(commands.pttl(KEYS.invite("inv-1"))).isBetween(EXPIRES - NOW + 60_000 - 5_000, EXPIRES - NOW + 60_000);
+        assertThat(redis.commands().pttl(KEYS.invite("inv-1"))).isBetween(EXPIRES - NOW + 60_000 - 5_000, EXPIRES - NOW + 60_000);
     }
 
     @Test
     void withoutTheInvitationANewPlaceNeedsNoneIsMade() {
         JoinScript.Joined mallory = join("mallory", NOW, 5, JoinScript.Invite.REQUIRED);
         assertThat(mallory.placement().state()).isEqualTo(State.INVITE_REQUIRED);
-        assertThat(commands.exists(KEYS.sequence(), KEYS.active())).isZero();
+        assertThat(redis.commands().exists(KEYS.sequence(), KEYS.active())).isZero();
 
         // Someone already in line needs none to be told where they stand.
         join("alice", NOW, 1, JoinScript.Invite.of("inv-2", 5, EXPIRES, false));
@@ -93,15 +71,15 @@ class InvitationScriptsTest {
     void aJoinTurnedAwayForAnotherReasonUsesNothing() {
         JoinScript.Invite once = JoinScript.Invite.of("inv-3", 1, EXPIRES, false);
         join("alice", NOW, 1, JoinScript.Invite.of("inv-other", 1, EXPIRES, false));
-        scripts.admin(PID, AdminAction.DRAIN, "", NOW + 1);
+        redis.scripts().admin(PID, AdminAction.DRAIN, "", NOW + 1);
         assertThat(join("bob", NOW + 2, 1, once).placement().state()).isEqualTo(State.DRAINING);
-        scripts.admin(PID, AdminAction.RESUME, "", NOW + 3);
-        scripts.admin(PID, AdminAction.MODE, "closed", NOW + 4);
+        redis.scripts().admin(PID, AdminAction.RESUME, "", NOW + 3);
+        redis.scripts().admin(PID, AdminAction.MODE, "closed", NOW + 4);
         assertThat(join("bob", NOW + 5, 1, once).placement().state()).isEqualTo(State.ROOM_CLOSED);
-        assertThat(commands.exists(KEYS.invite("inv-3"))).isZero();
-        scripts.admin(PID, AdminAction.MODE, "queue", NOW + 6);
+        assertThat(redis.commands().exists(KEYS.invite("inv-3"))).isZero();
+        redis.scripts().admin(PID, AdminAction.MODE, "queue", NOW + 6);
         assertThat(join("bob", NOW + 7, 1, once).placement().state()).isEqualTo(State.WAITING);
-        assertThat(commands.get(KEYS.invite("inv-3"))).isEqualTo("1");
+        assertThat(redis.commands().get(KEYS.invite("inv-3"))).isEqualTo("1");
     }
 
     @Test
@@ -116,9 +94,9 @@ class InvitationScriptsTest {
         assertThat(join("u3", NOW + 5, 1, JoinScript.Invite.NONE).placement().rank()).as("behind both lines").isEqualTo(5);
 
         // The uninvited were pushed back: the one exception to "in join order".
-        assertThat(scripts.status(PID, "u1", NOW + 6).placement().rank()).isEqualTo(3);
-        assertThat(scripts.status(PID, "i2", NOW + 6).ticket()).isEqualTo(-2L);
-        assertThat(Lines.of(commands, PID)).containsExactly("i1", "i2", "u1", "u2", "u3");
+        assertThat(redis.scripts().status(PID, "u1", NOW + 6).placement().rank()).isEqualTo(3);
+        assertThat(redis.scripts().status(PID, "i2", NOW + 6).ticket()).isEqualTo(-2L);
+        assertThat(Lines.of(redis.commands(), PID)).containsExactly("i1", "i2", "u1", "u2", "u3");
 
         assertThat(admittedOneByOne(NOW + 10)).containsExactly("i1", "i2", "u1", "u2", "u3");
     }
@@ -129,10 +107,10 @@ class InvitationScriptsTest {
         join("u1", NOW + 1, 1, JoinScript.Invite.NONE);
         join("i1", NOW + 2, 1, invited("a"));
         join("i2", NOW + 3, 1, invited("b"));
-        assertThat(scripts.leave(PID, "i1", NOW + 4).held()).isTrue();
-        assertThat(scripts.status(PID, "i2", NOW + 5).placement().rank()).isEqualTo(1);
-        assertThat(scripts.status(PID, "u1", NOW + 5).placement().rank()).isEqualTo(2);
-        assertThat(scripts.snapshot(PID, NOW + 5).waiting()).isEqualTo(2);
+        assertThat(redis.scripts().leave(PID, "i1", NOW + 4).held()).isTrue();
+        assertThat(redis.scripts().status(PID, "i2", NOW + 5).placement().rank()).isEqualTo(1);
+        assertThat(redis.scripts().status(PID, "u1", NOW + 5).placement().rank()).isEqualTo(2);
+        assertThat(redis.scripts().snapshot(PID, NOW + 5).waiting()).isEqualTo(2);
         assertThat(admittedOneByOne(NOW + 10)).containsExactly("i2", "u1");
     }
 
@@ -146,14 +124,14 @@ class InvitationScriptsTest {
         long later = NOW + abandon + 10_000;
         // The product is heard from all along (no outage to forgive)...
         for (long at = NOW + 5_000; at < later; at += 5_000) {
-            scripts.scripts().seen().run(PID, at, List.of()).block(Duration.ofSeconds(10));
+            redis.scripts().scripts().seen().run(PID, at, List.of()).block(Duration.ofSeconds(10));
         }
         // ...and only i2 and u1 keep asking (i2 answered from a gateway's memory: a batched seen mark).
-        scripts.scripts().seen().run(PID, later - 5_000, List.of(-2L)).block(Duration.ofSeconds(10));
+        redis.scripts().scripts().seen().run(PID, later - 5_000, List.of(-2L)).block(Duration.ofSeconds(10));
         join("u1", later - 5_000, 1, JoinScript.Invite.NONE, abandon);
-        scripts.leave(PID, "first", later);
-        assertThat(commands.zrange(KEYS.active(), 0, -1)).containsExactly("i2");
-        assertThat(scripts.status(PID, "i1", later + 1).placement().state()).isEqualTo(State.NOT_FOUND);
+        redis.scripts().leave(PID, "first", later);
+        assertThat(redis.commands().zrange(KEYS.active(), 0, -1)).containsExactly("i2");
+        assertThat(redis.scripts().status(PID, "i1", later + 1).placement().state()).isEqualTo(State.NOT_FOUND);
     }
 
     @Test
@@ -170,7 +148,7 @@ class InvitationScriptsTest {
             (isInvited ? inviteds : uninvited).add(user);
         }
         // The opening closes both draws; then one place at a time.
-        scripts.promote(PID, opensAt, "");
+        redis.scripts().promote(PID, opensAt, "");
         List<String> admitted = admittedOneByOne(opensAt + 1);
         List<String> expected = new ArrayList<>(Draw.order(Scripts.SEED.seed(), inviteds));
         expected.addAll(Draw.order(Scripts.SEED.seed(), uninvited));
@@ -188,22 +166,22 @@ class InvitationScriptsTest {
             switch (random.nextInt(4)) {
                 case 0 -> join(user, now, max, JoinScript.Invite.NONE);
                 case 1 -> join(user, now, max, invited("r" + step));
-                case 2 -> scripts.leave(PID, user, now);
-                default -> scripts.promote(PID, now, "");
+                case 2 -> redis.scripts().leave(PID, user, now);
+                default -> redis.scripts().promote(PID, now, "");
             }
-            assertThat(commands.zcount(KEYS.active(), io.lettuce.core.Range.create((double) now + 1, Double.MAX_VALUE)))
+            assertThat(redis.commands().zcount(KEYS.active(), io.lettuce.core.Range.create((double) now + 1, Double.MAX_VALUE)))
                     .isLessThanOrEqualTo(max);
         }
-        assertThat(commands.exists(KEYS.invitedSequence())).isEqualTo(1);
+        assertThat(redis.commands().exists(KEYS.invitedSequence())).isEqualTo(1);
     }
 
     /** Lets the admitted leave, one at a time, and returns who got in, in order. */
     private static List<String> admittedOneByOne(long from) {
         List<String> admitted = new ArrayList<>();
         long now = from;
-        for (int i = 0; i < 100 && (commands.zcard(KEYS.active()) > 0 || !Lines.of(commands, PID).isEmpty()); i++) {
-            for (String user : commands.zrange(KEYS.active(), 0, -1)) {
-                scripts.leave(PID, user, now++);
+        for (int i = 0; i < 100 && (redis.commands().zcard(KEYS.active()) > 0 || !Lines.of(redis.commands(), PID).isEmpty()); i++) {
+            for (String user : redis.commands().zrange(KEYS.active(), 0, -1)) {
+                redis.scripts().leave(PID, user, now++);
                 if (!user.equals("first")) {
                     admitted.add(user);
                 }
@@ -229,7 +207,7 @@ class InvitationScriptsTest {
         ProductRules rules = new ProductRules(max, Duration.ofMillis(TTL), "scheduler",
                 opensAt < 0 ? null : Instant.ofEpochMilli(opensAt), null, 0, Duration.ofMillis(abandonAfter),
                 Duration.ofMillis(TTL));
-        return scripts.join(new JoinScript.Args(PID, now, rules, IDLE, opensAt < 0 ? null : Scripts.SEED,
+        return redis.scripts().join(new JoinScript.Args(PID, now, rules, IDLE, opensAt < 0 ? null : Scripts.SEED,
                 List.of(new JoinScript.Joiner(user, null, invite)))).only();
     }
 }

@@ -3,7 +3,6 @@ package io.queuegate.store;
 import java.time.Duration;
 import java.util.List;
 
-import io.lettuce.core.api.sync.RedisCommands;
 import io.queuegate.store.Placement.State;
 import io.queuegate.store.script.ClaimScript;
 import io.queuegate.store.script.ExpireScript;
@@ -12,13 +11,10 @@ import io.queuegate.store.script.LeaveScript;
 import io.queuegate.store.script.PromoteScript;
 import io.queuegate.store.script.StatusScript;
 import io.queuegate.support.Lines;
-import io.queuegate.support.RedisProcess;
-import io.queuegate.support.Scripts;
+import io.queuegate.support.ScriptRedis;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -34,33 +30,14 @@ class QueueScriptsTest {
     private static final long IDLE = 3_600_000L;
     private static final QueueKeys KEYS = QueueKeys.of(PID);
 
-    private static RedisProcess redis;
-    private static RedisCommands<String, String> commands;
-    private static Scripts scripts;
-
-    @BeforeAll
-    static void startRedis() {
-        redis = RedisProcess.start();
-        commands = redis.commands();
-        scripts = Scripts.on(redis);
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        scripts.close();
-        redis.close();
-    }
-
-    @BeforeEach
-    void emptyRedis() {
-        redis.flushAll();
-    }
+    @RegisterExtension
+    static final ScriptRedis redis = new ScriptRedis();
 
     @Test
     void admitsAtOnceWhileAPlaceIsFreeAndNobodyWaits() {
         assertThat(joined(join("alice", NOW, 2))).isEqualTo(new Joined(State.ACTIVE, 0L, 1L, true));
-        assertThat(commands.zscore(KEYS.active(), "alice")).isEqualTo((double) (NOW + TTL));
-        assertThat(Lines.of(commands, PID).size()).isZero();
+        assertThat(redis.commands().zscore(KEYS.active(), "alice")).isEqualTo((double) (NOW + TTL));
+        assertThat(Lines.of(redis.commands(), PID).size()).isZero();
     }
 
     @Test
@@ -69,7 +46,7 @@ class QueueScriptsTest {
         assertThat(joined(join("b", NOW, 1))).isEqualTo(new Joined(State.WAITING, 1L, 0L, true));
         assertThat(joined(join("c", NOW, 1))).isEqualTo(new Joined(State.WAITING, 2L, 0L, true));
         assertThat(joined(join("d", NOW, 1))).isEqualTo(new Joined(State.WAITING, 3L, 0L, true));
-        assertThat(Lines.of(commands, PID)).containsExactly("b", "c", "d");
+        assertThat(Lines.of(redis.commands(), PID)).containsExactly("b", "c", "d");
     }
 
     @Test
@@ -78,7 +55,7 @@ class QueueScriptsTest {
         for (int i = 0; i < 50; i++) {
             join("u" + i, NOW, 1);
         }
-        List<String> order = Lines.of(commands, PID);
+        List<String> order = Lines.of(redis.commands(), PID);
         assertThat(order).hasSize(50);
         for (int i = 0; i < 50; i++) {
             assertThat(order.get(i)).isEqualTo("u" + i);
@@ -91,15 +68,15 @@ class QueueScriptsTest {
         join("b", NOW, 1);
         join("c", NOW, 1);
         assertThat(joined(join("b", NOW + 5, 1))).isEqualTo(new Joined(State.WAITING, 1L, 0L, false));
-        assertThat(Lines.of(commands, PID)).containsExactly("b", "c");
+        assertThat(Lines.of(redis.commands(), PID)).containsExactly("b", "c");
     }
 
     @Test
     void joiningAgainWhileActiveNeitherQueuesNorExtendsTheSession() {
         join("a", NOW, 1);
         assertThat(joined(join("a", NOW + 10_000, 1))).isEqualTo(new Joined(State.ACTIVE, 0L, 0L, false));
-        assertThat(commands.zscore(KEYS.active(), "a")).isEqualTo((double) (NOW + TTL));
-        assertThat(Lines.of(commands, PID).size()).isZero();
+        assertThat(redis.commands().zscore(KEYS.active(), "a")).isEqualTo((double) (NOW + TTL));
+        assertThat(Lines.of(redis.commands(), PID).size()).isZero();
     }
 
     @Test
@@ -108,7 +85,7 @@ class QueueScriptsTest {
         join("b", NOW, 1);
         // a's session expires; the next join promotes b first, then c waits
         assertThat(joined(join("c", NOW + TTL, 1))).isEqualTo(new Joined(State.WAITING, 1L, 1L, true));
-        assertThat(commands.zrange(KEYS.active(), 0, -1)).containsExactly("b");
+        assertThat(redis.commands().zrange(KEYS.active(), 0, -1)).containsExactly("b");
     }
 
     @Test
@@ -116,11 +93,11 @@ class QueueScriptsTest {
         for (int i = 0; i < 10; i++) {
             join("u" + i, NOW, 3);
         }
-        assertThat(commands.zcard(KEYS.active())).isEqualTo(3);
+        assertThat(redis.commands().zcard(KEYS.active())).isEqualTo(3);
         assertThat(promote(NOW, "")).isEqualTo(new PromoteScript.Result(PromotionOutcome.FULL, 0));
         assertThat(promote(NOW + 1, "")).isEqualTo(new PromoteScript.Result(PromotionOutcome.FULL, 0));
-        assertThat(commands.zcard(KEYS.active())).isEqualTo(3);
-        assertThat(commands.zrange(KEYS.active(), 0, -1)).containsExactlyInAnyOrder("u0", "u1", "u2");
+        assertThat(redis.commands().zcard(KEYS.active())).isEqualTo(3);
+        assertThat(redis.commands().zrange(KEYS.active(), 0, -1)).containsExactlyInAnyOrder("u0", "u1", "u2");
     }
 
     @Test
@@ -129,8 +106,8 @@ class QueueScriptsTest {
             join("u" + i, NOW, 2);
         }
         assertThat(promote(NOW + TTL, "")).isEqualTo(new PromoteScript.Result(PromotionOutcome.MOVED, 2));
-        assertThat(commands.zrange(KEYS.active(), 0, -1)).containsExactly("u2", "u3");
-        assertThat(Lines.of(commands, PID)).containsExactly("u4", "u5");
+        assertThat(redis.commands().zrange(KEYS.active(), 0, -1)).containsExactly("u2", "u3");
+        assertThat(Lines.of(redis.commands(), PID)).containsExactly("u4", "u5");
     }
 
     @Test
@@ -149,7 +126,7 @@ class QueueScriptsTest {
     void promoteSkipsProductsOfAnotherStrategy() {
         join("a", NOW, 1);
         join("b", NOW, 1);
-        commands.zadd(KEYS.active(), NOW - 1, "a");
+        redis.commands().zadd(KEYS.active(), NOW - 1, "a");
         assertThat(promote(NOW, "pubsub")).isEqualTo(new PromoteScript.Result(PromotionOutcome.SKIPPED, 0));
         assertThat(promote(NOW, "scheduler")).isEqualTo(new PromoteScript.Result(PromotionOutcome.MOVED, 1));
     }
@@ -160,7 +137,7 @@ class QueueScriptsTest {
         join("b", NOW, 1);
         join("c", NOW, 1);
         assertThat(leave("a", NOW + 1)).isEqualTo(new LeaveScript.Result(true, 1, false));
-        assertThat(commands.zrange(KEYS.active(), 0, -1)).containsExactly("b");
+        assertThat(redis.commands().zrange(KEYS.active(), 0, -1)).containsExactly("b");
         assertThat(placed(status("c", NOW + 1))).isEqualTo(new Placed(State.WAITING, 1L));
     }
 
@@ -182,7 +159,7 @@ class QueueScriptsTest {
         assertThat(placed(status("b", NOW))).isEqualTo(new Placed(State.WAITING, 1L));
         assertThat(placed(status("z", NOW))).isEqualTo(new Placed(State.NOT_FOUND, 0L));
         assertThat(placed(status("a", NOW + TTL))).isEqualTo(new Placed(State.NOT_FOUND, 0L));
-        assertThat(Lines.of(commands, PID)).containsExactly("b");
+        assertThat(Lines.of(redis.commands(), PID)).containsExactly("b");
     }
 
     @Test
@@ -192,12 +169,12 @@ class QueueScriptsTest {
         join("c", NOW, 1);
         leave("b", NOW);
         join("c", NOW, 1);
-        List<String> keys = commands.keys("qg:{42}:*");
+        List<String> keys = redis.commands().keys("qg:{42}:*");
         // settings, active, seq, the places given up, a page of the line and c's ticket bucket
         assertThat(keys).contains(KEYS.settings(), KEYS.active(), KEYS.sequence(), KEYS.left(), "qg:{42}:line:0")
                 .anyMatch(key -> key.startsWith("qg:{42}:tickets:"));
         for (String key : keys) {
-            assertThat(commands.pttl(key)).as(key).isBetween(IDLE - 5_000, IDLE);
+            assertThat(redis.commands().pttl(key)).as(key).isBetween(IDLE - 5_000, IDLE);
         }
     }
 
@@ -208,13 +185,13 @@ class QueueScriptsTest {
         // Someone still waits at the end (a's session ends and b is admitted): the keys live the idle ttl.
         join("c", NOW, 1);
         for (String key : KEYS.forScripts()) {
-            commands.pexpire(key, 5_000);
+            redis.commands().pexpire(key, 5_000);
         }
         join("b", NOW + 30_000, 1);
-        assertThat(commands.pttl(KEYS.sequence())).as("renewed half a minute ago: left alone").isLessThanOrEqualTo(5_000);
+        assertThat(redis.commands().pttl(KEYS.sequence())).as("renewed half a minute ago: left alone").isLessThanOrEqualTo(5_000);
         join("b", NOW + 60_000, 1);
         for (String key : KEYS.forScripts()) {
-            assertThat(commands.pttl(key)).as(key).isBetween(IDLE - 5_000, IDLE);
+            assertThat(redis.commands().pttl(key)).as(key).isBetween(IDLE - 5_000, IDLE);
         }
     }
 
@@ -229,11 +206,11 @@ class QueueScriptsTest {
         assertThat(placed(status("f", NOW))).isEqualTo(new Placed(State.WAITING, 3L));
         assertThat(snapshot(NOW).waiting()).as("waiting").isEqualTo(3L);
         leave("a", NOW);
-        assertThat(commands.zrange(KEYS.active(), 0, -1)).containsExactly("b");
+        assertThat(redis.commands().zrange(KEYS.active(), 0, -1)).containsExactly("b");
         assertThat(placed(status("e", NOW))).isEqualTo(new Placed(State.WAITING, 1L));
         leave("b", NOW);
-        assertThat(commands.zrange(KEYS.active(), 0, -1)).as("c and d are passed over").containsExactly("e");
-        assertThat(commands.zcard(KEYS.left())).as("places passed by the head are forgotten").isZero();
+        assertThat(redis.commands().zrange(KEYS.active(), 0, -1)).as("c and d are passed over").containsExactly("e");
+        assertThat(redis.commands().zcard(KEYS.left())).as("places passed by the head are forgotten").isZero();
         assertThat(placed(status("f", NOW))).isEqualTo(new Placed(State.WAITING, 1L));
     }
 
@@ -244,7 +221,7 @@ class QueueScriptsTest {
         join("c", NOW, 1);
         leave("b", NOW);
         assertThat(joined(join("b", NOW, 1))).isEqualTo(new Joined(State.WAITING, 2L, 0L, true));
-        assertThat(Lines.of(commands, PID)).containsExactly("c", "b");
+        assertThat(Lines.of(redis.commands(), PID)).containsExactly("c", "b");
     }
 
     @Test
@@ -258,12 +235,12 @@ class QueueScriptsTest {
             leave("gone" + i, NOW);
         }
         assertThat(placed(status("next", NOW))).isEqualTo(new Placed(State.WAITING, 1L));
-        commands.zadd(KEYS.active(), NOW, "holder");
+        redis.commands().zadd(KEYS.active(), NOW, "holder");
         // One call passes over at most 501 places; the calls that follow go on from there.
         assertThat(promote(NOW + 1, "")).isEqualTo(new PromoteScript.Result(PromotionOutcome.FULL, 0));
         assertThat(promote(NOW + 1, "")).isEqualTo(new PromoteScript.Result(PromotionOutcome.FULL, 0));
         assertThat(promote(NOW + 1, "")).isEqualTo(new PromoteScript.Result(PromotionOutcome.MOVED, 1));
-        assertThat(commands.zrange(KEYS.active(), 0, -1)).containsExactly("next");
+        assertThat(redis.commands().zrange(KEYS.active(), 0, -1)).containsExactly("next");
     }
 
     @Test
@@ -274,14 +251,14 @@ class QueueScriptsTest {
             join("u" + i, NOW, 1);
         }
         // b holds ticket 2, on page 0, which expired on its own; the bucket still names it.
-        commands.del("qg:{42}:line:0");
+        redis.commands().del("qg:{42}:line:0");
         assertThat(placed(status("b", NOW))).as("until the head comes by, the bucket is all there is").isEqualTo(new Placed(State.WAITING, 1L));
         leave("a", NOW);
-        assertThat(commands.zrange(KEYS.active(), 0, -1)).as("page 0 held tickets 0 to 127: u125 holds ticket 128")
+        assertThat(redis.commands().zrange(KEYS.active(), 0, -1)).as("page 0 held tickets 0 to 127: u125 holds ticket 128")
                 .containsExactly("u125");
         assertThat(placed(status("b", NOW))).as("passed: the place is gone").isEqualTo(new Placed(State.NOT_FOUND, 0L));
         assertThat(join("b", NOW, 1).placement().state()).isEqualTo(State.WAITING);
-        assertThat(Lines.of(commands, PID)).last().isEqualTo("b");
+        assertThat(Lines.of(redis.commands(), PID)).last().isEqualTo("b");
     }
 
     @Test
@@ -338,10 +315,10 @@ class QueueScriptsTest {
         join("c", NOW, 1);
         assertThat(admin(AdminAction.PAUSE, "")).isZero();
         leave("a", NOW);
-        assertThat(commands.zcard(KEYS.active())).as("paused: nobody promoted").isZero();
+        assertThat(redis.commands().zcard(KEYS.active())).as("paused: nobody promoted").isZero();
         assertThat(admin(AdminAction.RESUME, "")).isEqualTo(1);
         assertThat(admin(AdminAction.MAX, "3")).isEqualTo(1);
-        assertThat(commands.zrange(KEYS.active(), 0, -1)).containsExactlyInAnyOrder("b", "c");
+        assertThat(redis.commands().zrange(KEYS.active(), 0, -1)).containsExactlyInAnyOrder("b", "c");
         assertThat(admin(AdminAction.DRAIN, "")).isZero();
         assertThat(join("d", NOW, 1).placement().state()).as("draining: nobody new").isEqualTo(State.DRAINING);
         assertThat(join("b", NOW, 1).placement().state()).as("the active finish").isEqualTo(State.ACTIVE);
@@ -349,21 +326,21 @@ class QueueScriptsTest {
     }
 
     private long admin(AdminAction action, String value) {
-        return scripts.admin(PID, action, value, NOW);
+        return redis.scripts().admin(PID, action, value, NOW);
     }
 
     @Test
     void aCompletingRequestClaimsTheCompletionForTheRestOfTheSessionOnce() {
         join("a", NOW, 1);
         assertThat(completing("a", NOW + 1_000, "first").placement().state()).isEqualTo(State.ACTIVE);
-        assertThat(commands.pttl(KEYS.completing("a"))).as("it ends with the session")
+        assertThat(redis.commands().pttl(KEYS.completing("a"))).as("it ends with the session")
                 .isBetween(TTL - 1_000 - 1_000, TTL - 1_000);
         assertThat(completing("a", NOW + 1_000, "second").placement().state()).as("a second completing request")
                 .isEqualTo(State.COMPLETING);
         assertThat(join("a", NOW + 2_000, 1).placement().state()).as("any other request goes on")
                 .isEqualTo(State.ACTIVE);
         leave("a", NOW + 3_000);
-        assertThat(commands.exists(KEYS.completing("a"))).as("the session's end takes the claim").isZero();
+        assertThat(redis.commands().exists(KEYS.completing("a"))).as("the session's end takes the claim").isZero();
     }
 
     @Test
@@ -386,8 +363,8 @@ class QueueScriptsTest {
         completing("a", NOW + 1, "old-session");
         // A release that never came (a gateway of the previous release left the claim behind), and the
         // session ended by time: the user is admitted again, to a session of its own.
-        commands.zrem(KEYS.active(), "a");
-        assertThat(commands.exists(KEYS.completing("a"))).isEqualTo(1);
+        redis.commands().zrem(KEYS.active(), "a");
+        assertThat(redis.commands().exists(KEYS.completing("a"))).isEqualTo(1);
         join("a", NOW + 5_000, 1);
 
         assertThat(completing("a", NOW + 6_000, "new-session").placement().state()).isEqualTo(State.ACTIVE);
@@ -397,7 +374,7 @@ class QueueScriptsTest {
     @Test
     void aClaimOfThePreviousReleaseIsHeld() {
         join("a", NOW, 1);
-        commands.set(KEYS.completing("a"), "1");
+        redis.commands().set(KEYS.completing("a"), "1");
         assertThat(completing("a", NOW + 1, "new").placement().state()).isEqualTo(State.COMPLETING);
     }
 
@@ -406,22 +383,22 @@ class QueueScriptsTest {
         join("a", NOW, 1);
         join("b", NOW, 1);
         assertThat(completing("b", NOW + 1, "claim").placement().state()).isEqualTo(State.WAITING);
-        assertThat(commands.exists(KEYS.completing("b"))).isZero();
+        assertThat(redis.commands().exists(KEYS.completing("b"))).isZero();
     }
 
     private JoinScript.Result completing(String user, long now, String claim) {
-        return scripts.join(new JoinScript.Args(PID, user, now, ProductRules.plain(1, Duration.ofMillis(TTL), "scheduler"),
+        return redis.scripts().join(new JoinScript.Args(PID, user, now, ProductRules.plain(1, Duration.ofMillis(TTL), "scheduler"),
                 Duration.ofMillis(IDLE), null, claim));
     }
 
     private boolean unclaim(String user, String claim) {
-        return scripts.scripts().unclaim().run(PID, user, claim).block(Duration.ofSeconds(10));
+        return redis.scripts().scripts().unclaim().run(PID, user, claim).block(Duration.ofSeconds(10));
     }
 
     @Test
     void joinStoresTheSettingsThatPromotionWithoutARequestUses() {
         join("a", NOW, 7);
-        assertThat(commands.hgetall(KEYS.settings()))
+        assertThat(redis.commands().hgetall(KEYS.settings()))
                 .containsEntry("max", "7").containsEntry("ttl", Long.toString(TTL)).containsEntry("strategy", "scheduler");
     }
 
@@ -446,13 +423,13 @@ class QueueScriptsTest {
     void keyspaceProductsGetASlotKeyWithTheSessionTtlPerAdmittedUser() {
         join("a", NOW, 1, "keyspace");
         join("b", NOW, 1, "keyspace");
-        assertThat(commands.get(KEYS.slot("a"))).isEqualTo("1");
-        assertThat(commands.pttl(KEYS.slot("a"))).isBetween(TTL - 1_000, TTL);
-        assertThat(commands.exists(KEYS.slot("b"))).isZero();
+        assertThat(redis.commands().get(KEYS.slot("a"))).isEqualTo("1");
+        assertThat(redis.commands().pttl(KEYS.slot("a"))).isBetween(TTL - 1_000, TTL);
+        assertThat(redis.commands().exists(KEYS.slot("b"))).isZero();
         // Leaving deletes the slot (no expiry event follows) and hands the place, and a slot, to b.
         leave("a", NOW);
-        assertThat(commands.exists(KEYS.slot("a"))).isZero();
-        assertThat(commands.exists(KEYS.slot("b"))).isOne();
+        assertThat(redis.commands().exists(KEYS.slot("a"))).isZero();
+        assertThat(redis.commands().exists(KEYS.slot("b"))).isOne();
     }
 
     @Test
@@ -461,12 +438,12 @@ class QueueScriptsTest {
             join(user, NOW, 2, "keyspace");
         }
         // Redis expired a's slot; all three gateway instances receive the event and run the script.
-        commands.del(KEYS.slot("a"));
+        redis.commands().del(KEYS.slot("a"));
         List<ExpireScript.Result> results = List.of(expire("a", NOW + 1), expire("a", NOW + 1), expire("a", NOW + 1));
         assertThat(results).containsExactly(new ExpireScript.Result(ExpiryOutcome.EXPIRED, 1),
                 new ExpireScript.Result(ExpiryOutcome.HANDLED, 0), new ExpireScript.Result(ExpiryOutcome.HANDLED, 0));
-        assertThat(commands.zrange(KEYS.active(), 0, -1)).containsExactlyInAnyOrder("b", "c");
-        assertThat(Lines.of(commands, PID)).containsExactly("d", "e");
+        assertThat(redis.commands().zrange(KEYS.active(), 0, -1)).containsExactlyInAnyOrder("b", "c");
+        assertThat(Lines.of(redis.commands(), PID)).containsExactly("d", "e");
     }
 
     @Test
@@ -474,19 +451,19 @@ class QueueScriptsTest {
         join("a", NOW, 1, "keyspace");
         // a's old slot expired, a came back and holds a fresh slot before the old event is handled
         assertThat(expire("a", NOW + 1)).isEqualTo(new ExpireScript.Result(ExpiryOutcome.NEWER_SESSION, 0));
-        assertThat(commands.zrange(KEYS.active(), 0, -1)).containsExactly("a");
+        assertThat(redis.commands().zrange(KEYS.active(), 0, -1)).containsExactly("a");
     }
 
     @Test
     void expiriesMissedByEveryListenerAreFoundByTheNextPromotionPass() {
         join("a", NOW, 1, "keyspace");
         join("b", NOW, 1, "keyspace");
-        commands.del(KEYS.slot("a"));
+        redis.commands().del(KEYS.slot("a"));
         // nobody heard the event; the safety net's pass drops a by its expiry score
         assertThat(promote(NOW + TTL, "")).isEqualTo(new PromoteScript.Result(PromotionOutcome.MOVED, 1));
-        assertThat(commands.zrange(KEYS.active(), 0, -1)).containsExactly("b");
+        assertThat(redis.commands().zrange(KEYS.active(), 0, -1)).containsExactly("b");
         assertThat(expire("a", NOW + TTL)).isEqualTo(new ExpireScript.Result(ExpiryOutcome.HANDLED, 0));
-        assertThat(commands.zcard(KEYS.active())).isOne();
+        assertThat(redis.commands().zcard(KEYS.active())).isOne();
     }
 
     @Test
@@ -499,17 +476,17 @@ class QueueScriptsTest {
     @Test
     void claimTakesOverEventsADeadConsumerReadButNeverAcknowledged() {
         String stream = QueueKeys.SLOT_EVENTS;
-        commands.xgroupCreate(io.lettuce.core.XReadArgs.StreamOffset.from(stream, "0"), "g",
+        redis.commands().xgroupCreate(io.lettuce.core.XReadArgs.StreamOffset.from(stream, "0"), "g",
                 io.lettuce.core.XGroupCreateArgs.Builder.mkstream());
-        String id = commands.xadd(stream, java.util.Map.of("pid", "42"));
-        commands.xreadgroup(io.lettuce.core.Consumer.from("g", "dead"),
+        String id = redis.commands().xadd(stream, java.util.Map.of("pid", "42"));
+        redis.commands().xreadgroup(io.lettuce.core.Consumer.from("g", "dead"),
                 io.lettuce.core.XReadArgs.StreamOffset.lastConsumed(stream));
-        List<ClaimScript.Claimed> claimed = scripts.claim("g", "alive", Duration.ZERO, 10, Duration.ofHours(1));
+        List<ClaimScript.Claimed> claimed = redis.scripts().claim("g", "alive", Duration.ZERO, 10, Duration.ofHours(1));
         assertThat(claimed).containsExactly(new ClaimScript.Claimed(id, "42"));
-        assertThat(commands.xpending(stream, "g").getConsumerMessageCount()).containsOnlyKeys("alive");
+        assertThat(redis.commands().xpending(stream, "g").getConsumerMessageCount()).containsOnlyKeys("alive");
         // The dead consumer now holds nothing; once idle past the limit it is forgotten.
-        scripts.claim("g", "alive", Duration.ZERO, 10, Duration.ZERO);
-        assertThat(commands.xinfoConsumers(stream, "g")).hasSize(1);
+        redis.scripts().claim("g", "alive", Duration.ZERO, 10, Duration.ZERO);
+        assertThat(redis.commands().xinfoConsumers(stream, "g")).hasSize(1);
     }
 
     private JoinScript.Result join(String uid, long now, int max) {
@@ -517,28 +494,28 @@ class QueueScriptsTest {
     }
 
     private JoinScript.Result join(String uid, long now, int max, String strategy) {
-        return scripts.join(PID, uid, now, ProductRules.plain(max, Duration.ofMillis(TTL), strategy),
+        return redis.scripts().join(PID, uid, now, ProductRules.plain(max, Duration.ofMillis(TTL), strategy),
                 Duration.ofMillis(IDLE));
     }
 
     private ExpireScript.Result expire(String uid, long now) {
-        return scripts.expire(PID, uid, now);
+        return redis.scripts().expire(PID, uid, now);
     }
 
     private PromoteScript.Result promote(long now, String strategy) {
-        return scripts.promote(PID, now, strategy);
+        return redis.scripts().promote(PID, now, strategy);
     }
 
     private LeaveScript.Result leave(String uid, long now) {
-        return scripts.leave(PID, uid, now);
+        return redis.scripts().leave(PID, uid, now);
     }
 
     private QueueSnapshot snapshot(long now) {
-        return scripts.snapshot(PID, now);
+        return redis.scripts().snapshot(PID, now);
     }
 
     private StatusScript.Result status(String uid, long now) {
-        return scripts.status(PID, uid, now);
+        return redis.scripts().status(PID, uid, now);
     }
 
     /** What a join answered, without the rate (which the tests check on their own). */
