@@ -35,25 +35,6 @@ public record AdmissionRequest(String productId, String identity, PresentedToken
         }
     }
 
-    /** A request that brings no invitation and no proof of work. */
-    public AdmissionRequest(String productId, String identity, PresentedToken presented, QueuePolicy policy,
-            Supplier<String> clientAddress, String routeId, boolean completing) {
-        this(productId, identity, presented, policy, clientAddress, routeId, completing, InvitationCheck.ABSENT, null);
-    }
-
-    /** A request that brings no invitation. */
-    public AdmissionRequest(String productId, String identity, PresentedToken presented, QueuePolicy policy,
-            Supplier<String> clientAddress, String routeId, boolean completing, String challengeSolution) {
-        this(productId, identity, presented, policy, clientAddress, routeId, completing, InvitationCheck.ABSENT,
-                challengeSolution);
-    }
-
-    /** A request that brings no proof of work. */
-    public AdmissionRequest(String productId, String identity, PresentedToken presented, QueuePolicy policy,
-            Supplier<String> clientAddress, String routeId, boolean completing, InvitationCheck invitation) {
-        this(productId, identity, presented, policy, clientAddress, routeId, completing, invitation, null);
-    }
-
     /** Whether the request carries a valid invitation for this product and caller. */
     public boolean invited() {
         return invitation.valid();

@@ -84,28 +84,12 @@ public final class ProductQueues {
      * Joins of one product that meet on this instance go to Redis together (group commit, see
      * {@link JoinBatcher}); each is still decided exactly as if alone.
      *
-     * @param claim when the request would complete the session, a new random id for its
-     *              completion claim, which an active user must take ({@link Placement.State#COMPLETING}
-     *              when another request holds it); the claim ends with the session, or with
-     *              {@link #releaseCompletion}; {@code null} for any other request
-     */
-    public Mono<JoinScript.Joined> join(String productId, String userId, ProductRules rules, String claim) {
-        return join(productId, userId, rules, claim, JoinScript.Invite.NONE);
-    }
-
-    /**
-     * {@link #join(String, String, ProductRules, String)} for a user who brings {@code invite}
-     * towards the product's invitations: a new place is made only as it allows, and uses it up.
-     */
-    public Mono<JoinScript.Joined> join(String productId, String userId, ProductRules rules, String claim,
-            JoinScript.Invite invite) {
-        return join(productId, rules, new JoinScript.Joiner(userId, claim, invite));
-    }
-
-    /**
-     * Like {@link #join(String, String, ProductRules, String)}, for a joiner that may also carry
-     * an invitation and a proof-of-work mark, taken once in the same step
-     * ({@link Placement.State#CHALLENGE_USED} when it was taken before, and nothing else is done).
+     * @param joiner the user, with what the request brings: a completion claim when it would
+     *               complete the session (a new random id, which an active user must take:
+     *               {@link Placement.State#COMPLETING} when another request holds it; it ends with
+     *               the session or with {@link #releaseCompletion}), an invitation, and a
+     *               proof-of-work mark taken once in the same step ({@link Placement.State#CHALLENGE_USED}
+     *               when it was taken before, and nothing else is done)
      */
     public Mono<JoinScript.Joined> join(String productId, ProductRules rules, JoinScript.Joiner joiner) {
         return batcher.join(productId, rules, joiner);

@@ -75,24 +75,9 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
     private final boolean refuseUnknown;
     private final Map<String, Long> misconfiguredLogged = new ConcurrentHashMap<>();
 
-    public QueueAdmissionFilter(RouteQueuePolicies policies, AdmissionService admission, ProductQueues store,
-            QueueEvents events, QueueResponses responses, ClientAddresses clientAddresses, IdentityResolver identities,
-            long maxBodyBytes) {
-        this(policies, admission, store, events, responses, clientAddresses, identities, maxBodyBytes, null);
-    }
-
     /**
      * @param invitations checks the invitations of routes with {@code invites} on; without a key
      *                    (or {@code null}) such routes answer 503 {@code queue_misconfigured}
-     */
-    public QueueAdmissionFilter(RouteQueuePolicies policies, AdmissionService admission, ProductQueues store,
-            QueueEvents events, QueueResponses responses, ClientAddresses clientAddresses, IdentityResolver identities,
-            long maxBodyBytes, InvitationVerifier invitations) {
-        this(policies, admission, store, events, responses, clientAddresses, identities, maxBodyBytes, invitations,
-                false);
-    }
-
-    /**
      * @param refuseUnknown whether a product {@code queuegate.products} does not list is refused
      *                      ({@code 404 unknown_product}) before any Redis work
      */
