@@ -3,16 +3,13 @@ package io.queuegate.admission;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
+import io.queuegate.store.Channels;
 import io.queuegate.store.QueueKeys;
 
 import org.springframework.context.SmartLifecycle;
-import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
 
 import reactor.core.Disposable;
-import reactor.core.publisher.Flux;
-import reactor.util.retry.Retry;
 
 /**
  * Remembers, for at most {@code ttl} (1 s by default, never more), that a token holder was found
@@ -35,14 +32,14 @@ public class ActiveCache implements SmartLifecycle {
      */
     public static final String EVERYONE = "*";
 
-    private final ReactiveStringRedisTemplate redis;
+    private final Channels channels;
     private final Clock clock;
     private final long ttlMillis;
     private final Map<String, Long> activeUntil;
     private volatile Disposable releases;
 
-    public ActiveCache(ReactiveStringRedisTemplate redis, Clock clock, Duration ttl) {
-        this.redis = redis;
+    public ActiveCache(Channels channels, Clock clock, Duration ttl) {
+        this.channels = channels;
         this.clock = clock;
         this.ttlMillis = ttl.toMillis();
         this.activeUntil = com.github.benmanes.caffeine.cache.Caffeine.newBuilder().maximumSize(MAX_ENTRIES)
@@ -86,14 +83,10 @@ public class ActiveCache implements SmartLifecycle {
         if (!isEnabled()) {
             return;
         }
-        // Deferred: a Redis down at startup is retried like a lost connection, never fails the start.
-        releases = Flux.defer(() -> redis.listenToPattern(QueueKeys.RELEASED_PATTERN))
-                .doOnNext(message -> forget(QueueKeys.productOfReleasedChannel(message.getChannel()),
-                        message.getMessage()))
-                .retryWhen(Retry.backoff(Long.MAX_VALUE, Duration.ofMillis(200)).maxBackoff(Duration.ofSeconds(5))
-                        // While unsubscribed, nothing can be trusted beyond this moment.
-                        .doBeforeRetry(signal -> activeUntil.clear()))
-                .subscribe();
+        releases = channels.listen(QueueKeys.RELEASED_PATTERN,
+                (channel, message) -> forget(QueueKeys.productOfReleasedChannel(channel), message),
+                // While unsubscribed, nothing can be trusted beyond this moment.
+                activeUntil::clear);
     }
 
     @Override

@@ -35,6 +35,7 @@ import io.queuegate.paths.TrailingSlashFilter;
 import io.queuegate.recovery.Reclaims;
 import io.queuegate.recovery.SessionLedger;
 import io.queuegate.routes.RouteQueuePolicies;
+import io.queuegate.store.Channels;
 import io.queuegate.store.ProductQueues;
 import io.queuegate.store.QueueScripts;
 import io.queuegate.token.SigningKeys;
@@ -46,8 +47,8 @@ import io.queuegate.web.QueueAdmissionFilter;
 import io.queuegate.web.QueueEndpoints;
 import io.queuegate.web.QueueResponses;
 import io.queuegate.web.ReleaseHeader;
-import io.queuegate.web.StreamLeaseRelease;
 import io.queuegate.web.SecureCookies;
+import io.queuegate.web.StreamLeaseRelease;
 import io.queuegate.web.WaitingPage;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -59,7 +60,6 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.support.ResourceBundleMessageSource;
 import org.springframework.core.io.Resource;
 import org.springframework.core.io.ResourceLoader;
-import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
 import org.springframework.web.reactive.function.server.RouterFunction;
 import org.springframework.web.reactive.function.server.ServerResponse;
 import org.springframework.web.server.ServerWebExchange;
@@ -86,8 +86,8 @@ class AdmissionConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    ActiveCache activeCache(ReactiveStringRedisTemplate redis, Clock queuegateClock, QueueGateProperties properties) {
-        return new ActiveCache(redis, queuegateClock, properties.activeCacheTtl());
+    ActiveCache activeCache(Channels channels, Clock queuegateClock, QueueGateProperties properties) {
+        return new ActiveCache(channels, queuegateClock, properties.activeCacheTtl());
     }
 
     @Bean
@@ -122,9 +122,8 @@ class AdmissionConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    LineViews lineViews(QueueScripts scripts, ReactiveStringRedisTemplate redis, Clock queuegateClock,
-            QueueEventHub events) {
-        LineViews views = new LineViews(scripts, redis, queuegateClock);
+    LineViews lineViews(QueueScripts scripts, Channels channels, Clock queuegateClock, QueueEventHub events) {
+        LineViews views = new LineViews(scripts, channels, queuegateClock);
         // This instance's own admissions and operator changes count at once, before its answer leaves.
         events.register(new QueueEvents() {
             @Override
@@ -265,8 +264,8 @@ class AdmissionConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    AdmissionNotifier admissionNotifier(ReactiveStringRedisTemplate redis, LineViews views, SessionLedger ledger) {
-        return new AdmissionNotifier(redis, (productId, users) -> {
+    AdmissionNotifier admissionNotifier(Channels channels, LineViews views, SessionLedger ledger) {
+        return new AdmissionNotifier(channels, (productId, users) -> {
             views.announced(productId, users);
             ledger.announced(productId, users);
         });

@@ -9,6 +9,7 @@ import io.queuegate.line.LineViews;
 import io.queuegate.recovery.LineRecovery;
 import io.queuegate.recovery.Reclaims;
 import io.queuegate.recovery.SessionLedger;
+import io.queuegate.store.Channels;
 import io.queuegate.store.DrawSeeds;
 import io.queuegate.store.DueIndex;
 import io.queuegate.store.ProductRecovery;
@@ -19,7 +20,6 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
 
 /**
  * The line's recovery after Redis forgets: the sessions each instance remembers, the recovery of
@@ -31,9 +31,9 @@ class RecoveryConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    SessionLedger queuegateSessionLedger(ReactiveStringRedisTemplate redis, Clock queuegateClock) {
+    SessionLedger queuegateSessionLedger(Channels channels, Clock queuegateClock) {
         // A QueueEvents bean: registered with the hub like every other listener bean.
-        return new SessionLedger(redis, queuegateClock);
+        return new SessionLedger(channels, queuegateClock);
     }
 
     @Bean

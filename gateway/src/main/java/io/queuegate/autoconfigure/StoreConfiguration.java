@@ -10,6 +10,7 @@ import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.Delay;
 import io.queuegate.config.QueueGateProperties;
 import io.queuegate.events.QueueEventHub;
+import io.queuegate.store.Channels;
 import io.queuegate.store.DrawSeeds;
 import io.queuegate.store.DueIndex;
 import io.queuegate.store.EvictionCheck;
@@ -68,6 +69,13 @@ class StoreConfiguration {
     RedisGuard redisGuard(ObjectProvider<CircuitBreakerRegistry> registry, QueueGateProperties properties) {
         CircuitBreaker breaker = registry.getIfAvailable(CircuitBreakerRegistry::ofDefaults).circuitBreaker(BREAKER);
         return new RedisGuard(breaker, properties.redis().timeout());
+    }
+
+    /** The instance's Pub/Sub subscriptions: one per channel pattern, shared by its listeners. */
+    @Bean
+    @ConditionalOnMissingBean
+    Channels queuegateChannels(ReactiveStringRedisTemplate redis) {
+        return new Channels(redis);
     }
 
     @Bean

@@ -8,6 +8,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
+import io.queuegate.store.Channels;
 import io.queuegate.store.QueueKeys;
 import io.queuegate.store.QueueScripts;
 import io.queuegate.store.RoomMode;
@@ -16,12 +17,10 @@ import io.queuegate.store.script.ViewScript;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.springframework.context.SmartLifecycle;
-import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
 
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
-import reactor.util.retry.Retry;
 
 /**
  * This instance's views of the lines of the products its shoppers ask about ({@link LineView}):
@@ -75,7 +74,7 @@ public class LineViews implements SmartLifecycle {
     private static final Log log = LogFactory.getLog(LineViews.class);
 
     private final QueueScripts scripts;
-    private final ReactiveStringRedisTemplate redis;
+    private final Channels channels;
     private final Clock clock;
     private final Map<String, Product> products = new ConcurrentHashMap<>();
     private final Map<String, Remembered> remembered = new ConcurrentHashMap<>();
@@ -83,9 +82,9 @@ public class LineViews implements SmartLifecycle {
     private volatile Disposable operatorChanges;
     private volatile Disposable invitedJoins;
 
-    public LineViews(QueueScripts scripts, ReactiveStringRedisTemplate redis, Clock clock) {
+    public LineViews(QueueScripts scripts, Channels channels, Clock clock) {
         this.scripts = scripts;
-        this.redis = redis;
+        this.channels = channels;
         this.clock = clock;
     }
 
@@ -272,17 +271,14 @@ public class LineViews implements SmartLifecycle {
     public void start() {
         ticker = Flux.interval(TICK).subscribe(tick -> refresh());
         // admin.lua announces an operator's change as everyone released.
-        operatorChanges = Flux.defer(() -> redis.listenToPattern(QueueKeys.RELEASED_PATTERN))
-                .filter(message -> EVERYONE.equals(message.getMessage()))
-                .doOnNext(message -> changed(QueueKeys.productOfReleasedChannel(message.getChannel())))
-                .retryWhen(Retry.backoff(Long.MAX_VALUE, Duration.ofMillis(200)).maxBackoff(Duration.ofSeconds(5)))
-                .subscribe();
+        operatorChanges = channels.listen(QueueKeys.RELEASED_PATTERN, (channel, message) -> {
+            if (EVERYONE.equals(message)) {
+                changed(QueueKeys.productOfReleasedChannel(channel));
+            }
+        });
         // join.lua announces how many places a call made in a product's invited line.
-        invitedJoins = Flux.defer(() -> redis.listenToPattern(QueueKeys.INVITED_JOINED_PATTERN))
-                .doOnNext(message -> invitedJoined(QueueKeys.productOfInvitedJoinedChannel(message.getChannel()),
-                        count(message.getMessage())))
-                .retryWhen(Retry.backoff(Long.MAX_VALUE, Duration.ofMillis(200)).maxBackoff(Duration.ofSeconds(5)))
-                .subscribe();
+        invitedJoins = channels.listen(QueueKeys.INVITED_JOINED_PATTERN,
+                (channel, message) -> invitedJoined(QueueKeys.productOfInvitedJoinedChannel(channel), count(message)));
     }
 
     private static long count(String message) {

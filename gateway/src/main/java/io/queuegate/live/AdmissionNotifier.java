@@ -1,21 +1,18 @@
 package io.queuegate.live;
 
-import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiConsumer;
 
+import io.queuegate.store.Channels;
 import io.queuegate.store.QueueKeys;
 
 import org.springframework.context.SmartLifecycle;
-import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
 
 import reactor.core.Disposable;
-import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
-import reactor.util.retry.Retry;
 
 /**
  * Tells this instance's live connections that their shopper was admitted. The promotion script
@@ -28,14 +25,14 @@ import reactor.util.retry.Retry;
  */
 public class AdmissionNotifier implements SmartLifecycle {
 
-    private final ReactiveStringRedisTemplate redis;
+    private final Channels channels;
     private final BiConsumer<String, String[]> onAdmissions;
     private final Map<Watched, Set<Sinks.Empty<Void>>> watchers = new ConcurrentHashMap<>();
     private volatile Disposable subscription;
 
     /** @param onAdmissions told the product and the users of every announcement */
-    public AdmissionNotifier(ReactiveStringRedisTemplate redis, BiConsumer<String, String[]> onAdmissions) {
-        this.redis = redis;
+    public AdmissionNotifier(Channels channels, BiConsumer<String, String[]> onAdmissions) {
+        this.channels = channels;
         this.onAdmissions = onAdmissions;
     }
 
@@ -78,12 +75,8 @@ public class AdmissionNotifier implements SmartLifecycle {
 
     @Override
     public void start() {
-        // Deferred: a Redis down at startup is retried like a lost connection, never fails the start.
-        subscription = Flux.defer(() -> redis.listenToPattern(QueueKeys.ADMITTED_PATTERN))
-                .doOnNext(message -> announced(QueueKeys.productOfAdmittedChannel(message.getChannel()),
-                        message.getMessage()))
-                .retryWhen(Retry.backoff(Long.MAX_VALUE, Duration.ofMillis(200)).maxBackoff(Duration.ofSeconds(5)))
-                .subscribe();
+        subscription = channels.listen(QueueKeys.ADMITTED_PATTERN,
+                (channel, message) -> announced(QueueKeys.productOfAdmittedChannel(channel), message));
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.queuegate.promotion;
 
-import java.time.Duration;
+import io.queuegate.store.Channels;
+
 
 import org.apache.commons.logging.Log;
 import org.springframework.context.SmartLifecycle;
@@ -8,7 +9,6 @@ import org.springframework.core.NestedExceptionUtils;
 
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
-import reactor.util.retry.Retry;
 
 /**
  * A long-lived subscription to Redis events that survives Redis going away: on error it
@@ -36,8 +36,7 @@ abstract class EventSubscription implements SmartLifecycle {
             return;
         }
         subscription = Flux.defer(this::events)
-                .retryWhen(Retry.backoff(Long.MAX_VALUE, Duration.ofMillis(200)).maxBackoff(Duration.ofSeconds(5))
-                        .doBeforeRetry(signal -> log.warn(description() + " lost; resubscribing: "
+                .retryWhen(Channels.RESUBSCRIBE.doBeforeRetry(signal -> log.warn(description() + " lost; resubscribing: "
                                 + signal.failure() + " (cause: "
                                 + NestedExceptionUtils.getMostSpecificCause(signal.failure()).getMessage() + ")")))
                 .subscribe();

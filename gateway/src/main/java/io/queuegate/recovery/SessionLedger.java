@@ -13,14 +13,12 @@ import java.util.concurrent.ConcurrentHashMap;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.queuegate.events.QueueEvents;
+import io.queuegate.store.Channels;
 import io.queuegate.store.QueueKeys;
 
 import org.springframework.context.SmartLifecycle;
-import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
 
 import reactor.core.Disposable;
-import reactor.core.publisher.Flux;
-import reactor.util.retry.Retry;
 
 /**
  * What this instance knows of the sessions of every product, in case Redis forgets them: each
@@ -65,14 +63,14 @@ public final class SessionLedger implements QueueEvents, SmartLifecycle {
     private record Key(String productId, String userId) {
     }
 
-    private final ReactiveStringRedisTemplate redis;
+    private final Channels channels;
     private final Clock clock;
     private final Map<String, Set<String>> byProduct = new ConcurrentHashMap<>();
     private final Cache<Key, Session> sessions;
     private volatile Disposable releases;
 
-    public SessionLedger(ReactiveStringRedisTemplate redis, Clock clock) {
-        this.redis = redis;
+    public SessionLedger(Channels channels, Clock clock) {
+        this.channels = channels;
         this.clock = clock;
         this.sessions = Caffeine.newBuilder()
                 .maximumSize(MAX_ENTRIES)
@@ -169,12 +167,8 @@ public final class SessionLedger implements QueueEvents, SmartLifecycle {
 
     @Override
     public void start() {
-        // Deferred: a Redis down at startup is retried like a lost connection, never fails the start.
-        releases = Flux.defer(() -> redis.listenToPattern(QueueKeys.RELEASED_PATTERN))
-                .doOnNext(message -> released(QueueKeys.productOfReleasedChannel(message.getChannel()),
-                        message.getMessage()))
-                .retryWhen(Retry.backoff(Long.MAX_VALUE, Duration.ofMillis(200)).maxBackoff(Duration.ofSeconds(5)))
-                .subscribe();
+        releases = channels.listen(QueueKeys.RELEASED_PATTERN,
+                (channel, message) -> released(QueueKeys.productOfReleasedChannel(channel), message));
     }
 
     @Override
