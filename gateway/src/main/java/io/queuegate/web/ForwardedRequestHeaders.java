@@ -6,6 +6,7 @@ import java.util.Locale;
 import java.util.function.Predicate;
 
 import io.queuegate.admission.PresentedToken;
+import io.queuegate.challenge.ProofOfWork;
 import io.queuegate.config.CompletionRule;
 import io.queuegate.routes.RouteQueuePolicies;
 
@@ -43,8 +44,8 @@ public class ForwardedRequestHeaders implements HttpHeadersFilter, Ordered {
     public static final int ORDER = Ordered.LOWEST_PRECEDENCE;
 
     /** Request headers that are QueueGate's and never the shop's. */
-    static final List<String> PRIVATE_HEADERS = List.of(PresentedToken.HEADER, ReleaseHeader.NAME, "Queue-Challenge",
-            "Queue-Invite");
+    static final List<String> PRIVATE_HEADERS = List.of(PresentedToken.HEADER, ReleaseHeader.NAME, ProofOfWork.HEADER,
+            PresentedInvitation.HEADER);
 
     /**
      * The exchange attribute holding the identity to forward on a protected route: the user id,
