@@ -43,6 +43,7 @@ import io.queuegate.token.WaitTokenCodec;
 import io.queuegate.web.AmbiguousCredentialsFilter;
 import io.queuegate.web.CorsExposedHeaders;
 import io.queuegate.web.ForwardedRequestHeaders;
+import io.queuegate.web.PageBranding;
 import io.queuegate.web.QueueAdmissionFilter;
 import io.queuegate.web.QueueEndpoints;
 import io.queuegate.web.QueueResponses;
@@ -159,7 +160,7 @@ class AdmissionConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    WaitingPage waitingPage(QueueGateProperties properties, ResourceLoader resources) {
+    WaitingPage waitingPage(QueueGateProperties properties, ResourceLoader resources, Clock queuegateClock) {
         QueueGateProperties.Page page = properties.page();
         ResourceBundleMessageSource messages = new ResourceBundleMessageSource();
         messages.setBasenames(page.messages().toArray(String[]::new));
@@ -167,7 +168,10 @@ class AdmissionConfiguration {
         // A language without its own bundle gets the base (English) texts, not the server's locale.
         messages.setFallbackToSystemLocale(false);
         return new WaitingPage(resources.getResource(page.template()), resources.getResource(page.unavailableTemplate()),
-                resources.getResource(page.challengeTemplate()), messages);
+                resources.getResource(page.challengeTemplate()), messages,
+                new PageBranding(page.shopName(), page.logoUrl(), page.logoOrigin(), page.primaryColor(),
+                        page.accentColor(), page.tagline()),
+                queuegateClock);
     }
 
     @Bean

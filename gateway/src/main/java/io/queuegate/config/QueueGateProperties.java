@@ -1,10 +1,13 @@
 package io.queuegate.config;
 
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 import io.queuegate.identity.IdentitySource;
 
@@ -405,16 +408,111 @@ public record QueueGateProperties(
      *                 {@code queuegate/messages} (English, Korean); put a shop's own first
      * @param heartbeat how often a live connection repeats the shopper's place when it has not
      *                  changed, which keeps proxies from closing it; default 15 seconds
+     * @param shopName the shop's name, at the top of every shopper page; default none
+     * @param logoUrl the shop's logo at the top of every shopper page: an absolute {@code https}
+     *                URL (whose origin the pages' Content-Security-Policy then allows images from)
+     *                or a path on the gateway's own origin; default none
+     * @param primaryColor the colour of headings, the place in line and the countdown, as
+     *                     {@code #rgb} or {@code #rrggbb}; default none ({@code #1d1d1f})
+     * @param accentColor the colour of the progress bar, the spinner and links, as {@code #rgb} or
+     *                    {@code #rrggbb}; default none ({@code #0b57d0})
+     * @param tagline a line of text under the shop's name (a slogan, where to get help); default none
      */
     public record Page(@DefaultValue("classpath:queuegate/waiting-page.html") String template,
             @DefaultValue("classpath:queuegate/unavailable-page.html") String unavailableTemplate,
             @DefaultValue("classpath:queuegate/challenge-page.html") String challengeTemplate,
             @DefaultValue("queuegate/messages") List<String> messages,
-            @DefaultValue("15s") Duration heartbeat) {
+            @DefaultValue("15s") Duration heartbeat,
+            String shopName, String logoUrl, String primaryColor, String accentColor, String tagline) {
+
+        private static final Pattern COLOR =
+                Pattern.compile("#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})");
+
+        /** Longest shop name and tagline: both sit on one line above the page on a phone. */
+        static final int MAX_SHOP_NAME = 80;
+        static final int MAX_TAGLINE = 200;
 
         public Page {
             messages = List.copyOf(messages);
             requirePositive("queuegate.page.heartbeat", heartbeat);
+            shopName = checkLine("queuegate.page.shop-name", shopName, MAX_SHOP_NAME);
+            tagline = checkLine("queuegate.page.tagline", tagline, MAX_TAGLINE);
+            primaryColor = checkColor("queuegate.page.primary-color", primaryColor);
+            accentColor = checkColor("queuegate.page.accent-color", accentColor);
+            logoUrl = checkLogo(logoUrl);
+        }
+
+        private static String checkLine(String property, String value, int max) {
+            if (value == null || value.isBlank()) {
+                return null;
+            }
+            String line = value.strip();
+            if (line.codePointCount(0, line.length()) > max) {
+                throw new IllegalArgumentException(property + " must be at most " + max + " characters, was "
+                        + line.codePointCount(0, line.length()));
+            }
+            if (line.chars().anyMatch(Character::isISOControl)) {
+                throw new IllegalArgumentException(property + " must be one line, without control characters "
+                        + "(line breaks, tabs)");
+            }
+            return line;
+        }
+
+        // Only what CSS reads as a colour and nothing else: the value goes into the pages' style.
+        private static String checkColor(String property, String value) {
+            if (value == null || value.isBlank()) {
+                return null;
+            }
+            String color = value.strip();
+            if (!COLOR.matcher(color).matches()) {
+                throw new IllegalArgumentException(property + " must be a colour written #rgb or #rrggbb (#0b57d0), was '"
+                        + color + "'");
+            }
+            return color;
+        }
+
+        /*
+         * https only: a logo over plain http would be mixed content on a shop served over TLS, and
+         * any other scheme (javascript:, data:) has no place in an image's address. A path stays on
+         * the gateway's own origin, which the pages already load images from.
+         */
+        private static String checkLogo(String value) {
+            if (value == null || value.isBlank()) {
+                return null;
+            }
+            String logo = value.strip();
+            String refused = "queuegate.page.logo-url must be an absolute https URL (https://cdn.example.com/logo.svg) "
+                    + "or a path on the gateway (/static/logo.svg), was '" + logo + "'";
+            URI uri;
+            try {
+                uri = new URI(logo);
+            }
+            catch (URISyntaxException ex) {
+                throw new IllegalArgumentException(refused + ": " + ex.getReason());
+            }
+            if (uri.isAbsolute()) {
+                if (!"https".equalsIgnoreCase(uri.getScheme()) || uri.getHost() == null || uri.getRawUserInfo() != null) {
+                    throw new IllegalArgumentException(refused);
+                }
+                return logo;
+            }
+            // "//host/logo" is another origin in disguise.
+            if (!logo.startsWith("/") || logo.startsWith("//") || uri.getRawAuthority() != null) {
+                throw new IllegalArgumentException(refused);
+            }
+            return logo;
+        }
+
+        /**
+         * The origin ({@code https://host[:port]}) a logo URL loads from, or {@code null} for a path
+         * or no logo: the one origin the pages' Content-Security-Policy adds to {@code img-src}.
+         */
+        public String logoOrigin() {
+            if (logoUrl == null || logoUrl.startsWith("/")) {
+                return null;
+            }
+            URI uri = URI.create(logoUrl);
+            return "https://" + uri.getHost() + (uri.getPort() >= 0 ? ":" + uri.getPort() : "");
         }
     }
 

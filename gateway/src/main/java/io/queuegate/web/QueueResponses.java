@@ -36,6 +36,8 @@ public class QueueResponses {
     /** In a sale's pre-queue: the latest the shopper may come back after the opening and keep the place. */
     public static final String COME_BACK_BY_HEADER = "Queue-Come-Back-By";
 
+    private static final String CONTENT_SECURITY_POLICY = "Content-Security-Policy";
+
     private static final MediaType HTML = new MediaType(MediaType.TEXT_HTML, StandardCharsets.UTF_8);
 
     private final JsonMapper json;
@@ -84,10 +86,10 @@ public class QueueResponses {
         if (prefersHtml(exchange.getRequest())) {
             String html = waiting.preQueued()
                     ? page.renderPreQueue(caller.productId(), displayName, waiting.opensAt(), retryAfter,
-                            waiting.seedCommitment(), locale(exchange))
+                            waiting.seedCommitment(), waiting.rank(), waiting.comeBackBy(), locale(exchange))
                     : page.render(caller.productId(), displayName, waiting.rank(), waiting.estimatedWaitSeconds(),
                             retryAfter, waiting.seedCommitment(), locale(exchange));
-            return write(response, HTML, html.getBytes(StandardCharsets.UTF_8));
+            return writeHtml(response, html);
         }
         if (waiting.preQueued()) {
             String comeBackBy = waiting.comeBackBy() == null ? null : waiting.comeBackBy().toString();
@@ -144,8 +146,7 @@ public class QueueResponses {
             if (rejected.retryAfterSeconds() > 0) {
                 response.getHeaders().set(HttpHeaders.RETRY_AFTER, Long.toString(rejected.retryAfterSeconds()));
             }
-            return write(response, HTML, page.renderNotice(notice, rejected.retryAfterSeconds(), locale(exchange))
-                    .getBytes(StandardCharsets.UTF_8));
+            return writeHtml(response, page.renderNotice(notice, rejected.retryAfterSeconds(), locale(exchange)));
         }
         return error(exchange, error, rejected.detail() != null ? rejected.detail() : error.message(),
                 rejected.clearCookie(), rejected.retryAfterSeconds());
@@ -161,8 +162,8 @@ public class QueueResponses {
         response.setStatusCode(error.status());
         response.getHeaders().setCacheControl("no-store");
         if (prefersHtml(exchange.getRequest())) {
-            String html = page.renderChallenge(json.writeValueAsString(challenged.challenge()), locale(exchange));
-            return write(response, HTML, html.getBytes(StandardCharsets.UTF_8));
+            return writeHtml(response,
+                    page.renderChallenge(json.writeValueAsString(challenged.challenge()), locale(exchange)));
         }
         String message = challenged.detail() == null ? error.message()
                 : challenged.detail() + "; solve the new challenge in this answer and join again";
@@ -175,8 +176,7 @@ public class QueueResponses {
             response.setStatusCode(QueueError.QUEUE_UNAVAILABLE.status());
             response.getHeaders().setCacheControl("no-store");
             response.getHeaders().set(HttpHeaders.RETRY_AFTER, "5");
-            return write(response, HTML, page.renderNotice(WaitingPage.Notice.UNAVAILABLE, 5, locale(exchange))
-                    .getBytes(StandardCharsets.UTF_8));
+            return writeHtml(response, page.renderNotice(WaitingPage.Notice.UNAVAILABLE, 5, locale(exchange)));
         }
         return error(exchange, QueueError.QUEUE_UNAVAILABLE, QueueError.QUEUE_UNAVAILABLE.message(), false);
     }
@@ -251,6 +251,11 @@ public class QueueResponses {
             }
         }
         return best;
+    }
+
+    private Mono<Void> writeHtml(ServerHttpResponse response, String html) {
+        response.getHeaders().set(CONTENT_SECURITY_POLICY, page.contentSecurityPolicy(html));
+        return write(response, HTML, html.getBytes(StandardCharsets.UTF_8));
     }
 
     private Mono<Void> writeJson(ServerHttpResponse response, Object body) {

@@ -4,12 +4,19 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.format.FormatStyle;
+import java.util.Base64;
+import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -27,7 +34,9 @@ import org.springframework.web.util.HtmlUtils;
  * with {@code {{name}}} for values and {@code {{msg:key}}} for texts from the message bundles, so a
  * shop can replace the template
  * ({@code queuegate.page.template}) and add languages or wording ({@code queuegate.page.messages})
- * without code. Every inserted value is HTML-escaped.
+ * without code. Every inserted value is HTML-escaped. A shop's branding ({@link PageBranding}) goes
+ * on every page, and each page is served with a Content-Security-Policy that allows its own inline
+ * scripts and styles by hash, and images from the gateway and the logo's one origin.
  */
 public class WaitingPage {
 
@@ -36,10 +45,21 @@ public class WaitingPage {
     /** The shipped proof-of-work page, on the classpath. */
     public static final String DEFAULT_CHALLENGE_TEMPLATE = "queuegate/challenge-page.html";
 
+    /** A page's inline scripts and styles, whose hashes its Content-Security-Policy lists. */
+    private static final Pattern INLINE = Pattern.compile("<(script|style)\\b([^>]*)>(.*?)</\\1\\s*>",
+            Pattern.DOTALL | Pattern.CASE_INSENSITIVE);
+    private static final Pattern SOURCED = Pattern.compile("\\bsrc\\s*=", Pattern.CASE_INSENSITIVE);
+
+    /** More distinct inline blocks than this means a template puts values into them: hash, do not keep. */
+    private static final int MAX_KEPT_HASHES = 64;
+
     private final String waitingTemplate;
     private final String unavailableTemplate;
     private final String challengeTemplate;
     private final MessageSource messages;
+    private final PageBranding branding;
+    private final Clock clock;
+    private final Map<String, String> hashes = new ConcurrentHashMap<>();
 
     /** With the shipped page for proof-of-work challenges. */
     public WaitingPage(Resource waitingTemplate, Resource unavailableTemplate, MessageSource messages) {
@@ -48,10 +68,81 @@ public class WaitingPage {
 
     public WaitingPage(Resource waitingTemplate, Resource unavailableTemplate, Resource challengeTemplate,
             MessageSource messages) {
+        this(waitingTemplate, unavailableTemplate, challengeTemplate, messages, PageBranding.NONE, Clock.systemUTC());
+    }
+
+    /**
+     * @param clock the gateway's clock: the pre-queue's countdown starts from its time, not from
+     *              the shopper's device's, which may be minutes off
+     */
+    public WaitingPage(Resource waitingTemplate, Resource unavailableTemplate, Resource challengeTemplate,
+            MessageSource messages, PageBranding branding, Clock clock) {
         this.waitingTemplate = read(waitingTemplate);
         this.unavailableTemplate = read(unavailableTemplate);
         this.challengeTemplate = read(challengeTemplate);
         this.messages = messages;
+        this.branding = branding;
+        this.clock = clock;
+    }
+
+    /**
+     * The Content-Security-Policy a rendered page is served with: nothing but its own inline
+     * scripts and styles (by SHA-256), scripts, styles, images and requests from the gateway's own
+     * origin, a proof-of-work worker from a {@code blob:} address, and images from the logo's
+     * origin when the logo is an absolute URL. A shop's template may load anything it needs from
+     * the gateway's origin.
+     */
+    public String contentSecurityPolicy(String html) {
+        StringBuilder scripts = new StringBuilder();
+        StringBuilder styles = new StringBuilder();
+        Matcher inline = INLINE.matcher(html);
+        while (inline.find()) {
+            if (inline.group(1).equalsIgnoreCase("script") && SOURCED.matcher(inline.group(2)).find()) {
+                continue;
+            }
+            (inline.group(1).equalsIgnoreCase("script") ? scripts : styles).append(" '").append(hash(inline.group(3)))
+                    .append('\'');
+        }
+        return "default-src 'none'; script-src 'self'" + scripts + "; style-src 'self'" + styles
+                + "; img-src 'self'" + (branding.logoOrigin() == null ? "" : " " + branding.logoOrigin())
+                + "; connect-src 'self'; worker-src blob:; base-uri 'none'; form-action 'self'";
+    }
+
+    private String hash(String block) {
+        String known = hashes.get(block);
+        if (known != null) {
+            return known;
+        }
+        String hash;
+        try {
+            hash = "sha256-" + Base64.getEncoder().encodeToString(
+                    MessageDigest.getInstance("SHA-256").digest(block.getBytes(StandardCharsets.UTF_8)));
+        }
+        catch (NoSuchAlgorithmException ex) {
+            throw new IllegalStateException("every Java has SHA-256", ex);
+        }
+        if (hashes.size() < MAX_KEPT_HASHES) {
+            hashes.put(block, hash);
+        }
+        return hash;
+    }
+
+    /** What every page shows of the shop, and the page's language. */
+    private Map<String, String> page(Locale locale) {
+        Map<String, String> values = new HashMap<>();
+        values.put("lang", locale.getLanguage());
+        values.put("shopName", branding.shopName() == null ? "" : branding.shopName());
+        values.put("tagline", branding.tagline() == null ? "" : branding.tagline());
+        values.put("logoUrl", branding.logoUrl() == null ? "" : branding.logoUrl());
+        // Beside the shop's name the logo says nothing more to a screen reader.
+        values.put("logoAlt", branding.shopName() != null ? "" : message("queuegate.page.logo", locale));
+        values.put("brandSection", branding.shown() ? "" : "hidden");
+        values.put("logoSection", branding.logoUrl() == null ? "hidden" : "");
+        values.put("shopNameSection", branding.shopName() == null ? "hidden" : "");
+        values.put("taglineSection", branding.tagline() == null ? "hidden" : "");
+        values.put("primaryColor", branding.primary());
+        values.put("accentColor", branding.accent());
+        return values;
     }
 
     /**
@@ -63,9 +154,51 @@ public class WaitingPage {
      * @param challengeJson the challenge as the JSON answers carry it
      */
     public String renderChallenge(String challengeJson, Locale locale) {
-        return fill(challengeTemplate, locale, Map.of(
-                "lang", locale.getLanguage(),
-                "challenge", challengeJson));
+        Map<String, String> values = page(locale);
+        values.put("challenge", challengeJson);
+        values.put("refusals", refusals(locale));
+        return fill(challengeTemplate, locale, values);
+    }
+
+    /**
+     * The notices a join may be refused with once the browser has done its proof of work (the room
+     * closed, the sale ended meanwhile), in the shopper's language, keyed by the error code the
+     * JSON answer names: the page shows the notice, not the answer's English message.
+     */
+    private String refusals(Locale locale) {
+        StringBuilder json = new StringBuilder("{");
+        for (QueueError error : QueueError.values()) {
+            Notice notice = Notice.of(error);
+            if (notice == null) {
+                continue;
+            }
+            if (json.length() > 1) {
+                json.append(',');
+            }
+            json.append(jsonString(error.code())).append(":{\"title\":")
+                    .append(jsonString(message(notice.messagePrefix + ".title", locale))).append(",\"text\":")
+                    .append(jsonString(message(notice.messagePrefix + ".text", locale))).append('}');
+        }
+        return json.append('}').toString();
+    }
+
+    private static String jsonString(String value) {
+        StringBuilder out = new StringBuilder(value.length() + 2).append('"');
+        for (char c : value.toCharArray()) {
+            switch (c) {
+                case '"' -> out.append("\\\"");
+                case '\\' -> out.append("\\\\");
+                default -> {
+                    if (c < 0x20) {
+                        out.append(String.format("\\u%04x", (int) c));
+                    }
+                    else {
+                        out.append(c);
+                    }
+                }
+            }
+        }
+        return out.append('"').toString();
     }
 
     /**
@@ -80,8 +213,8 @@ public class WaitingPage {
      * @param displayName what the page calls the product; {@code null} for its id
      * @param estimatedWaitSeconds {@code null} until a rate is known
      * @param refreshSeconds when the page asks again (meta refresh and polling fallback)
-     * @param seedCommitment the commitment to the seed of the product's pre-queue draw, shown with
-     *                       a line that says what it is; {@code null} when it has none
+     * @param seedCommitment the commitment to the seed of the product's pre-queue draw, shown behind
+     *                       a "how is this fair?" disclosure; {@code null} when it has none
      */
     public String render(String productId, String displayName, long rank, Long estimatedWaitSeconds,
             long refreshSeconds, String seedCommitment, Locale locale) {
@@ -89,29 +222,26 @@ public class WaitingPage {
         String etaText = estimatedWaitSeconds == null ? message("queuegate.page.eta.unknown", locale)
                 : message("queuegate.page.eta", locale, duration(estimatedWaitSeconds, locale));
         String name = displayName != null ? displayName : productId;
-        return fill(waitingTemplate, locale, Map.ofEntries(
-                Map.entry("lang", locale.getLanguage()),
-                Map.entry("productId", productId),
-                Map.entry("productName", name),
-                Map.entry("title", title(displayName, locale)),
-                Map.entry("rank", Long.toString(rank)),
-                Map.entry("eta", eta),
-                Map.entry("etaText", etaText),
-                Map.entry("intro", message("queuegate.page.intro", locale, name)),
-                Map.entry("opensAt", ""),
-                Map.entry("rankSection", ""),
-                Map.entry("seedCommitment", seedCommitment == null ? "" : seedCommitment),
-                Map.entry("drawSection", seedCommitment == null ? "hidden" : ""),
-                Map.entry("retryAfter", Long.toString(refreshSeconds)),
-                Map.entry("eventsUrl", "/queue/" + productId + "/events"),
-                Map.entry("statusUrl", "/queue/" + productId + "/status")));
+        Map<String, String> values = line(productId, displayName, refreshSeconds, seedCommitment, locale);
+        values.put("rank", Long.toString(rank));
+        values.put("eta", eta);
+        values.put("etaText", etaText);
+        values.put("intro", message("queuegate.page.intro", locale, name));
+        values.put("opensAt", "");
+        values.put("opensAtText", "");
+        values.put("preQueuedText", "");
+        values.put("openingSection", "hidden");
+        values.put("rankSection", "");
+        values.put("comeBack", "");
+        values.put("comeBackSection", "hidden");
+        return fill(waitingTemplate, locale, values);
     }
 
     /**
      * The pre-queue of a scheduled sale: no rank yet (places are drawn at opening); the page
      * reloads itself at the opening, or sooner when abandon-after asks for it. The draw's commitment
-     * ({@code null} when it has none, as for a draw a previous release opened) is shown with a line
-     * that says what it is.
+     * ({@code null} when it has none, as for a draw a previous release opened) is shown behind a
+     * "how is this fair?" disclosure.
      */
     public String renderPreQueue(String productId, Instant opensAt, long refreshSeconds, Locale locale) {
         return renderPreQueue(productId, null, opensAt, refreshSeconds, null, locale);
@@ -122,27 +252,55 @@ public class WaitingPage {
      * the draw's seed commitment ({@code null} when it has none).
      */
     public String renderPreQueue(String productId, String displayName, Instant opensAt, long refreshSeconds,
-            String seedCommitment,
-            Locale locale) {
-        String opens = DateTimeFormatter.ofLocalizedDateTime(FormatStyle.MEDIUM, FormatStyle.LONG)
+            String seedCommitment, Locale locale) {
+        return renderPreQueue(productId, displayName, opensAt, refreshSeconds, seedCommitment, 0, null, locale);
+    }
+
+    /**
+     * The pre-queue page with the opening as a countdown in the shopper's own time (the gateway's
+     * UTC time without JavaScript), how many wait for the opening, and until when after it a
+     * shopper who leaves may come back and keep the place.
+     *
+     * @param preQueued how many are in the pre-queue; 0 when not known, and then not shown
+     * @param comeBackBy the latest the shopper may come back after the opening and keep the
+     *                   place; {@code null} when not known, and then not shown
+     */
+    public String renderPreQueue(String productId, String displayName, Instant opensAt, long refreshSeconds,
+            String seedCommitment, long preQueued, Instant comeBackBy, Locale locale) {
+        String opens = DateTimeFormatter.ofLocalizedDateTime(FormatStyle.LONG, FormatStyle.SHORT)
                 .withLocale(locale).withZone(ZoneOffset.UTC).format(opensAt);
         String name = displayName != null ? displayName : productId;
-        return fill(waitingTemplate, locale, Map.ofEntries(
-                Map.entry("lang", locale.getLanguage()),
-                Map.entry("productId", productId),
-                Map.entry("productName", name),
-                Map.entry("title", title(displayName, locale)),
-                Map.entry("rank", ""),
-                Map.entry("eta", ""),
-                Map.entry("etaText", ""),
-                Map.entry("intro", message("queuegate.page.pre-queue", locale, name, opens)),
-                Map.entry("opensAt", opensAt.toString()),
-                Map.entry("rankSection", "hidden"),
-                Map.entry("seedCommitment", seedCommitment == null ? "" : seedCommitment),
-                Map.entry("drawSection", seedCommitment == null ? "hidden" : ""),
-                Map.entry("retryAfter", Long.toString(refreshSeconds)),
-                Map.entry("eventsUrl", "/queue/" + productId + "/events"),
-                Map.entry("statusUrl", "/queue/" + productId + "/status")));
+        Map<String, String> values = line(productId, displayName, refreshSeconds, seedCommitment, locale);
+        values.put("rank", "");
+        values.put("eta", "");
+        values.put("etaText", "");
+        values.put("intro", message("queuegate.page.pre-queue", locale, name, opens));
+        values.put("opensAt", opensAt.toString());
+        values.put("opensAtText", message("queuegate.page.opens-at", locale, opens));
+        values.put("preQueuedText", preQueued > 0 ? message("queuegate.page.pre-queued", locale, preQueued) : "");
+        values.put("openingSection", "");
+        values.put("rankSection", "hidden");
+        long comeBackSeconds = comeBackBy == null ? 0 : Duration.between(opensAt, comeBackBy).toSeconds();
+        values.put("comeBack", comeBackSeconds > 0
+                ? message("queuegate.page.come-back", locale, duration(comeBackSeconds, locale)) : "");
+        values.put("comeBackSection", comeBackSeconds > 0 ? "" : "hidden");
+        return fill(waitingTemplate, locale, values);
+    }
+
+    /** What the waiting page shows before and after an opening alike. */
+    private Map<String, String> line(String productId, String displayName, long refreshSeconds, String seedCommitment,
+            Locale locale) {
+        Map<String, String> values = page(locale);
+        values.put("productId", productId);
+        values.put("productName", displayName != null ? displayName : productId);
+        values.put("title", title(displayName, locale));
+        values.put("seedCommitment", seedCommitment == null ? "" : seedCommitment);
+        values.put("drawSection", seedCommitment == null ? "hidden" : "");
+        values.put("retryAfter", Long.toString(refreshSeconds));
+        values.put("eventsUrl", "/queue/" + productId + "/events");
+        values.put("statusUrl", "/queue/" + productId + "/status");
+        values.put("serverNow", Long.toString(clock.millis()));
+        return values;
     }
 
     /** The page title: it names the product only when it has a display-name (an id says little in a tab). */
@@ -187,12 +345,12 @@ public class WaitingPage {
      * @param refreshSeconds when the page reloads itself; 0 for never (a sale that ended)
      */
     public String renderNotice(Notice notice, long refreshSeconds, Locale locale) {
-        return fill(unavailableTemplate, locale, Map.of(
-                "lang", locale.getLanguage(),
-                "title", message(notice.messagePrefix + ".title", locale),
-                "text", message(notice.messagePrefix + ".text", locale),
-                // A page that has nothing to wait for does not reload: a day is as good as never.
-                "retryAfter", Long.toString(refreshSeconds > 0 ? refreshSeconds : 86_400)));
+        Map<String, String> values = page(locale);
+        values.put("title", message(notice.messagePrefix + ".title", locale));
+        values.put("text", message(notice.messagePrefix + ".text", locale));
+        // A page that has nothing to wait for does not reload: a day is as good as never.
+        values.put("retryAfter", Long.toString(refreshSeconds > 0 ? refreshSeconds : 86_400));
+        return fill(unavailableTemplate, locale, values);
     }
 
     private String duration(long seconds, Locale locale) {

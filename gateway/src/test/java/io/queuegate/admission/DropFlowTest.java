@@ -179,9 +179,10 @@ class DropFlowTest {
                 .expectHeader().exists("Queue-Token")
                 .expectBody(String.class).returnResult();
         String html = page.getResponseBody();
-        // queuegate.page.pre-queue, with the product and the opening filled in
-        assertThat(html).contains("Sales of soon open at ")
-                .contains("Everyone who arrives before then is given a place in line by a fair draw at the opening")
+        // queuegate.page.pre-queue with the product, and the opening in UTC for a page without JavaScript
+        assertThat(html).contains("Sales of soon have not opened yet.")
+                .contains("Everyone who arrives before the opening is given a place in line by a fair draw")
+                .contains("Opens on ").contains(" (UTC).")
                 .contains("data-opens=\"" + SOON + "\"")
                 .contains("data-rank=\"\"")
                 .contains("data-retry=\"20\"")
@@ -228,11 +229,13 @@ class DropFlowTest {
 
         // The page says what it is, in English and in Korean.
         String english = page(b, "soon", "carol", "en");
-        assertThat(english).contains("The draw is fixed in advance: its secret seed is published when the sale opens")
+        assertThat(english).contains("<summary>How is this fair?</summary>")
+                .contains("secret seed is fixed when the first shopper arrives and is published when the sale opens")
                 .contains("data-commitment=\"" + commitment + "\"")
                 .contains("<code class=\"commitment\" id=\"commitment\">" + commitment + "</code>")
-                .containsPattern("<p class=\"note\" id=\"draw\"\\s*>");
-        assertThat(page(a, "soon", "dave", "ko")).contains("추첨 결과는 미리 정해져 있습니다")
+                .containsPattern("<details id=\"draw\"\\s*>");
+        assertThat(page(a, "soon", "dave", "ko")).contains("<summary>어떻게 공정한가요?</summary>")
+                .contains("순번은 먼저 누른 순서가 아니라 무작위 추첨으로 정해집니다")
                 .contains(">" + commitment + "</code>");
 
         // opens-at moved (a rolling change of the setting): the draw and its commitment stay.
@@ -254,7 +257,7 @@ class DropFlowTest {
         String status = a.get().uri("/queue/plain/status").header("X-User-Id", "bob").header("Queue-Token", token)
                 .exchange().expectStatus().isOk().expectBody(String.class).returnResult().getResponseBody();
         assertThat(status).contains("\"WAITING\"").doesNotContain("seedCommitment");
-        assertThat(page(a, "plain", "carol", "en")).containsPattern("<p class=\"note\" id=\"draw\"\\s+hidden>")
+        assertThat(page(a, "plain", "carol", "en")).containsPattern("<details id=\"draw\"\\s+hidden>")
                 .contains("data-commitment=\"\"");
         a.get().uri("/actuator/queues/plain").exchange().expectStatus().isOk().expectBody()
                 .jsonPath("$.seedCommitment").doesNotExist();

@@ -40,6 +40,39 @@ class QueueGatePropertiesTest {
     }
 
     @Test
+    void takesAShopsBrandingAndRefusesWhatCannotGoOnAPageSafely() {
+        runner.withPropertyValues(SECRET, "queuegate.page.shop-name= Sneaker Hub ",
+                "queuegate.page.logo-url=https://cdn.example.com:8443/brand/logo.svg",
+                "queuegate.page.primary-color=#0A3", "queuegate.page.accent-color=#c2410c",
+                "queuegate.page.tagline=Questions? help@example.com").run(context -> {
+                    assertThat(context).hasNotFailed();
+                    QueueGateProperties.Page page = context.getBean(QueueGateProperties.class).page();
+                    assertThat(page.shopName()).isEqualTo("Sneaker Hub");
+                    assertThat(page.logoOrigin()).isEqualTo("https://cdn.example.com:8443");
+                    assertThat(page.primaryColor()).isEqualTo("#0A3");
+                });
+        runner.withPropertyValues(SECRET, "queuegate.page.logo-url=/static/logo.svg").run(context -> {
+            assertThat(context).hasNotFailed();
+            assertThat(context.getBean(QueueGateProperties.class).page().logoOrigin()).as("a path is the gateway's own")
+                    .isNull();
+        });
+        String[][] refused = {
+                { "queuegate.page.primary-color=red", "queuegate.page.primary-color must be a colour written #rgb or #rrggbb" },
+                { "queuegate.page.accent-color=#12345", "queuegate.page.accent-color must be a colour written #rgb or #rrggbb" },
+                { "queuegate.page.accent-color=#fff;background:url(x)", "queuegate.page.accent-color must be a colour" },
+                { "queuegate.page.logo-url=http://cdn.example.com/logo.svg", "queuegate.page.logo-url must be an absolute https URL" },
+                { "queuegate.page.logo-url=javascript:alert(1)", "queuegate.page.logo-url must be an absolute https URL" },
+                { "queuegate.page.logo-url=//cdn.example.com/logo.svg", "queuegate.page.logo-url must be an absolute https URL" },
+                { "queuegate.page.logo-url=logo.svg", "queuegate.page.logo-url must be an absolute https URL" },
+                { "queuegate.page.shop-name=" + "x".repeat(81), "queuegate.page.shop-name must be at most 80 characters" },
+                { "queuegate.page.tagline=one\ntwo", "queuegate.page.tagline must be one line" } };
+        for (String[] property : refused) {
+            runner.withPropertyValues(SECRET, property[0]).run(context -> assertThat(context).as(property[0])
+                    .hasFailed().getFailure().rootCause().hasMessageContaining(property[1]));
+        }
+    }
+
+    @Test
     void refusesToStartWithoutASecret() {
         runner.run(context -> assertThat(context).hasFailed().getFailure()
                 .rootCause().hasMessageContaining("queuegate.token.secret is required"));

@@ -7,6 +7,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 import com.github.tomakehurst.wiremock.WireMockServer;
+import io.queuegate.store.AdminAction;
+import io.queuegate.store.QueueScripts;
 import io.queuegate.support.Backend;
 import io.queuegate.support.GatewayInstance;
 import io.queuegate.support.HeadlessChromium;
@@ -160,6 +162,48 @@ class QueueConsoleBrowserTest {
         assertThat(((Number) browser.executeScript("return document.documentElement.scrollWidth")).intValue())
                 .as("nothing wider than a 360 px screen").isLessThanOrEqualTo(360);
         screenshot("console-360px.png");
+    }
+
+    @Test
+    void namesTheModeInWordsFlagsActiveOverCapacityWithTheReasonAndGivesTheChartItsAxes() {
+        join(gateway, "42", "h1");
+        join(gateway, "42", "h2");
+        join(gateway, "42", "w1");
+        QueueScripts scripts = gateway.bean(QueueScripts.class);
+        scripts.admin().run("42", AdminAction.MAX, "1", System.currentTimeMillis()).block(Duration.ofSeconds(5));
+        try {
+            browser = chromium(1280, 900);
+            browser.get(gateway.managementUrl() + "/actuator/queueconsole");
+            WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(15));
+            wait.until(ExpectedConditions.textToBe(field("42", "active"), "2 / 1"));
+            assertThat(text(field("42", "mode"))).isEqualTo("Normal (admits in line order)");
+            assertThat(browser.findElement(By.cssSelector("li[data-product='42'] .badges")).getText())
+                    .contains("Over capacity");
+            assertThat(text(field("42", "over"))).isEqualTo("More were in when an operator lowered max active to 1. "
+                    + "They keep their sessions; nobody new is admitted until active falls below 1.");
+            assertThat(browser.findElement(By.cssSelector("li[data-product='42'] [data-axis='y-top']")).getText())
+                    .endsWith(" /min");
+            assertThat(browser.findElement(By.cssSelector("li[data-product='42'] [data-axis='y-zero']")).getText())
+                    .isEqualTo("0");
+            assertThat(browser.findElement(By.cssSelector("li[data-product='42'] [data-axis='x-end']")).getText())
+                    .matches("[0-2][0-9]:[0-5][0-9] UTC");
+            assertThat(browser.findElement(By.cssSelector("li[data-product='42'] figcaption")).getText())
+                    .contains("Admissions per minute (vertical)").contains("UTC (horizontal)");
+            assertThat(browser.findElements(By.cssSelector("li[data-product='7'] dd[data-field='over']")))
+                    .allSatisfy(row -> assertThat(row.isDisplayed()).as("within capacity, no flag").isFalse());
+            screenshot("console-over-capacity-1280.png");
+
+            scripts.admin().run("42", AdminAction.PAUSE, "", System.currentTimeMillis()).block(Duration.ofSeconds(5));
+            wait.until(ExpectedConditions.textToBe(field("42", "mode"), "Paused (nobody new is admitted)"));
+            browser.executeCdpCommand("Emulation.setDeviceMetricsOverride",
+                    Map.of("width", 390, "height", 844, "deviceScaleFactor", 1, "mobile", true));
+            wait.until(driver -> ((Number) browser.executeScript("return window.innerWidth")).intValue() == 390);
+            screenshot("console-over-capacity-390.png");
+        }
+        finally {
+            scripts.admin().run("42", AdminAction.RESUME, "", System.currentTimeMillis()).block(Duration.ofSeconds(5));
+            scripts.admin().run("42", AdminAction.MAX, "", System.currentTimeMillis()).block(Duration.ofSeconds(5));
+        }
     }
 
     @Test

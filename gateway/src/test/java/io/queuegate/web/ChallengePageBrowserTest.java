@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.Map;
 
 import com.github.tomakehurst.wiremock.WireMockServer;
+import io.queuegate.store.AdminAction;
+import io.queuegate.store.QueueScripts;
 import io.queuegate.support.Backend;
 import io.queuegate.support.GatewayInstance;
 import io.queuegate.support.HeadlessChromium;
@@ -16,6 +18,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.support.ui.ExpectedConditions;
@@ -146,6 +149,94 @@ class ChallengePageBrowserTest {
         screenshot("challenge-noscript-ko.png");
         assertThat(redis.commands().keys("qg:{*}:pow:*")).isEmpty();
     }
+
+    @Test
+    void aRefusalAfterTheCheckShowsTheNoticeInTheShoppersLanguageNotTheApisEnglish() {
+        for (String language : new String[] { "ko-KR", "en-US" }) {
+            String product = language.startsWith("ko") ? "77" : "78";
+            // The product exists in Redis, with someone in it: a JSON client that paid its own proof of work.
+            String challenge = WebClient.create(gateway.baseUrl()).get().uri("/api/products/" + product)
+                    .header("X-User-Id", "holder").exchangeToMono(r -> r.bodyToMono(String.class))
+                    .block(Duration.ofSeconds(10));
+            WebClient.create(gateway.baseUrl()).get().uri("/api/products/" + product).header("X-User-Id", "holder")
+                    .header("Queue-Challenge", PowSolver.solveBody(challenge))
+                    .exchangeToMono(r -> r.releaseBody().thenReturn(r.statusCode().value()))
+                    .block(Duration.ofSeconds(10));
+
+            browser = chromium(language);
+            // The worker's search starts only when the test says so: the room closes in between.
+            browser.executeCdpCommand("Page.addScriptToEvaluateOnNewDocument", Map.of("source", HOLD_THE_WORKER
+                    + WATCH_POLICY_VIOLATIONS));
+            browser.get(gateway.baseUrl() + "/api/products/" + product);
+            WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(60));
+            wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("checking")));
+            QueueScripts scripts = gateway.bean(QueueScripts.class);
+            scripts.admin().run(product, AdminAction.MODE, "closed", System.currentTimeMillis())
+                    .block(Duration.ofSeconds(5));
+            try {
+                browser.executeScript("window.queuegateTestGo = true;");
+                wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("message")));
+                String text = browser.findElement(By.id("message")).getText();
+                if (language.startsWith("ko")) {
+                    assertThat(browser.getTitle()).isEqualTo("지금은 이용할 수 없습니다");
+                    assertThat(browser.findElement(By.id("heading")).getText()).isEqualTo("지금은 이용할 수 없습니다");
+                    assertThat(text).isEqualTo("이 상품은 지금 닫혀 있습니다. 나중에 다시 시도해 주세요.");
+                    assertThat(browser.executeScript("return getComputedStyle(document.body).wordBreak"))
+                            .as("Korean breaks between words").isEqualTo("keep-all");
+                }
+                else {
+                    assertThat(browser.getTitle()).isEqualTo("Closed for now");
+                    assertThat(text).isEqualTo("This product is closed for now. Please try again later.");
+                }
+                assertThat(text).as("not the JSON answer's English message")
+                        .doesNotContain(QueueError.ROOM_CLOSED.message());
+                assertThat(browser.findElement(By.id("checking")).isDisplayed()).isFalse();
+                assertThat(browser.findElement(By.id("why")).isDisplayed()).isFalse();
+                assertThat(browser.executeScript("return window.queuegateViolations")).as("what the page's CSP blocked")
+                        .asString().isEqualTo("[]");
+                String tag = language.substring(0, 2);
+                // A headless window starts at least 500 px wide; it shrinks when asked afterwards.
+                browser.manage().window().setSize(new Dimension(390, 860));
+                chromium.screenshot("challenge-refused-" + tag + "-390.png");
+                browser.manage().window().setSize(new Dimension(1280, 860));
+                chromium.screenshot("challenge-refused-" + tag + "-1280.png");
+            }
+            finally {
+                scripts.admin().run(product, AdminAction.MODE, "queue", System.currentTimeMillis())
+                        .block(Duration.ofSeconds(5));
+                chromium.close();
+                chromium = null;
+            }
+        }
+    }
+
+    /**
+     * Holds a page's worker until {@code window.queuegateTestGo} is set: what happens between the
+     * challenge and its solution is then up to the test, not to the secret number's luck.
+     */
+    static final String HOLD_THE_WORKER = """
+            (function () {
+              var Real = window.Worker;
+              window.Worker = function (url) {
+                var worker = new Real(url);
+                var post = worker.postMessage.bind(worker);
+                worker.postMessage = function (message) {
+                  var wait = setInterval(function () {
+                    if (window.queuegateTestGo) { clearInterval(wait); post(message); }
+                  }, 50);
+                };
+                return worker;
+              };
+            })();
+            """;
+
+    /** Every directive the page's Content-Security-Policy refused, in {@code window.queuegateViolations}. */
+    static final String WATCH_POLICY_VIOLATIONS = """
+            window.queuegateViolations = [];
+            document.addEventListener('securitypolicyviolation', function (e) {
+              window.queuegateViolations.push(e.violatedDirective + ' ' + e.blockedURI);
+            });
+            """;
 
     /** Whether the checking state is on screen now (false once the page has moved on). */
     private boolean checkingShown() {

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -96,6 +97,7 @@ class WaitingPageBrowserTest {
         assertThat(browser.findElement(By.id("rank")).getAttribute("aria-live")).isEqualTo("polite");
         assertThat(browser.findElement(By.tagName("main")).getText()).contains("Keep this tab open");
         screenshot("waiting-page-en.png");
+        widths("waiting-page-en");
 
         WebClient.create(gateway.baseUrl()).post().uri("/api/products/42/orders")
                 .header("X-User-Id", "holder").header("Queue-Token", holder)
@@ -108,12 +110,15 @@ class WaitingPageBrowserTest {
     }
 
     @Test
-    void aPreQueuePageShowsTheDrawsCommitmentAndSaysWhatItIsAndAPlainLineShowsNone() {
+    void aPreQueuePageShowsTheDrawsCommitmentBehindHowIsThisFairAndAPlainLineShowsNone() {
         browser = chromium("en-US");
         browser.get(gateway.baseUrl() + "/api/products/drop");
         WebElement line = browser.findElement(By.id("draw"));
         assertThat(line.isDisplayed()).isTrue();
-        assertThat(line.getText()).startsWith("The draw is fixed in advance: its secret seed is published when the sale opens");
+        assertThat(browser.findElement(By.id("commitment")).isDisplayed()).as("a shopper need not read a hash")
+                .isFalse();
+        browser.findElement(By.cssSelector("#draw summary")).click();
+        assertThat(line.getText()).startsWith("How is this fair?\nPlaces are drawn at random, not by who clicked first.");
         String shown = browser.findElement(By.id("commitment")).getText();
         String seed = redis.commands().hget("qg:{drop}:settings", "seed");
         assertThat(shown).as("the SHA-256 of the seed kept secret in Redis").isEqualTo(Draw.commitment(seed));
@@ -123,6 +128,45 @@ class WaitingPageBrowserTest {
         browser.get(gateway.baseUrl() + "/api/products/42");
         new WebDriverWait(browser, Duration.ofSeconds(10)).until(ExpectedConditions.textToBe(By.id("rank"), "1"));
         assertThat(browser.findElement(By.id("draw")).isDisplayed()).as("no draw, no line").isFalse();
+    }
+
+    @Test
+    void thePreQueuePageCountsDownToTheOpeningInTheShoppersOwnTime() {
+        browser = chromium("en-US");
+        browser.executeCdpCommand("Emulation.setTimezoneOverride", Map.of("timezoneId", "Asia/Seoul"));
+        browser.get(gateway.baseUrl() + "/api/products/drop");
+        String first = browser.findElement(By.id("countdown")).getText();
+        assertThat(first).as("an hour to go, give or take the test's own minutes").matches("(00|01):[0-5][0-9]:[0-5][0-9]");
+        new WebDriverWait(browser, Duration.ofSeconds(5)).until(d -> !d.findElement(By.id("countdown")).getText().equals(first));
+        assertThat(browser.findElement(By.id("opens-in")).getText()).isEqualTo("The sale opens in");
+        assertThat(browser.findElement(By.id("opens-at")).getText()).as("in Seoul's time, which names its zone")
+                .startsWith("Opens on ").contains("GMT+9").endsWith("(your time).");
+        assertThat(browser.findElement(By.id("pre-queued")).getText()).isEqualTo("You are the first to wait for the opening.");
+        String main = browser.findElement(By.tagName("main")).getText();
+        assertThat(main.split("Keep this tab open", -1)).as("said once").hasSize(2);
+        assertThat(main).contains("If you close it, come back within");
+        widths("pre-queue-en");
+        chromium.close();
+
+        // Others join: the page says how many wait; without JavaScript, the gateway's UTC time stands.
+        join("drop", "early-1");
+        join("drop", "early-2");
+        browser = chromium("ko-KR");
+        browser.executeCdpCommand("Emulation.setScriptExecutionDisabled", Map.of("value", true));
+        browser.get(gateway.baseUrl() + "/api/products/drop");
+        assertThat(browser.findElement(By.id("countdown")).isDisplayed()).isFalse();
+        assertThat(browser.findElement(By.id("opens-at")).getText()).startsWith("판매 시작: ").endsWith("(UTC)");
+        assertThat(browser.findElement(By.id("pre-queued")).getText()).isEqualTo("판매 시작을 기다리는 분: 4명 (본인 포함)");
+        chromium.close();
+
+        browser = chromium("ko-KR");
+        browser.get(gateway.baseUrl() + "/api/products/drop");
+        assertThat(browser.findElement(By.id("countdown")).getText()).matches("(00|01):[0-5][0-9]:[0-5][0-9]");
+        assertThat(browser.findElement(By.id("opens-at")).getText()).startsWith("판매 시작: ").endsWith("(현지 시각)");
+        assertThat(browser.findElement(By.id("pre-queued")).getText()).isEqualTo("판매 시작을 기다리는 분: 5명 (본인 포함)");
+        assertThat(browser.executeScript("return getComputedStyle(document.querySelector('main p')).wordBreak"))
+                .as("Korean breaks between words, not inside them").isEqualTo("keep-all");
+        widths("pre-queue-ko");
     }
 
     @Test
@@ -137,6 +181,7 @@ class WaitingPageBrowserTest {
         assertThat(browser.findElement(By.tagName("html")).getAttribute("lang")).isEqualTo("ko");
         assertThat(browser.findElement(By.tagName("main")).getText()).contains("내 대기 순번");
         screenshot("waiting-page-ko.png");
+        widths("waiting-page-ko");
     }
 
     private ChromeDriver chromium(String language) {
@@ -145,12 +190,25 @@ class WaitingPageBrowserTest {
     }
 
     private static String join(String user) {
-        return WebClient.create(gateway.baseUrl()).get().uri("/api/products/42").header("X-User-Id", user)
+        return join("42", user);
+    }
+
+    private static String join(String product, String user) {
+        return WebClient.create(gateway.baseUrl()).get().uri("/api/products/" + product).header("X-User-Id", user)
                 .exchangeToMono(r -> r.releaseBody().thenReturn(r.headers().asHttpHeaders().getFirst("Queue-Token")))
                 .block(Duration.ofSeconds(5));
     }
 
     private void screenshot(String name) {
         chromium.screenshot(name);
+    }
+
+    /** The page as a phone (390 px) and a desktop (1280 px) show it, then back to the phone. */
+    private void widths(String name) {
+        browser.manage().window().setSize(new Dimension(390, 860));
+        chromium.screenshot(name + "-390.png");
+        browser.manage().window().setSize(new Dimension(1280, 860));
+        chromium.screenshot(name + "-1280.png");
+        browser.manage().window().setSize(new Dimension(420, 860));
     }
 }

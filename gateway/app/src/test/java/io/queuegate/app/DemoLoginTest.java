@@ -1,6 +1,7 @@
 package io.queuegate.app;
 
 import java.io.IOException;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -21,8 +22,9 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The README's operator commands work on the demo as written: the demo profile sets the login
- * they pass with {@code -u}, and the same command without it is refused.
+ * The demo as the README shows it: its operator commands work as written (the demo profile sets
+ * the login they pass with {@code -u}, and the same command without it is refused), and its
+ * waiting page names the product a shopper waits for, not its id.
  */
 class DemoLoginTest {
 
@@ -75,6 +77,21 @@ class DemoLoginTest {
                     "Authorization", RawHttp.basic(command.group(1), command.group(2)));
             assertThat(acted.status()).as("%s: %s", command.group(), acted).isEqualTo(200);
         }
+    }
+
+    @Test
+    void theDemosWaitingPageNamesTheProductNotItsId() {
+        // The demo route admits two at a time: the third waits, in a browser.
+        for (String shopper : List.of("demo-alice", "demo-bob")) {
+            assertThat(RunnableGateway.send(demo.port(), "GET", "/api/products/7", "X-User-Id", shopper).statusCode())
+                    .isEqualTo(200);
+        }
+        HttpResponse<String> page = RunnableGateway.send(demo.port(), "GET", "/api/products/7",
+                "X-User-Id", "demo-carol", "Accept", "text/html");
+        assertThat(page.statusCode()).isEqualTo(429);
+        assertThat(page.body()).contains("There is high demand for Concert ticket")
+                .contains("<title>You are in line for Concert ticket</title>")
+                .doesNotContain("demand for 7");
     }
 
     private static Path readme() {

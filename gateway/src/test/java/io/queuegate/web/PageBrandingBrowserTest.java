@@ -1,0 +1,196 @@
+package io.queuegate.web;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+
+import com.github.tomakehurst.wiremock.WireMockServer;
+import io.queuegate.store.AdminAction;
+import io.queuegate.store.QueueScripts;
+import io.queuegate.support.Backend;
+import io.queuegate.support.GatewayInstance;
+import io.queuegate.support.HeadlessChromium;
+import io.queuegate.support.RedisProcess;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+import org.springframework.http.HttpHeaders;
+import org.springframework.web.reactive.function.client.WebClient;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.get;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A shop's name, logo, colours and line of text ({@code queuegate.page.*}) on the waiting page,
+ * the pre-queue page and a notice page, in a real headless Chromium: a name with a script in it
+ * is shown as text, the logo loads from the gateway's origin under the pages' own
+ * Content-Security-Policy, and nothing on the pages is blocked by that policy. Screenshots at 390
+ * and 1280 px, in English and Korean, under {@code gateway/target/screenshots/branded-*}. Skipped,
+ * saying why, only where Chromium is absent.
+ */
+class PageBrandingBrowserTest {
+
+    private static final String SHOP_NAME = "Kicks <script>window.pwned = 1</script> Seoul";
+    private static final String LOGO = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"96\" height=\"48\">"
+            + "<rect width=\"96\" height=\"48\" rx=\"8\" fill=\"#0f766e\"/><text x=\"48\" y=\"31\" font-size=\"18\" "
+            + "font-family=\"sans-serif\" fill=\"#fff\" text-anchor=\"middle\">KICKS</text></svg>";
+
+    private static RedisProcess redis;
+    private static WireMockServer backend;
+    private static GatewayInstance gateway;
+    private HeadlessChromium chromium;
+    private ChromeDriver browser;
+
+    @BeforeAll
+    static void start() {
+        HeadlessChromium.assumeInstalled();
+        redis = RedisProcess.start();
+        backend = Backend.start();
+        backend.stubFor(get(urlPathEqualTo("/static/logo.svg")).willReturn(aResponse().withStatus(200)
+                .withHeader("Content-Type", "image/svg+xml").withBody(LOGO)));
+        Map<String, Object> properties = GatewayInstance.defaults(redis, backend.baseUrl(), Map.of(
+                "max-active", "1",
+                "session-ttl", "10m"));
+        String statics = "spring.cloud.gateway.server.webflux.routes[1].";
+        properties.put(statics + "id", "static");
+        properties.put(statics + "uri", backend.baseUrl());
+        properties.put(statics + "predicates[0]", "Path=/static/**");
+        properties.put("queuegate.products.drop.opens-at", Instant.now().plus(Duration.ofHours(26)));
+        properties.put("queuegate.products.drop.display-name", "Air Runner 95");
+        properties.put("queuegate.products.42.display-name", "Air Runner 95");
+        properties.put("queuegate.page.shop-name", SHOP_NAME);
+        properties.put("queuegate.page.logo-url", "/static/logo.svg");
+        properties.put("queuegate.page.primary-color", "#0f766e");
+        properties.put("queuegate.page.accent-color", "#c2410c");
+        properties.put("queuegate.page.tagline", "Drops every Friday at 10:00 KST");
+        gateway = GatewayInstance.start(properties);
+    }
+
+    @AfterAll
+    static void stop() {
+        if (gateway != null) {
+            gateway.close();
+            backend.stop();
+            redis.close();
+        }
+    }
+
+    @BeforeEach
+    void emptyQueues() {
+        redis.flushAll();
+    }
+
+    @AfterEach
+    void closeBrowser() {
+        if (chromium != null) {
+            chromium.close();
+        }
+    }
+
+    @Test
+    void theWaitingPageCarriesTheShopsBrandingAsTextUnderItsOwnPolicy() {
+        join("42", "holder");
+        for (String language : new String[] { "en-US", "ko-KR" }) {
+            open(language, "/api/products/42");
+            // Each browser is a shopper of its own: the Korean one stands behind the English one.
+            String rank = language.startsWith("ko") ? "2" : "1";
+            new WebDriverWait(browser, Duration.ofSeconds(10)).until(ExpectedConditions.textToBe(By.id("rank"), rank));
+            assertBranded();
+            assertThat(browser.findElement(By.tagName("h1")).getCssValue("color")).as("the primary colour")
+                    .matches("rgba?\\(15, 118, 110(, 1)?\\)");
+            assertThat(browser.findElement(By.id("progress")).getCssValue("accent-color")).as("the accent colour")
+                    .matches("rgba?\\(194, 65, 12(, 1)?\\)");
+            screenshots("branded-waiting-" + language.substring(0, 2));
+            chromium.close();
+            chromium = null;
+        }
+    }
+
+    @Test
+    void thePreQueuePageCarriesItToo() {
+        for (String language : new String[] { "en-US", "ko-KR" }) {
+            open(language, "/api/products/drop");
+            assertThat(browser.findElement(By.id("countdown")).getText()).as("more than a day to go")
+                    .matches(language.startsWith("ko") ? "1일 [0-9]{2}:[0-9]{2}:[0-9]{2}" : "1 d [0-9]{2}:[0-9]{2}:[0-9]{2}");
+            assertBranded();
+            screenshots("branded-pre-queue-" + language.substring(0, 2));
+            chromium.close();
+            chromium = null;
+        }
+    }
+
+    @Test
+    void aNoticePageCarriesItToo() {
+        join("43", "holder");
+        QueueScripts scripts = gateway.bean(QueueScripts.class);
+        scripts.admin().run("43", AdminAction.MODE, "closed", System.currentTimeMillis()).block(Duration.ofSeconds(5));
+        try {
+            for (String language : new String[] { "en-US", "ko-KR" }) {
+                open(language, "/api/products/43");
+                assertThat(browser.getTitle()).isEqualTo(language.startsWith("ko") ? "지금은 이용할 수 없습니다" : "Closed for now");
+                assertBranded();
+                screenshots("branded-notice-" + language.substring(0, 2));
+                chromium.close();
+                chromium = null;
+            }
+        }
+        finally {
+            scripts.admin().run("43", AdminAction.MODE, "queue", System.currentTimeMillis()).block(Duration.ofSeconds(5));
+        }
+    }
+
+    @Test
+    void thePagesPolicyAllowsTheirOwnScriptsAndStylesAndImagesFromTheGatewayOnly() {
+        join("42", "holder");
+        HttpHeaders headers = WebClient.create(gateway.baseUrl()).get().uri("/api/products/42")
+                .header("X-User-Id", "someone").header("Accept", "text/html")
+                .exchangeToMono(r -> r.releaseBody().thenReturn(r.headers().asHttpHeaders()))
+                .block(Duration.ofSeconds(5));
+        String policy = headers.getFirst("Content-Security-Policy");
+        assertThat(policy).startsWith("default-src 'none'; script-src 'self' 'sha256-")
+                .contains("; img-src 'self'; ").contains("; connect-src 'self'; ").doesNotContain("unsafe");
+    }
+
+    private void open(String language, String path) {
+        chromium = HeadlessChromium.start(language, 390, 860);
+        browser = chromium.driver();
+        browser.executeCdpCommand("Page.addScriptToEvaluateOnNewDocument",
+                Map.of("source", ChallengePageBrowserTest.WATCH_POLICY_VIOLATIONS));
+        browser.get(gateway.baseUrl() + path);
+    }
+
+    private void assertBranded() {
+        assertThat(browser.findElement(By.id("shop-name")).getText()).as("the name as written, a script and all")
+                .isEqualTo(SHOP_NAME);
+        assertThat(browser.executeScript("return window.pwned === undefined")).as("its script never ran").isEqualTo(true);
+        assertThat(browser.getPageSource()).contains("Kicks &lt;script&gt;window.pwned = 1&lt;/script&gt; Seoul");
+        assertThat(browser.findElement(By.id("tagline")).getText()).isEqualTo("Drops every Friday at 10:00 KST");
+        new WebDriverWait(browser, Duration.ofSeconds(5)).until(d -> Boolean.TRUE.equals(browser.executeScript(
+                "var logo = document.querySelector('.logo'); return logo.complete && logo.naturalWidth > 0")));
+        assertThat(browser.executeScript("return window.queuegateViolations")).as("what the page's policy blocked")
+                .asString().isEqualTo("[]");
+    }
+
+    private void screenshots(String name) {
+        // A headless window starts at least 500 px wide; it shrinks when asked afterwards.
+        browser.manage().window().setSize(new Dimension(390, 860));
+        chromium.screenshot(name + "-390.png");
+        browser.manage().window().setSize(new Dimension(1280, 860));
+        chromium.screenshot(name + "-1280.png");
+    }
+
+    private static void join(String product, String user) {
+        WebClient.create(gateway.baseUrl()).get().uri("/api/products/" + product).header("X-User-Id", user)
+                .exchangeToMono(r -> r.releaseBody().thenReturn(r.statusCode().value())).block(Duration.ofSeconds(5));
+    }
+}
