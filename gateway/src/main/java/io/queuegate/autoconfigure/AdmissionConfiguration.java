@@ -40,6 +40,7 @@ import io.queuegate.store.QueueScripts;
 import io.queuegate.token.SigningKeys;
 import io.queuegate.token.WaitTokenCodec;
 import io.queuegate.web.AmbiguousCredentialsFilter;
+import io.queuegate.web.ClientScripts;
 import io.queuegate.web.CorsExposedHeaders;
 import io.queuegate.web.ForwardedRequestHeaders;
 import io.queuegate.web.QueueAdmissionFilter;
@@ -298,11 +299,15 @@ class AdmissionConfiguration {
         return new StreamLeaseRelease();
     }
 
-    /** The shoppers' endpoints, under the gateway's global CORS like its routes. */
+    /**
+     * The shoppers' endpoints, under the gateway's global CORS like its routes, and the JavaScript
+     * client single-page apps load from beside them.
+     */
     @Bean
     RouterFunction<ServerResponse> queuegateRoutes(QueueEndpoints endpoints,
             ObjectProvider<GlobalCorsProperties> cors) {
         GlobalCorsProperties globalCors = cors.getIfAvailable();
-        return QueueEndpointsCors.of(endpoints.routes(), globalCors == null ? null : globalCors.getCorsConfigurations());
+        return QueueEndpointsCors.of(endpoints.routes(), globalCors == null ? null : globalCors.getCorsConfigurations())
+                .and(new ClientScripts().routes());
     }
 }
