@@ -40,8 +40,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Chromium, through the runnable gateway with the demo profile: it loads QueueGate's client from
  * {@code /queue/client.js}, pays the anonymous shopper's proof of work, waits with its rank shown
  * by the client's callback while the product's one place is taken, is admitted when that shopper
- * buys, and buys itself. The shop behind is WireMock answering as the demo shop does and serving
- * the app's own files from the repository. Skipped, saying why, only where Chromium is absent.
+ * buys, and buys itself; an app on another origin does the same with the CORS settings and the
+ * {@code productOf} docs/client.md gives. The shop behind is WireMock answering as the demo shop does
+ * and serving the app's own files from the repository. Skipped, saying why, only where Chromium is
+ * absent.
  */
 class ShopAppBrowserTest {
 
@@ -80,7 +82,14 @@ class ShopAppBrowserTest {
         properties.put("management.server.port", Integer.toString(RedisProcess.freePort()));
         properties.put("spring.main.banner-mode", "off");
         properties.put("logging.level.root", "WARN");
+        // The settings docs/client.md gives an app on another origin: WireMock's own address.
+        String cors = "spring.cloud.gateway.server.webflux.globalcors.cors-configurations.[/**].";
+        properties.put(cors + "allowed-origins", otherOrigin());
+        properties.put(cors + "allowed-methods", "GET,POST,DELETE");
+        properties.put(cors + "allowed-headers", "Queue-Token,Queue-Challenge,Content-Type");
         demo = RunnableGateway.start(properties);
+        shop.stubFor(get(urlEqualTo("/cross-origin.html")).willReturn(aResponse().withStatus(200)
+                .withHeader("Content-Type", "text/html;charset=utf-8").withBody(crossOriginApp())));
     }
 
     @AfterAll
@@ -162,6 +171,23 @@ class ShopAppBrowserTest {
         assertThat(browser.findElement(By.id("error")).isDisplayed()).as("aborting the wait is no error").isFalse();
     }
 
+    @Test
+    void anAppOnAnotherOriginWaitsWithTheTokenInTheHeaderAndSolvesOnThePage() {
+        String holder = admittedShopper();
+        ChromeDriver browser = browser();
+        browser.get(otherOrigin() + "/cross-origin.html");
+
+        WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(30));
+        wait.until(ExpectedConditions.textToBe(By.id("rank"), "1"));
+        assertThat(browser.findElement(By.id("solved")).getText())
+                .as("a client from the gateway's origin may not start its worker in this page").isEqualTo("page");
+
+        assertThat(RunnableGateway.send(demo.port(), "POST", "/api/products/42/orders", "X-User-Id", "holder",
+                "Queue-Token", holder).statusCode()).isEqualTo(201);
+        wait.until(ExpectedConditions.textToBe(By.id("name"), "Limited sneakers"));
+        shop.verify(2, getRequestedFor(urlEqualTo("/api/products/42")));
+    }
+
     /** A signed-in shopper (the demo believes X-User-Id from loopback) who takes the product's one place. */
     private static String admittedShopper() {
         HttpResponse<String> admitted = RunnableGateway.send(demo.port(), "GET", "/api/products/42", "X-User-Id",
@@ -177,6 +203,44 @@ class ShopAppBrowserTest {
 
     private static String base() {
         return "http://127.0.0.1:" + demo.port();
+    }
+
+    /** WireMock's address by another name than the gateway's: another origin, and another site. */
+    private static String otherOrigin() {
+        return "http://localhost:" + shop.port();
+    }
+
+    /**
+     * An app on another origin that loads the client from the gateway, with the productOf of
+     * docs/client.md: no token cookie travels to the gateway from here.
+     */
+    private static String crossOriginApp() {
+        String gateway = base();
+        return """
+                <!DOCTYPE html>
+                <html lang="en"><head><meta charset="utf-8"><title>Another origin</title></head>
+                <body><p id="rank"></p><p id="solved"></p><h2 id="name"></h2><p id="error"></p>
+                <script type="module">
+                import { QueueClient } from '%1$s/queue/client.js';
+                const queue = new QueueClient({
+                  productOf: (url) => new URL(url).pathname.match(/^\\/api\\/products\\/([^/]+)/)?.[1] ?? null,
+                  onStatus: (place) => { document.getElementById('rank').textContent = String(place.rank); },
+                  onSolved: (solved) => { document.getElementById('solved').textContent = solved.solvedIn; },
+                });
+                const product = '%1$s/api/products/42';
+                const json = { headers: { Accept: 'application/json' } };
+                try {
+                  let answer = await queue.fetch(product, json);
+                  while (answer === null) {
+                    answer = await queue.fetch(product, json);
+                  }
+                  document.getElementById('name').textContent = (await answer.json()).name;
+                }
+                catch (error) {
+                  document.getElementById('error').textContent = String(error);
+                }
+                </script></body></html>
+                """.formatted(gateway);
     }
 
     private static void serve(String path, Path file, String type, String policy) throws IOException {
