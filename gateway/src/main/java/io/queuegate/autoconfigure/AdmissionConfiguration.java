@@ -41,11 +41,13 @@ import io.queuegate.store.QueueScripts;
 import io.queuegate.token.SigningKeys;
 import io.queuegate.token.WaitTokenCodec;
 import io.queuegate.web.AmbiguousCredentialsFilter;
+import io.queuegate.web.ClientScripts;
 import io.queuegate.web.CorsExposedHeaders;
 import io.queuegate.web.ForwardedRequestHeaders;
 import io.queuegate.web.PageBranding;
 import io.queuegate.web.QueueAdmissionFilter;
 import io.queuegate.web.QueueEndpoints;
+import io.queuegate.web.QueueEndpointsCors;
 import io.queuegate.web.QueueResponses;
 import io.queuegate.web.ReleaseHeader;
 import io.queuegate.web.SecureCookies;
@@ -54,6 +56,7 @@ import io.queuegate.web.WaitingPage;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.cloud.gateway.config.GlobalCorsProperties;
 import org.springframework.cloud.gateway.filter.WeightCalculatorWebFilter;
 import org.springframework.cloud.gateway.route.RouteLocator;
 import org.springframework.context.annotation.Bean;
@@ -299,8 +302,15 @@ class AdmissionConfiguration {
         return new StreamLeaseRelease();
     }
 
+    /**
+     * The shoppers' endpoints, under the gateway's global CORS like its routes, and the JavaScript
+     * client single-page apps load from beside them.
+     */
     @Bean
-    RouterFunction<ServerResponse> queuegateRoutes(QueueEndpoints endpoints) {
-        return endpoints.routes();
+    RouterFunction<ServerResponse> queuegateRoutes(QueueEndpoints endpoints,
+            ObjectProvider<GlobalCorsProperties> cors) {
+        GlobalCorsProperties globalCors = cors.getIfAvailable();
+        return QueueEndpointsCors.of(endpoints.routes(), globalCors == null ? null : globalCors.getCorsConfigurations())
+                .and(new ClientScripts().routes());
     }
 }
