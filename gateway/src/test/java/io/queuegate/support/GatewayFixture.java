@@ -1,9 +1,11 @@
 package io.queuegate.support;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 import com.github.tomakehurst.wiremock.WireMockServer;
+import io.queuegate.store.RedisEpoch;
 
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -106,6 +108,14 @@ public final class GatewayFixture implements BeforeAllCallback, AfterAllCallback
 
     public RedisProcess redis() {
         return redis;
+    }
+
+    /**
+     * The keys in Redis, but for the gateways' own note of the epochs they saw ({@code qg:epochs}),
+     * which any instance writes again whenever it (re)connects: what requests left behind.
+     */
+    public List<String> keysLeft() {
+        return redis.commands().keys("*").stream().filter(key -> !key.equals(RedisEpoch.HISTORY_KEY)).toList();
     }
 
     public WireMockServer backend() {
