@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 
 import com.github.tomakehurst.wiremock.WireMockServer;
+import io.queuegate.store.QueueKeys;
 import io.queuegate.store.RedisEpoch;
 
 import org.junit.jupiter.api.extension.AfterAllCallback;
@@ -111,11 +112,15 @@ public final class GatewayFixture implements BeforeAllCallback, AfterAllCallback
     }
 
     /**
-     * The keys in Redis, but for the gateways' own note of the epochs they saw ({@code qg:epochs}),
-     * which any instance writes again whenever it (re)connects: what requests left behind.
+     * The keys in Redis but for what instances write in the background: the epochs they saw
+     * ({@code qg:epochs}, again whenever one reconnects) and the activity index ({@code qg:activity},
+     * flushed a moment after the requests of an earlier test). What a request leaves behind of its
+     * own is the product's keys, and those count.
      */
     public List<String> keysLeft() {
-        return redis.commands().keys("*").stream().filter(key -> !key.equals(RedisEpoch.HISTORY_KEY)).toList();
+        return redis.commands().keys("*").stream()
+                .filter(key -> !key.equals(RedisEpoch.HISTORY_KEY) && !key.equals(QueueKeys.ACTIVITY))
+                .toList();
     }
 
     public WireMockServer backend() {

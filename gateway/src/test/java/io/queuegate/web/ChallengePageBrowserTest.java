@@ -217,8 +217,8 @@ class ChallengePageBrowserTest {
     static final String HOLD_THE_WORKER = """
             (function () {
               var Real = window.Worker;
-              window.Worker = function (url) {
-                var worker = new Real(url);
+              window.Worker = function (url, options) {
+                var worker = new Real(url, options);
                 var post = worker.postMessage.bind(worker);
                 worker.postMessage = function (message) {
                   var wait = setInterval(function () {
