@@ -399,34 +399,36 @@ public final class PowCosts {
         throw new IllegalStateException("the page did not solve product " + product + " within two minutes");
     }
 
-    /** The page's search on the main thread, for a challenge whose number is exactly the expected work. */
+    /** The page's solver on the main thread, for a challenge whose number is exactly the expected work. */
     private static double mainThreadSolve(ChromeDriver chromium, String solver, int seed) {
         String salt = HexFormat.of().formatHex(sha256("bench-" + seed)).substring(0, 24) + "?expires=9999999999&product="
                 + PRODUCT + "&";
         String challenge = HexFormat.of().formatHex(sha256(salt + DIFFICULTY));
         Object took = chromium.executeScript("""
-                var searchRange = new Function(arguments[0] + '\\n;return searchRange;')();
+                var result;
+                var handler = new Function('postMessage', 'var onmessage;\\n' + arguments[0] + '\\n;return onmessage;')(
+                    function (n) { result = n; });
                 var started = performance.now();
-                var result = searchRange({ salt: arguments[1], challenge: arguments[2], maxnumber: arguments[3] },
-                    0, arguments[3]);
+                handler({ data: { salt: arguments[1], challenge: arguments[2], maxnumber: arguments[3] } });
                 if (result !== arguments[4]) { throw new Error('solved ' + result); }
                 return performance.now() - started;
                 """, solver, salt, challenge, 2 * DIFFICULTY, DIFFICULTY);
         return ((Number) took).doubleValue();
     }
 
-    /**
-     * The proof-of-work search the challenge page's worker runs ({@code /queue/pow.js}, the
-     * JavaScript client's), as a script: its exports made plain functions.
-     */
+    /** The Web Worker's source, as the challenge page ships it. */
     private static String solverSource(GatewayInstance gateway) throws Exception {
         var client = java.net.http.HttpClient.newHttpClient();
         var answer = client.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(gateway.baseUrl()
-                + "/queue/pow.js")).build(), java.net.http.HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
-        if (answer.statusCode() != 200 || !answer.body().contains("export function searchRange(")) {
-            throw new IllegalStateException("no proof-of-work search at /queue/pow.js: " + answer.statusCode());
+                + "/api/products/solver-source")).header("Accept", "text/html").build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+        String html = answer.body();
+        int start = html.indexOf("<script type=\"text/plain\" id=\"solver\">");
+        int end = html.indexOf("</script>", start);
+        if (start < 0 || end < 0) {
+            throw new IllegalStateException("no solver in the challenge page: " + answer.statusCode());
         }
-        return answer.body().replace("export async function", "async function").replace("export function", "function");
+        return html.substring(html.indexOf('>', start) + 1, end);
     }
 
     private static ChromeDriver chromium(Path profile) {

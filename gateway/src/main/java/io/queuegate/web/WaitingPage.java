@@ -88,7 +88,7 @@ public class WaitingPage {
     /**
      * The Content-Security-Policy a rendered page is served with: nothing but its own inline
      * scripts and styles (by SHA-256), scripts, styles, images and requests from the gateway's own
-     * origin, the proof-of-work worker from the gateway's origin ({@code /queue/pow-worker.js}), and images from the logo's
+     * origin, a proof-of-work worker from a {@code blob:} address, and images from the logo's
      * origin when the logo is an absolute URL. A shop's template may load anything it needs from
      * the gateway's origin.
      */
@@ -105,7 +105,7 @@ public class WaitingPage {
         }
         return "default-src 'none'; script-src 'self'" + scripts + "; style-src 'self'" + styles
                 + "; img-src 'self'" + (branding.logoOrigin() == null ? "" : " " + branding.logoOrigin())
-                + "; connect-src 'self'; worker-src 'self'; base-uri 'none'; form-action 'self'";
+                + "; connect-src 'self'; worker-src blob:; base-uri 'none'; form-action 'self'";
     }
 
     private String hash(String block) {
