@@ -751,8 +751,8 @@ class DropFlowTest {
         return gateway;
     }
 
-    /** One request, its body read in full. */
-    private static Reply call(WebTestClient client, String path, String user, String token) {
+    /** One request, its body read in full (PreQueueOpeningTest asks the same way). */
+    static Reply call(WebTestClient client, String path, String user, String token) {
         WebTestClient.RequestHeadersSpec<?> spec = client.get().uri(path);
         if (user != null) {
             spec = spec.header("X-User-Id", user);
@@ -799,7 +799,7 @@ class DropFlowTest {
         return token;
     }
 
-    private record Reply(int status, HttpHeaders headers, String body) {
+    record Reply(int status, HttpHeaders headers, String body) {
 
         <T> T json(String path) {
             return JsonPath.read(body, path);

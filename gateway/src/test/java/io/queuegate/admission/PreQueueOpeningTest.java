@@ -1,6 +1,5 @@
 package io.queuegate.admission;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -10,7 +9,6 @@ import java.util.List;
 import java.util.Map;
 
 import com.github.tomakehurst.wiremock.WireMockServer;
-import com.jayway.jsonpath.JsonPath;
 import io.queuegate.support.Backend;
 import io.queuegate.support.Draw;
 import io.queuegate.support.GatewayInstance;
@@ -22,8 +20,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
-import org.springframework.http.HttpHeaders;
-import org.springframework.test.web.reactive.server.EntityExchangeResult;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -75,7 +71,7 @@ class PreQueueOpeningTest {
 
     @Test
     void preQueuedShoppersWhoNeverPolledKeepTheirPlacesWhenTheyComeBackAndWhoNeverDoesIsCounted(
-            CapturedOutput output) throws InterruptedException {
+            CapturedOutput output) {
         Sale sale = sale();
         String product = sale.product();
         Instant opensAt = sale.opensAt();
@@ -85,16 +81,16 @@ class PreQueueOpeningTest {
         List<String> users = List.of("ann", "ben", "cat", "dan");
         Map<String, String> tokens = new LinkedHashMap<>();
         for (String user : users) {
-            Reply reply = call(client, path, user, null);
-            assertThat(reply.status).as(user).isEqualTo(429);
+            DropFlowTest.Reply reply = DropFlowTest.call(client, path, user, null);
+            assertThat(reply.status()).as(user).isEqualTo(429);
             assertThat((String) reply.json("$.status")).isEqualTo("PRE_QUEUE");
             // The answer says until when a shopper who does not ask again keeps the place.
             Instant comeBackBy = opensAt.plusSeconds(3);
             assertThat((String) reply.json("$.comeBackBy")).isEqualTo(comeBackBy.toString());
-            assertThat(reply.headers.getFirst("Queue-Come-Back-By")).isEqualTo(comeBackBy.toString());
+            assertThat(reply.headers().getFirst("Queue-Come-Back-By")).isEqualTo(comeBackBy.toString());
             assertThat((String) reply.json("$.message")).contains(opensAt.toString())
                     .contains("Come back by " + comeBackBy + " with your token, or your place goes to the next in line");
-            tokens.put(user, reply.headers.getFirst("Queue-Token"));
+            tokens.put(user, reply.headers().getFirst("Queue-Token"));
         }
         assertThat(Instant.now()).as("joined well before the opening at " + opensAt)
                 .isBefore(opensAt.minus(JOINED_BEFORE));
@@ -103,42 +99,45 @@ class PreQueueOpeningTest {
         // everyone else's place.
         await("the opening at " + opensAt).atMost(Duration.between(Instant.now(), opensAt).plusSeconds(2))
                 .pollInterval(Duration.ofMillis(100))
-                .until(() -> call(client, "/actuator/queues/" + product, null, null).body.contains("\"opening\":{"));
-        Reply opened = call(client, "/actuator/queues/" + product, null, null);
-        assertThat(((Number) opened.json("$.active")).intValue()).as(opened.body).isEqualTo(1);
-        assertThat(((Number) opened.json("$.waiting")).intValue()).as(opened.body).isEqualTo(3);
-        assertThat(((Number) opened.json("$.abandoned")).intValue()).as(opened.body).isZero();
+                .until(() -> DropFlowTest.call(client, "/actuator/queues/" + product, null, null).body()
+                        .contains("\"opening\":{"));
+        DropFlowTest.Reply opened = DropFlowTest.call(client, "/actuator/queues/" + product, null, null);
+        assertThat(((Number) opened.json("$.active")).intValue()).as(opened.body()).isEqualTo(1);
+        assertThat(((Number) opened.json("$.waiting")).intValue()).as(opened.body()).isEqualTo(3);
+        assertThat(((Number) opened.json("$.abandoned")).intValue()).as(opened.body()).isZero();
         List<String> drawn = Draw.order(opened.json("$.opening.seed"), users);
 
         // The second and third drawn come back a second after the opening and keep asking, as
         // Retry-After says; the last drawn never comes back.
-        Thread.sleep(Math.max(0, Duration.between(Instant.now(), opensAt.plusSeconds(1)).toMillis()));
+        await("a second after the opening").atMost(Duration.between(Instant.now(), opensAt).plusSeconds(3))
+                .pollInterval(Duration.ofMillis(50)).until(() -> Instant.now().isAfter(opensAt.plusSeconds(1)));
         for (int i = 1; i <= 2; i++) {
             status(client, product, drawn.get(i), tokens.get(drawn.get(i))).jsonPath("$.status").isEqualTo("WAITING")
                     .jsonPath("$.rank").isEqualTo(i);
         }
-        while (Instant.now().isBefore(opensAt.plusMillis(4_500))) {
-            for (int i = 1; i <= 2; i++) {
-                assertThat(call(client, path, drawn.get(i), tokens.get(drawn.get(i))).status)
-                        .isEqualTo(429);
-            }
-            Thread.sleep(500);
-        }
+        await("asking every half second until 4.5 s after the opening").atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(500)).until(() -> {
+                    for (int i = 1; i <= 2; i++) {
+                        assertThat(DropFlowTest.call(client, path, drawn.get(i), tokens.get(drawn.get(i))).status())
+                                .isEqualTo(429);
+                    }
+                    return !Instant.now().isBefore(opensAt.plusMillis(4_500));
+                });
 
         // Each order frees the place for the next who came back; who never did is passed over.
         for (int i = 0; i <= 2; i++) {
             String user = drawn.get(i);
             await().atMost(Duration.ofSeconds(2)).until(() ->
-                    call(client, path, user, tokens.get(user)).status == 200);
+                    DropFlowTest.call(client, path, user, tokens.get(user)).status() == 200);
             client.post().uri(path + "/orders").header("X-User-Id", user)
                     .header("Queue-Token", tokens.get(user)).exchange().expectStatus().isCreated();
         }
         status(client, product, drawn.get(3), tokens.get(drawn.get(3))).jsonPath("$.status").isEqualTo("NOT_FOUND");
-        Reply after = call(client, "/actuator/queues/" + product, null, null);
-        assertThat(((Number) after.json("$.active")).intValue()).as(after.body).isZero();
-        assertThat(((Number) after.json("$.waiting")).intValue()).as(after.body).isZero();
-        assertThat(((Number) after.json("$.abandoned")).intValue()).as(after.body).isEqualTo(1);
-        assertThat(call(client, "/actuator/prometheus", null, null).body)
+        DropFlowTest.Reply after = DropFlowTest.call(client, "/actuator/queues/" + product, null, null);
+        assertThat(((Number) after.json("$.active")).intValue()).as(after.body()).isZero();
+        assertThat(((Number) after.json("$.waiting")).intValue()).as(after.body()).isZero();
+        assertThat(((Number) after.json("$.abandoned")).intValue()).as(after.body()).isEqualTo(1);
+        assertThat(DropFlowTest.call(client, "/actuator/prometheus", null, null).body())
                 .contains("queuegate_abandoned_total{product=\"" + product + "\"} 1.0");
         String audit = "abandoned product=" + product + " trigger=completion dropped=1";
         await().atMost(Duration.ofSeconds(2)).untilAsserted(() -> assertThat(output.getOut()).contains(audit));
@@ -168,30 +167,9 @@ class PreQueueOpeningTest {
         throw new AssertionError("no gateway started in time for its sale's opening");
     }
 
-    private static Reply call(WebTestClient client, String path, String user, String token) {
-        WebTestClient.RequestHeadersSpec<?> spec = client.get().uri(path);
-        if (user != null) {
-            spec = spec.header("X-User-Id", user);
-        }
-        if (token != null) {
-            spec = spec.header("Queue-Token", token);
-        }
-        EntityExchangeResult<byte[]> result = spec.exchange().expectBody().returnResult();
-        byte[] body = result.getResponseBody();
-        return new Reply(result.getStatus().value(), result.getResponseHeaders(),
-                body == null ? "" : new String(body, StandardCharsets.UTF_8));
-    }
-
     private static WebTestClient.BodyContentSpec status(WebTestClient client, String product, String user,
             String token) {
         return client.get().uri("/queue/" + product + "/status").header("X-User-Id", user).header("Queue-Token", token)
                 .exchange().expectStatus().isOk().expectBody();
-    }
-
-    private record Reply(int status, HttpHeaders headers, String body) {
-
-        <T> T json(String path) {
-            return JsonPath.read(body, path);
-        }
     }
 }
