@@ -40,16 +40,8 @@ public final class ThroughputBreakdown {
     record Variant(String name, String change, Map<String, Object> properties) {
     }
 
-    public static void main(String[] args) throws Exception {
-        boolean written = false;
-        try {
-            written = run(args);
-        }
-        catch (Throwable failed) {
-            failed.printStackTrace();
-            System.exit(1);
-        }
-        System.exit(written ? 0 : 3);
+    public static void main(String[] args) {
+        Throughput.exit(() -> run(args));
     }
 
     private static boolean run(String[] args) throws Exception {
