@@ -4,16 +4,21 @@
 -- KEYS  settings, active, seq (keys.lua)
 -- ARGV  1 product id   2 action (ACTION): 'max' (3 = new max-active, '' = back to the route's),
 --       'mode' (3 = a MODE), 'pause' (= mode queue-all), 'resume' (= mode queue, and no longer
---       draining), 'drain' (admit nobody new, let the active finish), 'undrain'
+--       draining), 'drain' (admit nobody new, let the active finish), 'undrain', 'stock' (3 = the
+--       units left, raising or lowering it: a restock reopens a sold-out line in its order; '' =
+--       unknown again, max-active alone caps it)
 --       4 now (epoch ms)
--- Reply promoted (users admitted by the change: a raised max-active or a resume fills at once),
---       abandoned (users dropped as not seen lately on the way);
+-- Reply promoted (users admitted by the change: a raised max-active, a resume or a restock fills
+--       at once), abandoned (users dropped as not seen lately on the way), stock (units left, -1
+--       while unknown), sold_out (1 when the change sold the product out);
 --       {'recover', 1} instead, changing nothing, when the product must be recovered first
 local k = script_keys()
 local action, value, now = ARGV[2], ARGV[3], tonumber(ARGV[4])
-if stale(k, settings_of(k)) then
+local before = settings_of(k)
+if stale(k, before) then
     return RECOVER
 end
+local was_sold_out = sold_out(before)
 local modes = {}
 for _, mode in pairs(MODE) do
     modes[mode] = true
@@ -41,6 +46,14 @@ elseif action == ACTION.DRAIN then
     redis.call('HSET', k.settings, 'mode', MODE.QUEUE_ALL, 'draining', '1')
 elseif action == ACTION.UNDRAIN then
     redis.call('HDEL', k.settings, 'draining')
+elseif action == ACTION.STOCK then
+    if value == '' then
+        forget_stock(k, before)
+    elseif not string.match(value, '^%d+$') then
+        return redis.error_reply('a stock is a whole number of units, not ' .. tostring(value))
+    else
+        set_stock(k, before, tonumber(value), 'set', now)
+    end
 else
     return redis.error_reply('unknown action ' .. tostring(action))
 end
@@ -52,4 +65,5 @@ local promoted = 0
 if c.max then
     promoted = fill(k, now, c)
 end
-return { 'promoted', promoted, 'abandoned', abandoned }
+return { 'promoted', promoted, 'abandoned', abandoned, 'stock', stock_reply(c),
+    'sold_out', (sold_out(c) and not was_sold_out) and 1 or 0 }

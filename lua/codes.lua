@@ -17,6 +17,7 @@ local STATE = {
     SESSION_ENDED = 'session_ended', -- a completing request of someone who holds no place: no new one
     CHALLENGE_REQUIRED = 'challenge_required', -- would take a new place, which the request did not pay for
     JOIN_LIMITED = 'join_limited', -- would take a new place, beyond the caller's join limit
+    SOLD_OUT = 'sold_out',      -- the stock is gone: nobody new is admitted, those in line keep their places
 }
 
 -- What a promotion pass did (fill, promote.lua, due.lua).
@@ -45,4 +46,5 @@ local MODE = {
 -- An operator's actions (admin.lua).
 local ACTION = {
     MAX = 'max', MODE = 'mode', PAUSE = 'pause', RESUME = 'resume', DRAIN = 'drain', UNDRAIN = 'undrain',
+    STOCK = 'stock',
 }

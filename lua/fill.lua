@@ -70,17 +70,98 @@ local function stale(k, c)
     return true
 end
 
+-- The stock (docs/drops.md, "The line knows the stock"): the units not sold yet, the admitted
+-- shoppers' carts included ('stock'; absent while unknown, and then max-active alone caps the
+-- sessions), who said it last ('stock_src': 'shop' for the shop's Queue-Stock header, 'set' for an
+-- operator or the product's setting), how many units one admission may buy ('units', the route's
+-- units-per-shopper) and when it last ran out ('sold_out_at'). Sessions are opened only while
+-- admitted x units < stock, so nobody is admitted to buy nothing.
+local function units_of(c)
+    return math.max(1, tonumber(c.units) or 1)
+end
+
+local function sold_out(c)
+    local stock = tonumber(c.stock)
+    return stock ~= nil and stock <= 0
+end
+
+-- How many sessions may run at once: max-active, and no more than the stock left can serve.
+local function session_cap(c)
+    local cap = tonumber(c.max_override) or tonumber(c.max)
+    local stock = tonumber(c.stock)
+    if stock then
+        cap = math.min(cap, math.ceil(math.max(0, stock) / units_of(c)))
+    end
+    return cap
+end
+
+-- Sets the stock left: from the shop ('shop') only ever lower (a late header after a newer one
+-- changes nothing; a restock is an operator's or the setting's), from an operator or the setting
+-- ('set') to any value. Running out is noted once ('sold_out_at'); a restock after it gives
+-- everyone still in line a whole abandon-after to be seen again, as an opening does (they were
+-- told to stop asking). Returns whether the stock changed.
+local function set_stock(k, c, value, source, now)
+    value = math.max(0, math.floor(value))
+    local before = tonumber(c.stock)
+    if before == value or (source == 'shop' and before and value > before) then
+        return false
+    end
+    local fields = { 'stock', tostring(value) }
+    if c.stock_src ~= source then
+        fields[#fields + 1] = 'stock_src'
+        fields[#fields + 1] = source
+        c.stock_src = source
+    end
+    if value <= 0 and not c.sold_out_at then
+        c.sold_out_at = tostring(now)
+        fields[#fields + 1] = 'sold_out_at'
+        fields[#fields + 1] = c.sold_out_at
+    elseif value > 0 and c.sold_out_at then
+        c.sold_out_at = false
+        redis.call('HDEL', k.settings, 'sold_out_at')
+        c.seen_since = tostring(math.max(tonumber(c.seen_since) or 0, now))
+        fields[#fields + 1] = 'seen_since'
+        fields[#fields + 1] = c.seen_since
+    end
+    c.stock = tostring(value)
+    redis.call('HSET', k.settings, unpack(fields))
+    if (value <= 0) ~= ((before or 1) <= 0) then
+        -- Sold out, or restocked: every gateway reads the product's line again at once ('*', as
+        -- for an operator's change), so shoppers hear it within a look of their live streams.
+        redis.call('PUBLISH', k.released, '*')
+    end
+    return true
+end
+
+-- Forgets the stock: the product is capped by max-active alone again (an operator's choice).
+local function forget_stock(k, c)
+    c.stock, c.stock_src, c.sold_out_at = false, false, false
+    redis.call('HDEL', k.settings, 'stock', 'stock_src', 'sold_out_at')
+end
+
+-- The stock as the replies carry it: units left, -1 while unknown.
+local function stock_reply(c)
+    return tonumber(c.stock) or -1
+end
+
 -- The route's rules as a join or a recovery stores them (max, ttl, strategy, opens, apm, abandon,
 -- arrival), for the promotions that have no request to read them from; written only when they
 -- differ from what is stored ('rules' holds all of them in one string). Whoever is in line when
 -- abandon-after changes gets the whole new period to be seen.
-local function store_rules(k, c, now, given, rules, changes)
+--
+-- The product's stock setting ('stock_set') sets the stock when it first comes or changes (a
+-- restock by configuration), and only then: after a loss the stock is unknown until the shop or
+-- an operator says it (apply_stock false: a recovery stores the setting as already applied).
+local function store_rules(k, c, now, given, rules, changes, apply_stock)
     if c.rules == given then
         return
     end
     rules.rules = given
     for field, value in pairs(rules) do
         if c[field] ~= value then
+            if field == 'stock_set' and value and apply_stock then
+                set_stock(k, c, tonumber(value), 'set', now)
+            end
             if field == 'abandon' then
                 c.seen_since = tostring(now)
                 changes[#changes + 1] = 'seen_since'
@@ -233,7 +314,7 @@ local function fill(k, now, c)
         spares = PASSTHROUGH_BATCH
     else
         -- Unexpired sessions only; the expired ones are dropped below, once there is room to fill.
-        spares = (tonumber(c.max_override) or tonumber(c.max)) - redis.call('ZCOUNT', k.active, '(' .. now, '+inf')
+        spares = session_cap(c) - redis.call('ZCOUNT', k.active, '(' .. now, '+inf')
         if spares <= 0 then
             return 0, PROMOTION.FULL
         end
@@ -425,8 +506,12 @@ local function next_due(k, now, c)
     if not opened(k, now, c, false) then
         return tonumber(c.opens)
     end
+    if sold_out(c) then
+        -- Nobody is admitted until a restock, which marks the product due again.
+        return -1
+    end
     local admitted = redis.call('ZCARD', k.active)
-    if admitted < (tonumber(c.max_override) or tonumber(c.max)) then
+    if admitted < session_cap(c) then
         -- Places are free and people wait: only the pace (or a run of closed tabs) holds them back.
         return math.ceil(tonumber(c.admit_at) or now + 1)
     end

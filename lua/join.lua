@@ -24,7 +24,9 @@
 --       13 the seed's commitment (its SHA-256, hex; '' with no seed)   14 '1' when the product is
 --       configured (queuegate.products): its keys then live the idle ttl; an unconfigured product
 --       nobody waits in and no operator touched keeps them only as long as its sessions can last
---       15 onwards, PER_USER values per user: the user id; when the
+--       15 units-per-shopper (how many units one admission may buy)   16 the product's stock
+--       setting (units; '' = none): it sets the stock when it first comes or changes (fill.lua's
+--       store_rules)   17 onwards, PER_USER values per user: the user id; when the
 --       request would complete the session (complete-on: an active user must then claim the
 --       completion) the claim's id, a random string without ':', else ''; what the user brings
 --       towards the product's invitations: '' (none needed), 'required' (a new place needs a valid
@@ -39,7 +41,9 @@
 --       its join limit (the gateway counts a join only when a place is made)
 -- Reply rate (admissions per second x 10^6), promoted (users this call admitted), abandoned (users
 --       it dropped as not seen lately), commitment (the
---       commitment to the seed of the product's last draw, '' when none), users: one entry per
+--       commitment to the seed of the product's last draw, '' when none), stock (units left, -1
+--       while unknown), units (units-per-shopper), admitted (unexpired sessions, counted only
+--       while the stock is known, else 0), users: one entry per
 --       user, in the order given, each the fixed list {state (STATE), rank (1-based while
 --       waiting, the invited line ahead of the main one; in a pre-queue how many are in it; else
 --       0), enqueued (1 when this call gave the user a new ticket), ticket (the user's ticket while
@@ -77,10 +81,12 @@ if c.epoch ~= k.epoch then
 end
 -- The scheduler and the leave path have no request to read the route from; they use the rules
 -- the last join stored. All of this call's rules in one string: most calls only compare it.
-local given = table.concat({ ARGV[3], ARGV[4], ARGV[5], opens, ARGV[9], ARGV[10], ARGV[11] }, '|')
+local units, stock_set = tostring(math.max(1, tonumber(ARGV[15]) or 1)), ARGV[16] or ''
+local given = table.concat({ ARGV[3], ARGV[4], ARGV[5], opens, ARGV[9], ARGV[10], ARGV[11], units, stock_set }, '|')
 store_rules(k, c, now, given, { max = ARGV[3], ttl = tostring(ttl), strategy = ARGV[5],
     apm = tostring(tonumber(ARGV[9]) or 0), abandon = tostring(abandon), arrival = tostring(arrival),
-    opens = opens ~= '' and opens or false }, changes)
+    opens = opens ~= '' and opens or false, units = units ~= '1' and units or false,
+    stock_set = stock_set ~= '' and stock_set or false }, changes, true)
 heard(now, c, changes)
 local renew = not c.kept_at or now - tonumber(c.kept_at) >= KEEP_EVERY
 if renew then
@@ -190,6 +196,9 @@ local function decide(uid, claim, invite, mark, mark_ttl, back, terms)
         if terms ~= '' and string.find(terms, 'c', 1, true) then
             return { STATE.SESSION_ENDED, 0, 0, 0, 0 }
         end
+        if sold_out(c) then
+            return { STATE.SOLD_OUT, 0, 0, 0, 0 }
+        end
         if c.draining == '1' then
             return { STATE.DRAINING, 0, 0, 0, 0 }
         end
@@ -230,6 +239,11 @@ local function decide(uid, claim, invite, mark, mark_ttl, back, terms)
             end
             lk, lc = invited_line(k, c)
         end
+    end
+    if ticket and sold_out(c) then
+        -- Sold out: told so, and still there (the place is kept until a restock or closes-at).
+        present(lk, lc, uid, ticket)
+        return { STATE.SOLD_OUT, 0, 0, reply_ticket(k, lk, ticket), 0 }
     end
     if c.mode ~= MODE.PASSTHROUGH and is_open == nil then
         is_open = opened(k, now, c, true)
@@ -281,14 +295,16 @@ local PER_USER = 7
 local users = {}
 local holds = { [STATE.ACTIVE] = true, [STATE.WAITING] = true, [STATE.PRE_QUEUE] = true, [STATE.COMPLETING] = true }
 local held = false
-for i = 15, #ARGV, PER_USER do
+for i = 17, #ARGV, PER_USER do
     local user = decide(ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4], ARGV[i + 5], ARGV[i + 6])
     held = held or holds[user[1]] or false
     users[#users + 1] = user
 end
 flush_line_writes(changes, true)
+local stock = stock_reply(c)
 local reply = { 'rate', rate_reply(c, now), 'promoted', promoted, 'abandoned', abandoned, 'commitment', commitment_of(c),
-    'users', users }
+    'stock', stock, 'units', units_of(c),
+    'admitted', stock >= 0 and redis.call('ZCOUNT', k.active, '(' .. now, '+inf') or 0, 'users', users }
 if not known and not held then
     -- Nobody took anything (turned away, asked to pay or to wait): an invented product costs nothing.
     return reply

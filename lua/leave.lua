@@ -10,10 +10,14 @@
 --
 -- KEYS  settings, active, seq (keys.lua)
 -- ARGV  1 product id   2 user id   3 now (epoch ms)   4 'drop' to drop the product if it is left
---       empty, else ''
+--       empty, else ''   5 for a completion of an admitted user, what it sold: the units left as
+--       the shop's answer said them (Queue-Stock), or 'sold' when it said none (a stock an
+--       operator or the setting gave then goes down by units-per-shopper); '' for a leave. The
+--       stock changes with the completion, before the freed place is filled.
 -- Reply held (1 when the user held a place), promoted (users admitted into the freed place),
 --       stream (1 when the product's slot-free event should go to the stream), abandoned (users
---       dropped as not seen lately on the way to the freed place); {'recover', 1}
+--       dropped as not seen lately on the way to the freed place), stock (units left after the
+--       call, -1 while unknown), sold_out (1 when this completion sold the product out); {'recover', 1}
 --       instead when the product must be recovered first (fill.lua's stale)
 local k = script_keys()
 local uid, now = ARGV[2], tonumber(ARGV[3])
@@ -21,7 +25,17 @@ local c = settings_of(k)
 if stale(k, c) then
     return RECOVER
 end
-local held = redis.call('ZREM', k.active, uid) + give_up(k, uid, c)
+local was_active = redis.call('ZREM', k.active, uid)
+local held = was_active + give_up(k, uid, c)
+local sold = ARGV[5] or ''
+local was_sold_out = sold_out(c)
+if was_active == 1 and sold ~= '' then
+    if sold ~= 'sold' then
+        set_stock(k, c, tonumber(sold), 'shop', now)
+    elseif c.stock and c.stock_src == 'set' then
+        set_stock(k, c, tonumber(c.stock) - units_of(c), 'set', now)
+    end
+end
 redis.call('ZREM', k.arriving, uid)
 -- A deleted slot key raises no expiry event, so a leave never counts twice. A completion claim
 -- ends with the session it was for.
@@ -43,7 +57,8 @@ if ARGV[4] == 'drop' and waiting_count(k, c) == 0 and redis.call('ZCARD', k.acti
         local span = seen_span(abandon)
         redis.call('DEL', k:seen(span, math.floor(now / span)), k:seen(span, math.floor(now / span) - 1))
     end
-    return { 'held', held > 0 and 1 or 0, 'promoted', promoted, 'stream', 0, 'abandoned', abandoned }
+    return { 'held', held > 0 and 1 or 0, 'promoted', promoted, 'stream', 0, 'abandoned', abandoned, 'stock', -1,
+        'sold_out', 0 }
 end
 local stream = 0
 if held > 0 and c.strategy == 'pubsub' then
@@ -52,4 +67,5 @@ end
 if held > 0 and c.strategy == 'stream' then
     stream = 1
 end
-return { 'held', held > 0 and 1 or 0, 'promoted', promoted, 'stream', stream, 'abandoned', abandoned }
+return { 'held', held > 0 and 1 or 0, 'promoted', promoted, 'stream', stream, 'abandoned', abandoned,
+    'stock', stock_reply(c), 'sold_out', (sold_out(c) and not was_sold_out) and 1 or 0 }

@@ -30,7 +30,7 @@
 --       now; idle (ms: how long the product's keys outlive their last visitor); until (epoch ms:
 --       when the window for reclaiming places ends); adopt ('1' when no loss is being recovered:
 --       the state is only stamped with the epoch); margin (tickets); max, ttl, strategy, opens,
---       apm, abandon, arrival (the route's rules, as join.lua takes them); head, last, left (the
+--       apm, abandon, arrival, units, stock (the route's rules, as join.lua takes them); head, last, left (the
 --       positions given up ahead of the head, space-separated), draw_from, draw_to, seed,
 --       commitment, opened, and invited_head, invited_last, invited_left, invited_draw_from,
 --       invited_draw_to for the invited line; read_at (when the instance read the room's state),
@@ -68,9 +68,13 @@ end
 
 if a.max ~= '' then
     local opens = a.opens
-    local given = table.concat({ a.max, a.ttl, a.strategy, opens, a.apm, a.abandon, a.arrival }, '|')
+    local units = tostring(math.max(1, tonumber(a.units) or 1))
+    local given = table.concat({ a.max, a.ttl, a.strategy, opens, a.apm, a.abandon, a.arrival, units, a.stock }, '|')
+    -- The stock setting is stored as applied: the stock sold before the loss is not known, and
+    -- stays unknown until the shop or an operator says it.
     store_rules(k, c, now, given, { max = a.max, ttl = a.ttl, strategy = a.strategy, apm = a.apm,
-        abandon = a.abandon, arrival = a.arrival, opens = opens ~= '' and opens or false }, changes)
+        abandon = a.abandon, arrival = a.arrival, opens = opens ~= '' and opens or false,
+        units = units ~= '1' and units or false, stock_set = a.stock ~= '' and a.stock or false }, changes, false)
 end
 
 local margin = tonumber(a.margin) or 0

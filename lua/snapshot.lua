@@ -12,7 +12,9 @@
 --       it before), prequeued (how many tickets it placed), draw_from (the first of them, -1),
 --       commitment (the commitment to the last draw's seed, shown from the draw's first ticket
 --       on; '' when none), abandoned (users dropped from the line as not seen lately, in total
---       since the product's state was made)
+--       since the product's state was made), stock (units left, -1 while unknown), units
+--       (units-per-shopper), stock_src ('shop', 'set', '' while unknown), sold_out_at (epoch ms,
+--       -1 unless sold out)
 local k = script_keys()
 local now = tonumber(ARGV[2])
 local c = settings_of(k)
@@ -31,4 +33,5 @@ return { 'waiting', waiting, 'active', admitted, 'max', tonumber(c.max) or -1,
     'seed', revealed and c.seed or '',
     'prequeued', revealed and (tonumber(c.draw_to) - tonumber(c.draw_from) + 1) or 0,
     'draw_from', revealed and tonumber(c.draw_from) or -1, 'commitment', commitment_of(c),
-    'abandoned', tonumber(c.abandoned) or 0 }
+    'abandoned', tonumber(c.abandoned) or 0, 'stock', stock_reply(c), 'units', units_of(c),
+    'stock_src', c.stock_src or '', 'sold_out_at', tonumber(c.sold_out_at) or -1 }

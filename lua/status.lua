@@ -17,7 +17,10 @@
 --       so the answer can say when to ask again), timed (1 when promotion runs on a clock of its
 --       own: opens-at or max-admit-per-minute), ticket (the user's ticket while in line, negative
 --       in the invited line; else 0), commitment (the commitment to the seed of the product's last
---       draw, '' when none); {'recover', 1} instead when the product must be recovered first
+--       draw, '' when none), stock (units left, -1 while unknown), units (units-per-shopper),
+--       admitted (unexpired sessions, while the stock is known, else 0); once sold out, a user in
+--       line or without a place reads SOLD_OUT (with the rank the place still has), an admitted
+--       one still ACTIVE; {'recover', 1} instead when the product must be recovered first
 local k = script_keys()
 local uid, now = ARGV[2], tonumber(ARGV[3])
 local c = settings_of(k)
@@ -31,9 +34,14 @@ local function answer(state, rank, ticket)
     if #changes > 0 then
         redis.call('HSET', k.settings, unpack(changes))
     end
+    if state ~= STATE.ACTIVE and sold_out(c) then
+        state = STATE.SOLD_OUT
+    end
+    local stock = stock_reply(c)
     return { 'state', state, 'rank', rank, 'rate', rate_reply(c, now), 'opens', tonumber(c.opens) or -1,
         'abandon', tonumber(c.abandon) or 0, 'timed', is_timed(c), 'ticket', ticket or 0,
-        'commitment', commitment_of(c) }
+        'commitment', commitment_of(c), 'stock', stock, 'units', units_of(c),
+        'admitted', stock >= 0 and redis.call('ZCOUNT', k.active, '(' .. now, '+inf') or 0 }
 end
 
 local expiry = redis.call('ZSCORE', k.active, uid)

@@ -23,7 +23,10 @@
 --       there is none), returning (how many places reclaimed after a loss wait ahead of both
 --       lines), max_override (the operator's max-active, -1 when unset), epoch (the epoch the
 --       gateway read it in), draw_opens (the opens-at the last draw was opened for, -1 when
---       none: its seed is derived from it). A product whose state
+--       none: its seed is derived from it), stock (units left, -1 while unknown), units
+--       (units-per-shopper), admitted (sessions held, expired ones not yet dropped included: a
+--       place within the stock is never promised too early), sold_out_at (epoch ms, -1 unless sold
+--       out). A product whose state
 --       must be recovered first (fill.lua's stale) reads as unknown: its shoppers are answered by
 --       Redis, which recovers it.
 local LEFT_VIEW_MAX = 10000
@@ -75,4 +78,5 @@ return { 'known', c.max and 1 or 0, 'head', main.head, 'last', main.last,
     'invited_left', invited.left, 'invited_left_complete', invited.left_complete,
     'invited_draw_from', invited.draw_from, 'invited_draw_to', invited.draw_to,
     'returning', returning_count(k, c), 'max_override', tonumber(c.max_override) or -1, 'epoch', k.epoch,
-    'draw_opens', tonumber(c.draw_opens) or -1 }
+    'draw_opens', tonumber(c.draw_opens) or -1, 'stock', stock_reply(c), 'units', units_of(c),
+    'admitted', c.stock and redis.call('ZCARD', k.active) or 0, 'sold_out_at', tonumber(c.sold_out_at) or -1 }

@@ -3,6 +3,7 @@ package io.queuegate.admission;
 import java.time.Instant;
 
 import io.queuegate.challenge.Challenge;
+import io.queuegate.store.Stock;
 
 /**
  * The admission decision for one request; only the web layer turns it into HTTP.
@@ -39,12 +40,21 @@ public sealed interface Admission {
      *                       of the seed, hex), or {@code null} when it has none
      * @param comeBackBy in a sale's pre-queue, the latest the caller may come back after the
      *                   opening and keep the place ({@link RetryAfter#comeBackBy}); else {@code null}
+     * @param stock what the product has left to sell, {@code null} while unknown
      */
     record Waiting(Caller caller, long rank, String token, boolean newToken, Long estimatedWaitSeconds, Instant opensAt,
-            long retryAfterSeconds, String seedCommitment, Instant comeBackBy) implements Admission {
+            long retryAfterSeconds, String seedCommitment, Instant comeBackBy, Stock stock) implements Admission {
 
         public boolean preQueued() {
             return opensAt != null;
+        }
+
+        /**
+         * Whether the stock left can serve this place once everyone ahead has bought; {@code null}
+         * while the stock is unknown, and in a pre-queue, where places are drawn at opening.
+         */
+        public Boolean withinStock() {
+            return stock == null || preQueued() ? null : stock.serves(rank);
         }
     }
 

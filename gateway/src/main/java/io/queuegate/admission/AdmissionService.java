@@ -19,6 +19,7 @@ import io.queuegate.recovery.Reclaims;
 import io.queuegate.store.Placement;
 import io.queuegate.store.ProductQueues;
 import io.queuegate.store.RedisFailures;
+import io.queuegate.store.Stock;
 import io.queuegate.store.script.JoinScript;
 import io.queuegate.token.WaitTokenCodec;
 
@@ -100,7 +101,8 @@ public class AdmissionService {
             if (standing != null && (standing.placement().state() != Placement.State.PRE_QUEUE
                     || Objects.equals(standing.opensAt(), request.policy().opensAt()))) {
                 return Mono.just(decide(caller, new JoinScript.Joined(standing.placement(), false, caller.ticket(),
-                        standing.seedCommitment()), request, null, request.presented().value(), 0));
+                        standing.seedCommitment(), null, standing.stock()), request, null, request.presented().value(),
+                        0));
             }
         }
         QueuePolicy policy = request.policy();
@@ -235,6 +237,24 @@ public class AdmissionService {
     }
 
     /**
+     * The shop's answer to a request that completed nothing said what the product has left
+     * ({@code Queue-Stock}). Redis believes it only when lower than what it holds: Redis is asked
+     * only when this instance's view of the line does not already know as little, so a shop that
+     * sends the header with every page costs a script call per change, not per page. Never fails:
+     * the next answer says it again.
+     */
+    public Mono<Void> stockSaid(String productId, long unitsLeft) {
+        Stock known = local.stock(productId);
+        if (known != null && unitsLeft >= known.left()) {
+            return Mono.empty();
+        }
+        return queues.lowerStock(productId, unitsLeft).then().onErrorResume(error -> {
+            log.debug("Could not note the stock the shop said for product " + productId + ": " + error);
+            return Mono.empty();
+        });
+    }
+
+    /**
      * @param claim the id of the completion claim the join took if it answers active, else {@code null}
      * @param presentedToken the caller's token when its answer comes from this instance's memory
      *                       (it still says the same, so it is not signed again), else {@code null}
@@ -273,6 +293,8 @@ public class AdmissionService {
             case SALE_ENDED:
                 return new Admission.Rejected(Refusal.SALE_ENDED, policy.closesAt() == null ? null
                         : "the sale of this product ended at " + policy.closesAt(), false, 0);
+            case SOLD_OUT:
+                return new Admission.Rejected(Refusal.SOLD_OUT, null, false, 0);
             case ROOM_CLOSED:
                 return new Admission.Rejected(Refusal.ROOM_CLOSED, null, false,
                         RetryAfter.whileClosed(policy.abandonAfter()));
@@ -327,11 +349,12 @@ public class AdmissionService {
             return new Admission.Waiting(caller, placement.rank(), token, presentedToken == null, null, policy.opensAt(),
                     RetryAfter.beforeOpening(Duration.between(tokens.now(), policy.opensAt()), policy.abandonAfter()),
                     joined.seedCommitment(),
-                    RetryAfter.comeBackBy(policy.opensAt(), policy.abandonAfter(), policy.arrivalTtl()));
+                    RetryAfter.comeBackBy(policy.opensAt(), policy.abandonAfter(), policy.arrivalTtl()), joined.stock());
         }
         Long estimate = WaitEstimate.seconds(placement.rank(), placement.admissionRate());
         return new Admission.Waiting(caller, placement.rank(), token, presentedToken == null, estimate, null,
-                RetryAfter.of(placement.rank(), estimate, policy.abandonAfter()), joined.seedCommitment(), null);
+                RetryAfter.of(placement.rank(), estimate, policy.abandonAfter()), joined.seedCommitment(), null,
+                joined.stock());
     }
 
     /**

@@ -24,6 +24,8 @@ public enum Refusal {
     SALE_ENDED,
     /** An operator closed the room. */
     ROOM_CLOSED,
+    /** The product's stock is gone: nobody new is admitted, and a place in line is kept until a restock. */
+    SOLD_OUT,
     /** Another request of the session is completing it. */
     COMPLETION_IN_PROGRESS,
     /** A completing request of a shopper who holds no session any more: a completion never makes one. */

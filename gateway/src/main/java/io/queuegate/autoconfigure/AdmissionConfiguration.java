@@ -50,6 +50,7 @@ import io.queuegate.web.QueueEndpoints;
 import io.queuegate.web.QueueEndpointsCors;
 import io.queuegate.web.QueueResponses;
 import io.queuegate.web.ReleaseHeader;
+import io.queuegate.web.StockHeader;
 import io.queuegate.web.SecureCookies;
 import io.queuegate.web.StreamLeaseRelease;
 import io.queuegate.web.WaitingPage;
@@ -261,6 +262,12 @@ class AdmissionConfiguration {
     @ConditionalOnMissingBean
     ReleaseHeader queuegateReleaseHeader() {
         return new ReleaseHeader();
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    StockHeader queuegateStockHeader() {
+        return new StockHeader();
     }
 
     /** Static: a bean post-processor must not pull the configuration's other beans in early. */

@@ -33,6 +33,10 @@ import io.queuegate.store.ProductRules;
  * @param powDifficulty the expected number of SHA-256 hashes that solve a join's proof of work;
  *                      default {@value #DEFAULT_POW_DIFFICULTY}
  * @param bindToken what a wait token is bound to; default {@link BindToken#NONE}
+ * @param stock the units the product has to sell, set when it first comes or changes, or
+ *              {@code null} (the default: unknown until the shop's {@code Queue-Stock} header or an
+ *              operator says it)
+ * @param unitsPerShopper how many units one admission may buy; default 1
  */
 public record QueuePolicy(
         int maxActive,
@@ -51,7 +55,9 @@ public record QueuePolicy(
         InviteMode invites,
         JoinChallenge joinChallenge,
         int powDifficulty,
-        BindToken bindToken) {
+        BindToken bindToken,
+        Long stock,
+        int unitsPerShopper) {
 
     public static final int DEFAULT_MAX_ACTIVE = 10;
     public static final Duration DEFAULT_SESSION_TTL = Duration.ofMinutes(10);
@@ -101,6 +107,12 @@ public record QueuePolicy(
             throw new IllegalArgumentException("pow-difficulty must be between 1 and " + MAX_POW_DIFFICULTY
                     + " (the expected number of hashes), was " + powDifficulty);
         }
+        if (stock != null && stock < 0) {
+            throw new IllegalArgumentException("stock must not be negative, was " + stock);
+        }
+        if (unitsPerShopper < 1) {
+            throw new IllegalArgumentException("units-per-shopper must be at least 1, was " + unitsPerShopper);
+        }
         if (arrivalTtl.compareTo(sessionTtl) > 0) {
             arrivalTtl = sessionTtl;
         }
@@ -146,7 +158,9 @@ public record QueuePolicy(
                 settings.invites() != null ? settings.invites() : InviteMode.OFF,
                 settings.joinChallenge() != null ? settings.joinChallenge() : JoinChallenge.NONE,
                 settings.powDifficulty() != null ? settings.powDifficulty() : DEFAULT_POW_DIFFICULTY,
-                settings.bindToken() != null ? settings.bindToken() : BindToken.NONE);
+                settings.bindToken() != null ? settings.bindToken() : BindToken.NONE,
+                settings.stock(),
+                settings.unitsPerShopper() != null ? settings.unitsPerShopper() : 1);
     }
 
     /** Compiles a route's product-id-pattern, failing with a message that names the field. */
@@ -166,6 +180,6 @@ public record QueuePolicy(
     /** What the Redis scripts need to know of this policy. */
     public ProductRules rules() {
         return new ProductRules(maxActive, sessionTtl, promotion.id(), opensAt, closesAt, maxAdmitPerMinute,
-                abandonAfter, arrivalTtl);
+                abandonAfter, arrivalTtl, unitsPerShopper, stock);
     }
 }

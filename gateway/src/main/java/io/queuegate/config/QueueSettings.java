@@ -29,6 +29,9 @@ import java.time.Instant;
  * @param joinChallenge what a join without a token must show: nothing, or a solved proof of work
  * @param powDifficulty the proof of work's expected number of SHA-256 hashes
  * @param bindToken whether a wait token only works from the network it was issued to
+ * @param stock the units the product has to sell: set when it first comes or changes (a restock);
+ *              the shop's {@code Queue-Stock} header lowers it, completions count it down
+ * @param unitsPerShopper how many units one admission may buy
  */
 public record QueueSettings(
         Integer maxActive,
@@ -47,12 +50,14 @@ public record QueueSettings(
         InviteMode invites,
         JoinChallenge joinChallenge,
         Integer powDifficulty,
-        BindToken bindToken) {
+        BindToken bindToken,
+        Long stock,
+        Integer unitsPerShopper) {
 
     /** Settings with nothing set. */
     // One constructor only: Boot binds route metadata and product overrides through it.
     public static final QueueSettings EMPTY = new QueueSettings(null, null, null, null, null, null, null, null, null,
-            null, null, null, null, null, null, null, null);
+            null, null, null, null, null, null, null, null, null, null);
 
     /** These settings, with each field that {@code override} sets replaced by its value. */
     public QueueSettings overriddenBy(QueueSettings override) {
@@ -76,7 +81,9 @@ public record QueueSettings(
                 pick(override.invites, invites),
                 pick(override.joinChallenge, joinChallenge),
                 pick(override.powDifficulty, powDifficulty),
-                pick(override.bindToken, bindToken));
+                pick(override.bindToken, bindToken),
+                pick(override.stock, stock),
+                pick(override.unitsPerShopper, unitsPerShopper));
     }
 
     private static <T> T pick(T preferred, T fallback) {

@@ -104,6 +104,11 @@ public final class QueueEventHub implements QueueEvents {
     }
 
     @Override
+    public void stockChanged(String productId, long unitsLeft, String by, boolean soldOut) {
+        each(l -> l.stockChanged(productId, unitsLeft, by, soldOut));
+    }
+
+    @Override
     public void operatorAction(String productId, String action, String value, long promoted) {
         operatorAction(productId, action, value, promoted, null);
     }

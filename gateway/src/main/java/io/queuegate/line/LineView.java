@@ -6,6 +6,7 @@ import java.util.Arrays;
 
 import io.queuegate.store.Placement;
 import io.queuegate.store.RoomMode;
+import io.queuegate.store.Stock;
 import io.queuegate.store.script.ViewScript;
 
 /**
@@ -30,11 +31,13 @@ import io.queuegate.store.script.ViewScript;
  * @param epoch the epoch of the Redis data it was read in: it answers only tokens of the same
  *              epoch (a token of another one may prove a place Redis lost, which only Redis can
  *              bring back), {@code null} when unknown
+ * @param stock what the product has left to sell, {@code null} while unknown: sold out, a shopper
+ *              in line is told so from memory too
  */
 record LineView(long readAt, long admissionsHeard, boolean known, long head, long last, long leftVersion, long leftCount, long[] left,
         boolean leftComplete, long drawFrom, long drawTo, String seed, String seedCommitment, long opens, long opened,
         RoomMode mode, double rate, long rateAt, long rateSince, long abandonAfterMillis, Invited invited,
-        long invitedJoinsHeard, long returning, String epoch) {
+        long invitedJoinsHeard, long returning, String epoch, Stock stock) {
 
     /** The admission rate's time constant and warm-up, as {@code fill.lua} keeps it. */
     private static final double RATE_TAU_MS = 60_000;
@@ -46,7 +49,7 @@ record LineView(long readAt, long admissionsHeard, boolean known, long head, lon
             long opened, RoomMode mode, double rate, long rateAt, long rateSince, long abandonAfterMillis) {
         this(readAt, admissionsHeard, known, head, last, leftVersion, leftCount, left, leftComplete, drawFrom, drawTo, seed,
                 seedCommitment, opens, opened, mode, rate, rateAt, rateSince, abandonAfterMillis, Invited.NONE, 0, 0,
-                null);
+                null, null);
     }
 
     /**
@@ -83,7 +86,7 @@ record LineView(long readAt, long admissionsHeard, boolean known, long head, lon
                 read.leftComplete() && left.length == read.leftCount(), read.drawFrom(), read.drawTo(), read.seed(),
                 read.seedCommitment(), read.opens(), read.opened(), read.mode(), read.rate(), read.rateAt(),
                 read.rateSince(),
-                read.abandonAfter(), invited, invitedJoinsHeard, read.returning(), epoch);
+                read.abandonAfter(), invited, invitedJoinsHeard, read.returning(), epoch, read.stock());
     }
 
     /** As {@link #placementOf(long, long, boolean, long)} with no place heard of in the invited line since the read. */
@@ -122,6 +125,10 @@ record LineView(long readAt, long admissionsHeard, boolean known, long head, lon
             // Admitted, dropped or given up since (in this sale or an earlier one): Redis knows
             // which, and joins again whoever holds no place, into the draw if it is still ahead.
             return null;
+        }
+        if (stock != null && stock.soldOut()) {
+            // The place is kept, not served: told so as the scripts tell it.
+            return new Placement(Placement.State.SOLD_OUT, 0, 0);
         }
         if (opens >= 0 && now < opens) {
             return new Placement(Placement.State.PRE_QUEUE, Math.max(0, last - head + 1 - leftCount) + invitedAhead,

@@ -3,6 +3,7 @@ package io.queuegate.line;
 import java.time.Clock;
 
 import io.queuegate.store.Placement;
+import io.queuegate.store.Stock;
 
 /**
  * Answers a shopper in line from this instance's memory: their rank from the ticket their signed
@@ -76,6 +77,15 @@ public class LocalAnswers {
         views.invitedJoined(productId, count);
     }
 
+    /**
+     * What the product has left to sell as this instance's view read it, or {@code null} when the
+     * view does not know (no fresh view, or a stock nobody has said yet).
+     */
+    public Stock stock(String productId) {
+        LineView view = views.fresh(productId);
+        return view == null ? null : view.stock();
+    }
+
     /** Notes that the holder of {@code ticket} is still there, for the next batch of seen marks. */
     public void seen(String productId, long ticket) {
         seen.mark(productId, ticket);
@@ -101,6 +111,6 @@ public class LocalAnswers {
                 seen.mark(productId, ticket);
             }
         }
-        return new LocalStanding(placement, view.opensAt(), view.abandonAfter(), view.seedCommitment());
+        return new LocalStanding(placement, view.opensAt(), view.abandonAfter(), view.seedCommitment(), view.stock());
     }
 }

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 
 import io.queuegate.store.Placement;
+import io.queuegate.store.Stock;
 
 /**
  * Where a shopper in line stands, worked out by this instance from its view of the line.
@@ -14,6 +15,8 @@ import io.queuegate.store.Placement;
  * @param abandonAfter the product's abandon-after as Redis holds it, {@link Duration#ZERO} for never
  * @param seedCommitment the commitment to the seed of the product's last pre-queue draw, or
  *                       {@code null} when it has none
+ * @param stock what the product has left to sell, {@code null} while unknown
  */
-public record LocalStanding(Placement placement, Instant opensAt, Duration abandonAfter, String seedCommitment) {
+public record LocalStanding(Placement placement, Instant opensAt, Duration abandonAfter, String seedCommitment,
+        Stock stock) {
 }

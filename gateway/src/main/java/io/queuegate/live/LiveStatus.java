@@ -9,6 +9,7 @@ import io.queuegate.line.LocalStanding;
 import io.queuegate.recovery.Reclaims;
 import io.queuegate.store.Placement;
 import io.queuegate.store.ProductQueues;
+import io.queuegate.store.Stock;
 import io.queuegate.token.WaitTokenCodec;
 
 import org.springframework.context.SmartLifecycle;
@@ -122,7 +123,7 @@ public class LiveStatus implements SmartLifecycle {
             if (standing != null) {
                 abandonMillis = standing.abandonAfter().toMillis();
                 markSeen(now);
-                return send(Update.of(standing.placement()), now);
+                return send(Update.of(standing.placement(), standing.stock()), now);
             }
             // Without an answer from the view the shopper is still there: a place must not hang on
             // a view that cannot be read (Redis slow) while questions wait a heartbeat.
@@ -138,7 +139,7 @@ public class LiveStatus implements SmartLifecycle {
                     abandonMillis = status.abandonAfter().toMillis();
                     // status.lua counted the question as being seen.
                     markedAt = now;
-                    return send(Update.of(status.placement()), now);
+                    return send(Update.of(status.placement(), status.stock()), now);
                 });
             }
             return sent != null && now - sentAt >= heartbeat.toMillis() ? send(sent, now) : Mono.empty();
@@ -170,16 +171,20 @@ public class LiveStatus implements SmartLifecycle {
      * One event's data.
      *
      * @param status {@code WAITING}, {@code PRE_QUEUE} (a sale not yet open), {@code ACTIVE}
-     *               (admitted), {@code NOT_FOUND}, or {@code RENEW} (load the page again for a
-     *               freshly signed token)
+     *               (admitted), {@code SOLD_OUT} (the stock is gone: the stream ends, the place is
+     *               kept should it be restocked), {@code NOT_FOUND}, or {@code RENEW} (load the page
+     *               again for a freshly signed token)
      * @param rank 1-based place while waiting
      * @param estimatedWaitSeconds while waiting and once a rate is known
+     * @param stock the units the product has left, once known (0 when sold out)
+     * @param withinStock whether that stock can serve the place once everyone ahead has bought,
+     *                    while waiting and once the stock is known
      */
-    public record Update(String status, Long rank, Long estimatedWaitSeconds) {
+    public record Update(String status, Long rank, Long estimatedWaitSeconds, Long stock, Boolean withinStock) {
 
-        static final Update PRE_QUEUE = new Update("PRE_QUEUE", null, null);
-        static final Update ACTIVE = new Update("ACTIVE", null, null);
-        static final Update RENEW = new Update("RENEW", null, null);
+        static final Update ACTIVE = new Update("ACTIVE", null, null, null, null);
+        static final Update RENEW = new Update("RENEW", null, null, null, null);
+        static final Update SOLD_OUT = new Update("SOLD_OUT", null, null, 0L, null);
 
         boolean isWaiting() {
             return "WAITING".equals(status) || "PRE_QUEUE".equals(status);
@@ -189,13 +194,16 @@ public class LiveStatus implements SmartLifecycle {
             return isWaiting() ? "status" : status.toLowerCase();
         }
 
-        static Update of(Placement placement) {
+        static Update of(Placement placement, Stock stock) {
+            Long left = stock == null ? null : stock.left();
             return switch (placement.state()) {
-                case PRE_QUEUE -> PRE_QUEUE;
+                case PRE_QUEUE -> new Update("PRE_QUEUE", null, null, left, null);
                 case WAITING -> new Update("WAITING", placement.rank(),
-                        WaitEstimate.seconds(placement.rank(), placement.admissionRate()));
+                        WaitEstimate.seconds(placement.rank(), placement.admissionRate()), left,
+                        stock == null ? null : stock.serves(placement.rank()));
                 case ACTIVE -> ACTIVE;
-                default -> new Update("NOT_FOUND", null, null);
+                case SOLD_OUT -> SOLD_OUT;
+                default -> new Update("NOT_FOUND", null, null, null, null);
             };
         }
     }

@@ -55,6 +55,14 @@ public class AuditLog implements QueueEvents {
     }
 
     @Override
+    public void stockChanged(String productId, long unitsLeft, String by, boolean soldOut) {
+        log(Level.INFO, "stock", "product", productId, "left", unitsLeft, "by", by);
+        if (soldOut) {
+            log(Level.INFO, "sold_out", "product", productId, "by", by);
+        }
+    }
+
+    @Override
     public void left(String productId, String userId) {
         log(Level.INFO, "leave", "product", productId, "user", user(userId));
     }

@@ -79,6 +79,14 @@ public class QueueMetrics implements QueueEvents {
     }
 
     @Override
+    public void stockChanged(String productId, long unitsLeft, String by, boolean soldOut) {
+        if (soldOut) {
+            counter("queuegate.sold.out", "Times a product's stock ran out (nobody new is admitted until a restock)",
+                    "product", products.of(productId)).increment();
+        }
+    }
+
+    @Override
     public void left(String productId, String userId) {
         counter("queuegate.leaves", "Users who gave up their place", "product", products.of(productId)).increment();
     }

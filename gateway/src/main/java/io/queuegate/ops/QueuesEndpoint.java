@@ -38,6 +38,9 @@ import reactor.core.publisher.Mono;
 public class QueuesEndpoint {
 
     /** The room modes, as {@code POST /actuator/queues/{productId}} takes them. */
+    /** More digits than any stock. */
+    private static final int MAX_STOCK_DIGITS = 12;
+
     static final List<String> MODES = Arrays.stream(RoomMode.values()).map(RoomMode::code).toList();
 
     /** Far beyond any sensible max-active; keeps a typo from opening the gates entirely. */
@@ -77,10 +80,12 @@ public class QueuesEndpoint {
     }
 
     /**
-     * @param action {@code max}, {@code mode}, {@code pause}, {@code resume}, {@code drain} or
-     *               {@code undrain}
+     * @param action {@code max}, {@code mode}, {@code pause}, {@code resume}, {@code drain},
+     *               {@code undrain} or {@code stock}
      * @param value for {@code max}: the new max-active, or empty to go back to the route's; for
-     *              {@code mode}: {@code queue}, {@code passthrough}, {@code queue-all} or {@code closed}
+     *              {@code mode}: {@code queue}, {@code passthrough}, {@code queue-all} or {@code closed};
+     *              for {@code stock}: the units left (a restock reopens a sold-out line in its
+     *              order), or empty for unknown
      * @param security who asks, for the audit log (the actuator passes it; its principal is
      *                 {@code null} without Spring Security)
      */
@@ -94,9 +99,10 @@ public class QueuesEndpoint {
         AdminAction adminAction = AdminAction.of(action);
         if (adminAction == null) {
             return Mono.just(error(WebEndpointResponse.STATUS_BAD_REQUEST, "invalid_action",
-                    "action must be one of max, mode, pause, resume, drain, undrain; was '" + action + "'"));
+                    "action must be one of max, mode, pause, resume, drain, undrain, stock; was '" + action + "'"));
         }
-        boolean takesValue = "max".equals(action) || "mode".equals(action);
+        boolean takesValue = adminAction == AdminAction.MAX || adminAction == AdminAction.MODE
+                || adminAction == AdminAction.STOCK;
         String applied = takesValue && value != null ? value.trim() : "";
         if (adminAction == AdminAction.MODE && RoomMode.of(applied) == null) {
             return Mono.just(error(WebEndpointResponse.STATUS_BAD_REQUEST, "invalid_value",
@@ -106,6 +112,11 @@ public class QueuesEndpoint {
             return Mono.just(error(WebEndpointResponse.STATUS_BAD_REQUEST, "invalid_value",
                     "value of max must be a whole number from 1 to " + MAX_CAPACITY
                             + ", or empty for the route's max-active; was '" + value + "'"));
+        }
+        if (adminAction == AdminAction.STOCK && !applied.isEmpty() && !applied.matches("[0-9]{1," + MAX_STOCK_DIGITS + "}")) {
+            return Mono.just(error(WebEndpointResponse.STATUS_BAD_REQUEST, "invalid_value",
+                    "value of stock must be a whole number of units (0 sells it out), or empty for unknown; was '"
+                            + value + "'"));
         }
         Principal principal = security == null ? null : security.getPrincipal();
         String actor = principal == null ? null : principal.getName();
@@ -139,7 +150,7 @@ public class QueuesEndpoint {
                 snapshot.maxOverride(), Math.round(snapshot.admissionRate() * 1000) / 1000.0, snapshot.paused(),
                 snapshot.draining(), WaitEstimate.seconds(snapshot.waiting(), snapshot.admissionRate()), snapshot.mode().code(),
                 snapshot.opening() == null ? null : OpeningView.of(snapshot.opening()), snapshot.seedCommitment(),
-                snapshot.abandoned());
+                snapshot.abandoned(), StockView.of(snapshot.stock()));
     }
 
     private static WebEndpointResponse<Object> ok(Object body) {
@@ -178,10 +189,28 @@ public class QueuesEndpoint {
      * @param abandoned shoppers dropped from the line as not seen for abandon-after when promotion
      *                  reached them, in total since Redis made the product's state: after an
      *                  opening, how many of the pre-queue never came back
+     * @param stock what the product has left to sell; {@code null} while unknown
      */
     public record QueueView(String productId, long waiting, long active, Integer capacity, Integer maxOverride,
             double admissionRate, boolean paused, boolean draining, Long lastInLineEtaSeconds, String mode,
-            OpeningView opening, String seedCommitment, long abandoned) {
+            OpeningView opening, String seedCommitment, long abandoned, StockView stock) {
+    }
+
+    /**
+     * The stock as operators see it.
+     *
+     * @param left units not sold yet, the admitted shoppers' carts included
+     * @param unitsPerShopper how many units one admission may buy
+     * @param source who said it last: {@code shop} (its {@code Queue-Stock} header) or {@code set}
+     *               (an operator, or the product's setting)
+     * @param soldOutAt when it ran out, or {@code null} while some is left
+     */
+    public record StockView(long left, int unitsPerShopper, String source, Instant soldOutAt) {
+
+        static StockView of(QueueSnapshot.StockState stock) {
+            return stock == null ? null : new StockView(stock.left(), stock.unitsPerShopper(), stock.source(),
+                    stock.soldOutAt() == null ? null : Instant.ofEpochMilli(stock.soldOutAt()));
+        }
     }
 
     /**

@@ -14,7 +14,9 @@ public enum AdminAction implements ScriptCode {
     /** Paused, and nobody new may join. */
     DRAIN("drain"),
     /** New shoppers may join again. */
-    UNDRAIN("undrain");
+    UNDRAIN("undrain"),
+    /** The units left to sell: a restock (higher) reopens a sold-out line in its order; "" = unknown. */
+    STOCK("stock");
 
     private final String code;
 

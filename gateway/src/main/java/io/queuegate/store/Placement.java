@@ -39,7 +39,12 @@ public record Placement(State state, long rank, double admissionRate) {
         /** Would take a new place, and the product asks a proof of work for it, which the request did not bring. */
         CHALLENGE_REQUIRED("challenge_required"),
         /** Would take a new place beyond the caller's join limit. */
-        JOIN_LIMITED("join_limited");
+        JOIN_LIMITED("join_limited"),
+        /**
+         * The stock is gone: nobody new is admitted, and a place in line is kept (until a restock or
+         * closes-at) but not served; the admitted finish.
+         */
+        SOLD_OUT("sold_out");
 
         private final String code;
 

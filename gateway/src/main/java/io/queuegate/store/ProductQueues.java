@@ -8,6 +8,7 @@ import java.util.Set;
 import io.queuegate.events.QueueEvents;
 import io.queuegate.store.script.DueScript;
 import io.queuegate.store.script.JoinScript;
+import io.queuegate.store.script.LeaveScript;
 import io.queuegate.store.script.PromoteScript;
 import io.queuegate.store.script.StatusScript;
 
@@ -183,7 +184,33 @@ public final class ProductQueues {
      * @return whether the user held a place
      */
     public Mono<Boolean> complete(String productId, String userId) {
-        return release(productId, userId, "completion");
+        return complete(productId, userId, null);
+    }
+
+    /**
+     * {@link #complete(String, String)}, counting the sale: {@code unitsLeft} is what the shop's
+     * answer said is left ({@code Queue-Stock}), or {@code null} when it said nothing (a stock an
+     * operator or the setting gave then goes down by units-per-shopper).
+     */
+    public Mono<Boolean> complete(String productId, String userId, Long unitsLeft) {
+        return release(productId, userId, "completion", false,
+                unitsLeft == null ? LeaveScript.Sale.sold() : LeaveScript.Sale.shopSays(unitsLeft));
+    }
+
+    /**
+     * The shop's answer to a request that completed nothing said what is left ({@code Queue-Stock}):
+     * believed only when lower than what Redis holds.
+     *
+     * @return the units left after it, -1 when Redis holds nothing of the product
+     */
+    public Mono<Long> lowerStock(String productId, long unitsLeft) {
+        return recovering(productId, null, Mono.defer(() -> scripts.stock().run(productId, unitsLeft, clock.millis())))
+                .map(result -> {
+                    if (result.changed()) {
+                        events.stockChanged(productId, result.stock(), "shop", result.soldOut());
+                    }
+                    return result.stock();
+                });
     }
 
     /**
@@ -202,9 +229,18 @@ public final class ProductQueues {
     }
 
     private Mono<Boolean> release(String productId, String userId, String trigger, boolean drop) {
+        return release(productId, userId, trigger, drop, LeaveScript.Sale.LEAVE);
+    }
+
+    private Mono<Boolean> release(String productId, String userId, String trigger, boolean drop,
+            LeaveScript.Sale sale) {
         return recovering(productId, null, Mono.defer(() -> scripts.leave().run(productId, userId, clock.millis(),
-                        drop)))
+                        drop, sale)))
                 .flatMap(left -> {
+            if (sale != LeaveScript.Sale.LEAVE && left.held() && left.stock() >= 0) {
+                events.stockChanged(productId, left.stock(), "sold".equals(sale.argument()) ? "sale" : "shop",
+                        left.soldOut());
+            }
             events.promoted(productId, trigger, left.promoted());
             events.abandoned(productId, trigger, left.abandoned());
             if (left.promoted() > 0) {
@@ -278,6 +314,9 @@ public final class ProductQueues {
     public Mono<Long> control(String productId, AdminAction action, String value) {
         return recovering(productId, null, Mono.defer(() -> scripts.admin().run(productId, action, value,
                 clock.millis()))).map(changed -> {
+            if (action == AdminAction.STOCK) {
+                events.stockChanged(productId, changed.stock(), "operator", changed.soldOut());
+            }
             events.promoted(productId, "admin", changed.promoted());
             events.abandoned(productId, "admin", changed.abandoned());
             // A resume, a new mode or a larger max-active changes what is due.

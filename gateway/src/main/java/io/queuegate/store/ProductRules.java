@@ -12,9 +12,18 @@ import java.time.Instant;
  * @param closesAt {@code null} for never
  * @param maxAdmitPerMinute 0 for no limit
  * @param abandonAfter {@link Duration#ZERO} for never
+ * @param unitsPerShopper how many units one admission may buy
+ * @param stock the product's stock setting (units), applied when it first comes or changes;
+ *              {@code null} for none
  */
 public record ProductRules(int maxActive, Duration sessionTtl, String strategy, Instant opensAt, Instant closesAt,
-        int maxAdmitPerMinute, Duration abandonAfter, Duration arrivalTtl) {
+        int maxAdmitPerMinute, Duration abandonAfter, Duration arrivalTtl, int unitsPerShopper, Long stock) {
+
+    /** Rules without a stock setting, one unit a shopper. */
+    public ProductRules(int maxActive, Duration sessionTtl, String strategy, Instant opensAt, Instant closesAt,
+            int maxAdmitPerMinute, Duration abandonAfter, Duration arrivalTtl) {
+        this(maxActive, sessionTtl, strategy, opensAt, closesAt, maxAdmitPerMinute, abandonAfter, arrivalTtl, 1, null);
+    }
 
     /** Plain queue rules: always open, unpaced, no one abandoned, the whole session to arrive. */
     public static ProductRules plain(int maxActive, Duration sessionTtl, String strategy) {

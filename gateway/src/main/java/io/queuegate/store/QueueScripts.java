@@ -14,6 +14,7 @@ import io.queuegate.store.script.RescheduleScript;
 import io.queuegate.store.script.SeenScript;
 import io.queuegate.store.script.SnapshotScript;
 import io.queuegate.store.script.StatusScript;
+import io.queuegate.store.script.StockScript;
 import io.queuegate.store.script.UnclaimScript;
 import io.queuegate.store.script.ViewScript;
 
@@ -39,6 +40,7 @@ public final class QueueScripts {
     private final ViewScript view;
     private final UnclaimScript unclaim;
     private final RecoverScript recover;
+    private final StockScript stock;
 
     public QueueScripts(ScriptRunner runner) {
         this.join = new JoinScript(runner);
@@ -57,6 +59,7 @@ public final class QueueScripts {
         this.view = new ViewScript(runner);
         this.unclaim = new UnclaimScript(runner);
         this.recover = new RecoverScript(runner);
+        this.stock = new StockScript(runner);
     }
 
     public JoinScript join() {
@@ -121,5 +124,9 @@ public final class QueueScripts {
 
     public RecoverScript recover() {
         return recover;
+    }
+
+    public StockScript stock() {
+        return stock;
     }
 }

@@ -16,10 +16,31 @@ package io.queuegate.store;
  *                       SHA-256 of the seed, hex; {@code null} when there is none
  * @param abandoned users dropped from the line as not seen for abandon-after, in total since
  *                  Redis made the product's state
+ * @param stock what the product has left to sell, {@code null} while unknown
  */
 public record QueueSnapshot(long waiting, long active, Integer routeMaxActive, Integer maxOverride, RoomMode mode,
         boolean draining, double admissionRate, boolean known, Opening opening, String seedCommitment,
-        long abandoned) {
+        long abandoned, StockState stock) {
+
+    /** A snapshot of a product whose stock is unknown. */
+    public QueueSnapshot(long waiting, long active, Integer routeMaxActive, Integer maxOverride, RoomMode mode,
+            boolean draining, double admissionRate, boolean known, Opening opening, String seedCommitment,
+            long abandoned) {
+        this(waiting, active, routeMaxActive, maxOverride, mode, draining, admissionRate, known, opening, seedCommitment,
+                abandoned, null);
+    }
+
+    /**
+     * The stock as operators see it.
+     *
+     * @param left units not sold yet, the admitted shoppers' carts included
+     * @param unitsPerShopper how many units one admission may buy
+     * @param source who said it last: {@code shop} (its {@code Queue-Stock} header) or {@code set}
+     *               (an operator, or the product's setting)
+     * @param soldOutAt when it ran out (epoch ms), or {@code null} while some is left
+     */
+    public record StockState(long left, int unitsPerShopper, String source, Long soldOutAt) {
+    }
 
     /**
      * How a scheduled sale's pre-queue was drawn: enough to recompute the order. The tickets

@@ -21,7 +21,7 @@ import org.springframework.web.server.ServerWebExchange;
  * What the shop receives of a forwarded request. On every route, the waiting room's own
  * credentials stay between the shopper and the gateway: the {@code Queue-Token},
  * {@code Queue-Challenge} and {@code Queue-Invite} headers, the {@code queue_token} cookie, and a
- * client's {@code Queue-Release} (an answer header of the shop's, never a request header). On a
+ * client's {@code Queue-Release} or {@code Queue-Stock} (answer headers of the shop's, never request headers). On a
  * protected route the identity header carries the identity the admission decided, whatever the
  * client sent, and is absent for an anonymous caller: the shop sees exactly who was admitted, and
  * the method override headers ({@link CompletionRule#METHOD_OVERRIDE_HEADERS}) are dropped, so the
@@ -44,8 +44,8 @@ public class ForwardedRequestHeaders implements HttpHeadersFilter, Ordered {
     public static final int ORDER = Ordered.LOWEST_PRECEDENCE;
 
     /** Request headers that are QueueGate's and never the shop's. */
-    static final List<String> PRIVATE_HEADERS = List.of(PresentedToken.HEADER, ReleaseHeader.NAME, ProofOfWork.HEADER,
-            PresentedInvitation.HEADER);
+    static final List<String> PRIVATE_HEADERS = List.of(PresentedToken.HEADER, ReleaseHeader.NAME, StockHeader.NAME,
+            ProofOfWork.HEADER, PresentedInvitation.HEADER);
 
     /**
      * The exchange attribute holding the identity to forward on a protected route: the user id,

@@ -337,15 +337,18 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
                         .onErrorResume(error -> Mono.empty());
             }
             boolean claimed = claim != null;
+            Long unitsLeft = shopAnswered ? StockHeader.unitsLeft(exchange) : null;
             if (ReleaseHeader.released(exchange) || (claimed && shopAnswered && status != null && status.value() < 400)) {
-                return complete();
+                return complete(unitsLeft);
             }
-            return claimed && shopAnswered ? release() : Mono.empty();
+            Mono<Void> stock = unitsLeft == null ? Mono.empty() : admission.stockSaid(caller.productId(), unitsLeft);
+            return claimed && shopAnswered ? release().then(stock) : stock;
         }
 
-        private Mono<Void> complete() {
+        /** @param unitsLeft what the shop's answer said is left ({@code Queue-Stock}), or {@code null} */
+        private Mono<Void> complete(Long unitsLeft) {
             admission.released(caller.productId(), caller.userId());
-            return store.complete(caller.productId(), caller.userId())
+            return store.complete(caller.productId(), caller.userId(), unitsLeft)
                     .doOnNext(held -> {
                         if (held) {
                             events.completed(caller.productId(), routeId, caller.userId());

@@ -21,6 +21,7 @@ import io.queuegate.live.LiveStatus;
 import io.queuegate.live.StreamLimits;
 import io.queuegate.recovery.Reclaims;
 import io.queuegate.store.Placement;
+import io.queuegate.store.Stock;
 import io.queuegate.store.ProductQueues;
 import io.queuegate.store.Reclaim;
 import io.queuegate.store.RedisFailures;
@@ -101,7 +102,8 @@ public class QueueEndpoints {
                         caller.token().epoch());
                 if (standing != null) {
                     return written(responses.status(exchange, HttpStatus.OK, body(caller, standing.placement(),
-                            standing.opensAt(), standing.abandonAfter(), standing.seedCommitment(), now)));
+                            standing.opensAt(), standing.abandonAfter(), standing.seedCommitment(), standing.stock(),
+                            now)));
                 }
             }
             Reclaim reclaim = otherEpoch ? reclaims.of(caller.token(), null) : null;
@@ -115,7 +117,7 @@ public class QueueEndpoints {
                 }
                 return responses.status(exchange, HttpStatus.OK,
                         body(caller, status.placement(), status.opensAt(), status.abandonAfter(), status.seedCommitment(),
-                                now));
+                                status.stock(), now));
             }));
         });
     }
@@ -156,18 +158,24 @@ public class QueueEndpoints {
      *                       or {@code null}
      */
     static StatusBody body(Caller caller, Placement placement, Instant opensAt, Duration abandonAfter,
-            String seedCommitment, Instant now) {
+            String seedCommitment, Stock stock, Instant now) {
+        Long unitsLeft = stock == null ? null : stock.left();
         if (placement.state() == Placement.State.PRE_QUEUE && opensAt != null) {
             long retryAfter = RetryAfter.beforeOpening(Duration.between(now, opensAt), abandonAfter);
             return new StatusBody(placement.state().name(), caller.productId(), caller.userId(), null, retryAfter, null,
-                    opensAt.toString(), seedCommitment);
+                    opensAt.toString(), seedCommitment, unitsLeft, null);
+        }
+        if (placement.state() == Placement.State.SOLD_OUT) {
+            return new StatusBody(placement.state().name(), caller.productId(), caller.userId(), null, null, null, null,
+                    null, 0L, null);
         }
         if (placement.state() != Placement.State.WAITING) {
             return new StatusBody(placement.state().name(), caller.productId(), caller.userId(), null, null, null);
         }
         Long estimate = WaitEstimate.seconds(placement.rank(), placement.admissionRate());
         return new StatusBody(placement.state().name(), caller.productId(), caller.userId(), placement.rank(),
-                RetryAfter.of(placement.rank(), estimate, abandonAfter), estimate, null, seedCommitment);
+                RetryAfter.of(placement.rank(), estimate, abandonAfter), estimate, null, seedCommitment, unitsLeft,
+                stock == null ? null : stock.serves(placement.rank()));
     }
 
     /**

@@ -33,6 +33,7 @@ public enum QueueError {
     QUEUE_CLOSED(HttpStatus.SERVICE_UNAVAILABLE, "this product's queue is closed to new shoppers"),
     ROOM_CLOSED(HttpStatus.SERVICE_UNAVAILABLE, "the waiting room of this product is closed for now"),
     SALE_ENDED(HttpStatus.GONE, "the sale of this product has ended"),
+    SOLD_OUT(HttpStatus.GONE, "this product is sold out: stop asking; a place in line is kept should it be restocked"),
     INVITE_REQUIRED(HttpStatus.FORBIDDEN, "this product is open to invited shoppers only: bring your invitation "
             + "(the Queue-Invite header or the invite link)"),
     INVITE_INVALID(HttpStatus.FORBIDDEN, "the invitation is not valid here"),
@@ -70,6 +71,7 @@ public enum QueueError {
             case TOO_MANY_JOINS -> TOO_MANY_JOINS;
             case QUEUE_CLOSED -> QUEUE_CLOSED;
             case SALE_ENDED -> SALE_ENDED;
+            case SOLD_OUT -> SOLD_OUT;
             case ROOM_CLOSED -> ROOM_CLOSED;
             case COMPLETION_IN_PROGRESS -> COMPLETION_IN_PROGRESS;
             case SESSION_ENDED -> SESSION_ENDED;

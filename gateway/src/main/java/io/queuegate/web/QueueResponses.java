@@ -88,17 +88,24 @@ public class QueueResponses {
                     ? page.renderPreQueue(caller.productId(), displayName, waiting.opensAt(), retryAfter,
                             waiting.seedCommitment(), waiting.rank(), waiting.comeBackBy(), locale(exchange))
                     : page.render(caller.productId(), displayName, waiting.rank(), waiting.estimatedWaitSeconds(),
-                            retryAfter, waiting.seedCommitment(), locale(exchange));
+                            retryAfter, waiting.seedCommitment(), unitsLeft(waiting), waiting.withinStock(),
+                            locale(exchange));
             return writeHtml(response, html);
         }
         if (waiting.preQueued()) {
             String comeBackBy = waiting.comeBackBy() == null ? null : waiting.comeBackBy().toString();
             return writeJson(response, new WaitingBody("PRE_QUEUE", caller.productId(), caller.userId(), null,
                     waiting.token(), retryAfter, null, waiting.opensAt().toString(), waiting.rank(),
-                    waiting.seedCommitment(), comeBackBy, preQueueMessage(waiting.opensAt(), comeBackBy)));
+                    waiting.seedCommitment(), comeBackBy, preQueueMessage(waiting.opensAt(), comeBackBy),
+                    unitsLeft(waiting), null));
         }
         return writeJson(response, new WaitingBody("WAITING", caller.productId(), caller.userId(), waiting.rank(),
-                waiting.token(), retryAfter, waiting.estimatedWaitSeconds(), waiting.seedCommitment()));
+                waiting.token(), retryAfter, waiting.estimatedWaitSeconds(), waiting.seedCommitment(),
+                unitsLeft(waiting), waiting.withinStock()));
+    }
+
+    private static Long unitsLeft(Admission.Waiting waiting) {
+        return waiting.stock() == null ? null : waiting.stock().left();
     }
 
     /**

@@ -15,6 +15,10 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  * @param comeBackBy the latest the caller may come back after the opening and keep the place
  *                   (ISO-8601), only in the pre-queue
  * @param message what the pre-queue asks of the caller, in words, only there
+ * @param stock the units the product has left, the admitted shoppers' carts included; {@code null}
+ *              while unknown
+ * @param withinStock whether that stock can serve the caller's place once everyone ahead has
+ *                    bought; {@code null} while the stock is unknown, and in the pre-queue
  */
 public record WaitingBody(String status, String productId, String userId, Long rank, String token,
         long retryAfterSeconds, Long estimatedWaitSeconds,
@@ -22,12 +26,15 @@ public record WaitingBody(String status, String productId, String userId, Long r
         @JsonInclude(JsonInclude.Include.NON_NULL) Long preQueued,
         @JsonInclude(JsonInclude.Include.NON_NULL) String seedCommitment,
         @JsonInclude(JsonInclude.Include.NON_NULL) String comeBackBy,
-        @JsonInclude(JsonInclude.Include.NON_NULL) String message) {
+        @JsonInclude(JsonInclude.Include.NON_NULL) String message,
+        Long stock,
+        Boolean withinStock) {
 
     /** A waiting answer after the opening, or of a product without one. */
     public WaitingBody(String status, String productId, String userId, Long rank, String token,
-            long retryAfterSeconds, Long estimatedWaitSeconds, String seedCommitment) {
+            long retryAfterSeconds, Long estimatedWaitSeconds, String seedCommitment, Long stock,
+            Boolean withinStock) {
         this(status, productId, userId, rank, token, retryAfterSeconds, estimatedWaitSeconds, null, null,
-                seedCommitment, null, null);
+                seedCommitment, null, null, stock, withinStock);
     }
 }

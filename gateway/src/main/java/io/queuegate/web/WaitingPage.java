@@ -218,6 +218,19 @@ public class WaitingPage {
      */
     public String render(String productId, String displayName, long rank, Long estimatedWaitSeconds,
             long refreshSeconds, String seedCommitment, Locale locale) {
+        return render(productId, displayName, rank, estimatedWaitSeconds, refreshSeconds, seedCommitment, null, null,
+                locale);
+    }
+
+    /**
+     * The waiting page with the stock left beside the rank ("37 left, 120 people ahead of you"),
+     * said kindly when the stock may not reach the shopper's place.
+     *
+     * @param stock the units the product has left; {@code null} while unknown, and then not shown
+     * @param withinStock whether that stock can serve the place once everyone ahead has bought
+     */
+    public String render(String productId, String displayName, long rank, Long estimatedWaitSeconds,
+            long refreshSeconds, String seedCommitment, Long stock, Boolean withinStock, Locale locale) {
         String eta = estimatedWaitSeconds == null ? "" : Long.toString(estimatedWaitSeconds);
         String etaText = estimatedWaitSeconds == null ? message("queuegate.page.eta.unknown", locale)
                 : message("queuegate.page.eta", locale, duration(estimatedWaitSeconds, locale));
@@ -234,7 +247,19 @@ public class WaitingPage {
         values.put("rankSection", "");
         values.put("comeBack", "");
         values.put("comeBackSection", "hidden");
+        values.put("stock", stock == null ? "" : Long.toString(stock));
+        values.put("stockText", stockText(stock, rank, withinStock, locale));
+        values.put("stockSection", stock == null ? "hidden" : "");
         return fill(waitingTemplate, locale, values);
+    }
+
+    /** "37 left, 120 people ahead of you", and a kind word when the stock may not reach the place. */
+    private String stockText(Long stock, long rank, Boolean withinStock, Locale locale) {
+        if (stock == null) {
+            return "";
+        }
+        String left = message("queuegate.page.stock", locale, stock, Math.max(0, rank - 1));
+        return Boolean.FALSE.equals(withinStock) ? left + " " + message("queuegate.page.stock.short", locale) : left;
     }
 
     /**
@@ -284,6 +309,9 @@ public class WaitingPage {
         values.put("comeBack", comeBackSeconds > 0
                 ? message("queuegate.page.come-back", locale, duration(comeBackSeconds, locale)) : "");
         values.put("comeBackSection", comeBackSeconds > 0 ? "" : "hidden");
+        values.put("stock", "");
+        values.put("stockText", "");
+        values.put("stockSection", "hidden");
         return fill(waitingTemplate, locale, values);
     }
 
@@ -316,6 +344,7 @@ public class WaitingPage {
     public enum Notice {
         UNAVAILABLE("queuegate.page.unavailable"),
         SALE_ENDED("queuegate.page.sale-ended"),
+        SOLD_OUT("queuegate.page.sold-out"),
         ROOM_CLOSED("queuegate.page.room-closed"),
         INVITE_ONLY("queuegate.page.invite-only"),
         INVITE_USED("queuegate.page.invite-used"),
@@ -332,6 +361,7 @@ public class WaitingPage {
             return switch (error) {
                 case QUEUE_UNAVAILABLE -> UNAVAILABLE;
                 case SALE_ENDED -> SALE_ENDED;
+                case SOLD_OUT -> SOLD_OUT;
                 case ROOM_CLOSED, QUEUE_CLOSED -> ROOM_CLOSED;
                 case INVITE_REQUIRED, INVITE_INVALID -> INVITE_ONLY;
                 case INVITE_USED -> INVITE_USED;

@@ -256,6 +256,23 @@ class RecoveryScriptsTest {
         assertThat(drawn).as("in line or admitted at the opening").containsExactlyInAnyOrder("p1", "p2", "p3", "p5");
     }
 
+    @Test
+    void afterALossTheStockIsUnknownUntilSaidAndTheSettingDoesNotRestockIt() {
+        ProductRules rules = new ProductRules(1, TTL, "pubsub", null, null, 0, Duration.ZERO, TTL, 1, 100L);
+        join("alice", NOW, rules, null);
+        commands.hset(QueueKeys.of(PID).settings(), "stock", "3");
+        assertThat(join("bob", NOW + 1, rules, null).stock().left()).as("97 sold before the loss").isEqualTo(3);
+        ViewScript.Result view = view();
+
+        redis.flushAll();
+        epoch.set(AFTER, true);
+        recover(rules, NOW + 2, knowledge(view, List.of(), Map.of()));
+        assertThat(join("carol", NOW + 3, rules, null).stock())
+                .as("the 100 of the setting would sell 97 units that are gone: unknown until the shop or an operator says")
+                .isNull();
+        assertThat(run(scripts.scripts().stock().run(PID, 3, NOW + 4)).stock()).isEqualTo(3);
+    }
+
     private static ProductRules rules(int maxActive, Instant opensAt) {
         return new ProductRules(maxActive, TTL, "pubsub", opensAt, null, 0, Duration.ZERO, TTL);
     }

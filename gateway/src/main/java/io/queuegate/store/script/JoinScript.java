@@ -8,6 +8,7 @@ import io.queuegate.store.DrawSeed;
 import io.queuegate.store.Placement;
 import io.queuegate.store.ProductRules;
 import io.queuegate.store.Reclaim;
+import io.queuegate.store.Stock;
 import io.queuegate.store.ScriptReply;
 import io.queuegate.store.ScriptRunner;
 
@@ -181,12 +182,19 @@ public final class JoinScript extends ProductScript {
      * @param seedCommitment the commitment to the seed of the product's last pre-queue draw, or
      *                       {@code null} when it has none
      * @param sessionEnd when the user's session ends (epoch ms) while active, else {@code null}
+     * @param stock what the product has left to sell, {@code null} while unknown
      */
-    public record Joined(Placement placement, boolean enqueued, Long ticket, String seedCommitment, Long sessionEnd) {
+    public record Joined(Placement placement, boolean enqueued, Long ticket, String seedCommitment, Long sessionEnd,
+            Stock stock) {
 
-        /** An outcome without a session (waiting, or refused). */
+        /** An outcome without a session (waiting, or refused), of a product whose stock is unknown. */
         public Joined(Placement placement, boolean enqueued, Long ticket, String seedCommitment) {
-            this(placement, enqueued, ticket, seedCommitment, null);
+            this(placement, enqueued, ticket, seedCommitment, null, null);
+        }
+
+        /** An outcome of a product whose stock is unknown. */
+        public Joined(Placement placement, boolean enqueued, Long ticket, String seedCommitment, Long sessionEnd) {
+            this(placement, enqueued, ticket, seedCommitment, sessionEnd, null);
         }
     }
 
@@ -244,6 +252,8 @@ public final class JoinScript extends ProductScript {
         argv.add(args.drawSeed() == null ? "" : args.drawSeed().seed());
         argv.add(args.drawSeed() == null ? "" : args.drawSeed().commitment());
         argv.add(args.configured() ? "1" : "");
+        argv.add(Integer.toString(rules.unitsPerShopper()));
+        argv.add(rules.stock() == null ? "" : Long.toString(rules.stock()));
         for (Joiner joiner : args.joiners()) {
             argv.add(joiner.userId());
             argv.add(joiner.claim() == null ? "" : joiner.claim());
@@ -260,6 +270,7 @@ public final class JoinScript extends ProductScript {
     static Result result(ScriptReply reply) {
         double rate = reply.number("rate") / 1_000_000.0;
         String commitment = reply.text("commitment");
+        Stock stock = Stock.of(reply.number("stock"), reply.number("admitted"), reply.number("units"));
         List<Joined> joined = new ArrayList<>();
         for (Object entry : reply.list("users")) {
             List<?> user = (List<?>) entry;
@@ -268,7 +279,7 @@ public final class JoinScript extends ProductScript {
             long sessionEnd = ((Number) user.get(4)).longValue();
             joined.add(new Joined(new Placement(state, ((Number) user.get(1)).longValue(), rate),
                     ((Number) user.get(2)).longValue() == 1, ticket == 0 ? null : ticket,
-                    commitment.isEmpty() ? null : commitment, sessionEnd == 0 ? null : sessionEnd));
+                    commitment.isEmpty() ? null : commitment, sessionEnd == 0 ? null : sessionEnd, stock));
         }
         return new Result(reply.number("promoted"), reply.number("abandoned"), joined);
     }

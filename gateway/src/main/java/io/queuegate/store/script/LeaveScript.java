@@ -16,11 +16,34 @@ public final class LeaveScript extends ProductScript {
      * @param promoted users admitted into the freed place
      * @param toStream whether the product's slot-free event goes to the stream ({@code promotion: stream})
      * @param abandoned users dropped from the line as not seen lately on the way to the freed place
+     * @param stock units left after the call, -1 while unknown
+     * @param soldOut whether this completion sold the product out
      */
-    public record Result(boolean held, long promoted, boolean toStream, long abandoned) {
+    public record Result(boolean held, long promoted, boolean toStream, long abandoned, long stock, boolean soldOut) {
 
         public Result(boolean held, long promoted, boolean toStream) {
-            this(held, promoted, toStream, 0);
+            this(held, promoted, toStream, 0, -1, false);
+        }
+    }
+
+    /**
+     * What a completion sold, for the stock: {@link #LEAVE} for none (a leave, or an end that
+     * bought nothing), {@link #sold()} when the shop's answer named no stock, {@link #shopSays}
+     * the units left it named.
+     */
+    public record Sale(String argument) {
+
+        public static final Sale LEAVE = new Sale("");
+
+        public static Sale sold() {
+            return new Sale("sold");
+        }
+
+        public static Sale shopSays(long unitsLeft) {
+            if (unitsLeft < 0) {
+                throw new IllegalArgumentException("a stock is never negative");
+            }
+            return new Sale(Long.toString(unitsLeft));
         }
     }
 
@@ -33,8 +56,13 @@ public final class LeaveScript extends ProductScript {
      *             operator's setting (the shop said it sells no such product)
      */
     public Mono<Result> run(String productId, String userId, long now, boolean drop) {
-        return fields(productId, userId, Long.toString(now), drop ? "drop" : "")
+        return run(productId, userId, now, drop, Sale.LEAVE);
+    }
+
+    /** @param sale what a completion of an admitted user sold, for the stock */
+    public Mono<Result> run(String productId, String userId, long now, boolean drop, Sale sale) {
+        return fields(productId, userId, Long.toString(now), drop ? "drop" : "", sale.argument())
                 .map(reply -> new Result(reply.flag("held"), reply.number("promoted"), reply.flag("stream"),
-                        reply.number("abandoned")));
+                        reply.number("abandoned"), reply.number("stock"), reply.flag("sold_out")));
     }
 }

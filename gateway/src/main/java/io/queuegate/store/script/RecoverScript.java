@@ -102,6 +102,8 @@ public final class RecoverScript extends ProductScript {
             put(named, "opens", rules.opensAt() == null ? "" : Long.toString(rules.opensAt().toEpochMilli()));
             put(named, "apm", rules.maxAdmitPerMinute());
             put(named, "abandon", rules.abandonAfter().toMillis());
+            put(named, "units", rules.unitsPerShopper());
+            put(named, "stock", rules.stock() == null ? "" : Long.toString(rules.stock()));
             // As join.lua stores it: the whole session when it is not shorter.
             Duration arrival = rules.arrivalTtl().compareTo(rules.sessionTtl()) > 0 ? rules.sessionTtl()
                     : rules.arrivalTtl();

@@ -27,7 +27,14 @@ public final class SnapshotScript extends ProductScript {
         return new QueueSnapshot(reply.number("waiting"), reply.number("active"), orNull(reply.number("max")),
                 orNull(reply.number("max_override")), reply.code("mode", RoomMode.class), reply.flag("draining"),
                 reply.number("rate") / 1_000_000.0, reply.flag("known"), opening, commitment.isEmpty() ? null : commitment,
-                reply.number("abandoned"));
+                reply.number("abandoned"), stock(reply));
+    }
+
+    private static QueueSnapshot.StockState stock(ScriptReply reply) {
+        long left = reply.number("stock");
+        long soldOutAt = reply.number("sold_out_at");
+        return left < 0 ? null : new QueueSnapshot.StockState(left, (int) reply.number("units"),
+                reply.text("stock_src"), soldOutAt < 0 ? null : soldOutAt);
     }
 
     private static Integer orNull(long value) {

@@ -5,6 +5,7 @@ import java.time.Instant;
 
 import io.queuegate.store.Placement;
 import io.queuegate.store.Reclaim;
+import io.queuegate.store.Stock;
 import io.queuegate.store.ScriptReply;
 import io.queuegate.store.ScriptRunner;
 
@@ -24,9 +25,16 @@ public final class StatusScript extends ProductScript {
      * @param ticket the user's ticket while in line (negative in the invited line), else {@code null}
      * @param seedCommitment the commitment to the seed of the product's last pre-queue draw, or
      *                       {@code null} when it has none
+     * @param stock what the product has left to sell, {@code null} while unknown
      */
     public record Result(Placement placement, Instant opensAt, Duration abandonAfter, boolean timed, Long ticket,
-            String seedCommitment) {
+            String seedCommitment, Stock stock) {
+
+        /** A result for a product whose stock is unknown. */
+        public Result(Placement placement, Instant opensAt, Duration abandonAfter, boolean timed, Long ticket,
+                String seedCommitment) {
+            this(placement, opensAt, abandonAfter, timed, ticket, seedCommitment, null);
+        }
     }
 
     public Mono<Result> run(String productId, String userId, long now) {
@@ -48,6 +56,7 @@ public final class StatusScript extends ProductScript {
         return new Result(new Placement(reply.code("state", Placement.State.class), reply.number("rank"),
                 reply.number("rate") / 1_000_000.0), opens < 0 ? null : Instant.ofEpochMilli(opens),
                 Duration.ofMillis(reply.number("abandon")), reply.flag("timed"), ticket == 0 ? null : ticket,
-                commitment.isEmpty() ? null : commitment);
+                commitment.isEmpty() ? null : commitment,
+                Stock.of(reply.number("stock"), reply.number("admitted"), reply.number("units")));
     }
 }

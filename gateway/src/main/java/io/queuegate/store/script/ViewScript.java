@@ -5,6 +5,7 @@ import java.util.List;
 import io.queuegate.store.RoomMode;
 import io.queuegate.store.ScriptReply;
 import io.queuegate.store.ScriptRunner;
+import io.queuegate.store.Stock;
 
 import reactor.core.publisher.Mono;
 
@@ -41,11 +42,23 @@ public final class ViewScript extends ProductScript {
      * @param maxOverride the operator's max-active, or -1 when unset
      * @param epoch the epoch of the Redis data it was read in, or {@code null} when unknown
      * @param drawOpens the opens-at the last draw was opened for (its seed is derived from it), or -1
+     * @param stock what the product has left to sell ({@code admitted} counts sessions not yet
+     *              dropped, expired ones included), {@code null} while unknown
      */
     public record Result(boolean known, long head, long last, long leftVersion, long leftCount, boolean leftChanged,
             long[] left, boolean leftComplete, long drawFrom, long drawTo, String seed, String seedCommitment, long opens,
             long opened, RoomMode mode, boolean draining, double rate, long rateAt, long rateSince, long abandonAfter,
-            Line invited, long returning, long maxOverride, String epoch, long drawOpens) {
+            Line invited, long returning, long maxOverride, String epoch, long drawOpens, Stock stock) {
+
+        /** A reply of a product whose stock is unknown. */
+        public Result(boolean known, long head, long last, long leftVersion, long leftCount, boolean leftChanged,
+                long[] left, boolean leftComplete, long drawFrom, long drawTo, String seed, String seedCommitment,
+                long opens, long opened, RoomMode mode, boolean draining, double rate, long rateAt, long rateSince,
+                long abandonAfter, Line invited, long returning, long maxOverride, String epoch, long drawOpens) {
+            this(known, head, last, leftVersion, leftCount, leftChanged, left, leftComplete, drawFrom, drawTo, seed,
+                    seedCommitment, opens, opened, mode, draining, rate, rateAt, rateSince, abandonAfter, invited,
+                    returning, maxOverride, epoch, drawOpens, null);
+        }
 
         /** A reply without an invited line, nobody returning after a loss and no operator's max-active. */
         public Result(boolean known, long head, long last, long leftVersion, long leftCount, boolean leftChanged,
@@ -104,7 +117,8 @@ public final class ViewScript extends ProductScript {
                 reply.code("mode", RoomMode.class), reply.flag("draining"), reply.decimal("rate"),
                 reply.number("rate_at"), reply.number("rate_since"), reply.number("abandon"), invited,
                 reply.number("returning"), reply.number("max_override"), reply.text("epoch"),
-                reply.number("draw_opens"));
+                reply.number("draw_opens"), Stock.of(reply.number("stock"), reply.number("admitted"),
+                        reply.number("units")));
     }
 
     private static long[] positions(List<?> positions) {

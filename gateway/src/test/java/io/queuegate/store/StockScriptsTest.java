@@ -1,0 +1,163 @@
+package io.queuegate.store;
+
+import java.time.Duration;
+import java.util.List;
+
+import io.queuegate.store.Placement.State;
+import io.queuegate.store.script.JoinScript;
+import io.queuegate.store.script.LeaveScript;
+import io.queuegate.store.script.StockScript;
+import io.queuegate.support.ScriptRedis;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The line knows the stock, at the scripts' level with {@code now} passed in: nobody is admitted
+ * to buy nothing, the shop's header only lowers the stock, a sale without it counts down a stock
+ * an operator or the setting gave, sold out turns everyone away but keeps their places, and a
+ * restock serves them in their order.
+ */
+class StockScriptsTest {
+
+    private static final String PID = "7";
+    private static final long NOW = 1_000_000L;
+    private static final Duration TTL = Duration.ofMinutes(10);
+    private static final Duration IDLE = Duration.ofHours(1);
+    private static final Duration ABANDON = Duration.ofSeconds(10);
+    private static final QueueKeys KEYS = QueueKeys.of(PID);
+
+    @RegisterExtension
+    static final ScriptRedis redis = new ScriptRedis();
+
+    @Test
+    void admitsNoMoreShoppersThanTheStockCanServeEvenWithPlacesFree() {
+        ProductRules rules = rules(10, 2, 5L);
+        for (String user : List.of("a", "b", "c", "d", "e")) {
+            join(user, NOW, rules);
+        }
+        assertThat(redis.commands().zcard(KEYS.active())).as("5 units, 2 a shopper: 3 carts, the last of 1 unit")
+                .isEqualTo(3);
+        JoinScript.Joined d = join("d", NOW + 1, rules);
+        assertThat(d.placement().state()).isEqualTo(State.WAITING);
+        assertThat(d.stock()).isEqualTo(new Stock(5, 3, 2));
+        assertThat(d.stock().serves(d.placement().rank())).as("3 carts already take all 5 units").isFalse();
+    }
+
+    @Test
+    void aSaleWithoutTheShopsWordCountsDownTheStockItWasGivenAndFreesNoPlaceBeyondIt() {
+        ProductRules rules = rules(2, 1, 3L);
+        for (String user : List.of("a", "b", "c", "d")) {
+            join(user, NOW, rules);
+        }
+        assertThat(sell("a", NOW + 1, LeaveScript.Sale.sold()).stock()).isEqualTo(2);
+        assertThat(redis.commands().zrange(KEYS.active(), 0, -1)).as("2 left, b and c may buy them")
+                .containsExactlyInAnyOrder("b", "c");
+        LeaveScript.Result sold = sell("b", NOW + 2, LeaveScript.Sale.sold());
+        assertThat(sold.stock()).isEqualTo(1);
+        assertThat(sold.promoted()).as("c's cart takes the last unit: d is not admitted to buy nothing").isZero();
+        assertThat(join("d", NOW + 3, rules).placement().state()).isEqualTo(State.WAITING);
+        LeaveScript.Result last = sell("c", NOW + 4, LeaveScript.Sale.sold());
+        assertThat(last.stock()).isZero();
+        assertThat(last.soldOut()).isTrue();
+        assertThat(snapshot(NOW + 4).stock()).isEqualTo(new QueueSnapshot.StockState(0, 1, "set", NOW + 4));
+    }
+
+    @Test
+    void theShopsHeaderOnlyEverLowersTheStock() {
+        ProductRules rules = rules(5, 1, null);
+        join("a", NOW, rules);
+        assertThat(join("a", NOW, rules).stock()).as("nobody said it yet").isNull();
+        assertThat(lower(8, NOW + 1)).isEqualTo(new StockScript.Result(8, true, false));
+        assertThat(lower(9, NOW + 2)).as("a late answer that says more changes nothing")
+                .isEqualTo(new StockScript.Result(8, false, false));
+        assertThat(sell("a", NOW + 3, LeaveScript.Sale.shopSays(7)).stock()).isEqualTo(7);
+        join("b", NOW + 4, rules);
+        assertThat(sell("b", NOW + 5, LeaveScript.Sale.sold()).stock())
+                .as("the shop says the stock: a sale without its word counts nothing down").isEqualTo(7);
+        assertThat(lower(0, NOW + 6)).isEqualTo(new StockScript.Result(0, true, true));
+        assertThat(join("c", NOW + 7, rules).placement().state()).isEqualTo(State.SOLD_OUT);
+    }
+
+    @Test
+    void soldOutTurnsNewcomersAwayTellsTheLineKeepsTheirPlacesAndARestockServesThemInOrder() {
+        ProductRules rules = rules(1, 1, 2L);
+        for (String user : List.of("a", "b", "c", "d")) {
+            join(user, NOW, rules);
+        }
+        sell("a", NOW + 1, LeaveScript.Sale.sold());
+        assertThat(redis.commands().zrange(KEYS.active(), 0, -1)).containsExactly("b");
+        sell("b", NOW + 2, LeaveScript.Sale.sold());
+
+        JoinScript.Joined c = join("c", NOW + 3, rules);
+        assertThat(c.placement().state()).as("in line, told it is sold out").isEqualTo(State.SOLD_OUT);
+        assertThat(c.ticket()).as("and still holding the place").isNotNull();
+        assertThat(join("zoe", NOW + 3, rules).placement().state()).isEqualTo(State.SOLD_OUT);
+        assertThat(redis.scripts().status(PID, "d", NOW + 3).placement().state()).isEqualTo(State.SOLD_OUT);
+        assertThat(redis.scripts().status(PID, "zoe", NOW + 3).placement().state()).isEqualTo(State.SOLD_OUT);
+        assertThat(redis.scripts().promote(PID, NOW + 4, "").moved()).isZero();
+
+        // Long after abandon-after: nobody asked (they were told to stop), nobody was dropped.
+        long restock = NOW + 60_000;
+        assertThat(redis.scripts().admin(PID, AdminAction.STOCK, "5", restock)).as("c first, one place").isEqualTo(1);
+        assertThat(redis.commands().zrange(KEYS.active(), 0, -1)).containsExactly("c");
+        assertThat(join("d", restock + 1, rules).placement().rank()).isEqualTo(1);
+        assertThat(join("zoe", restock + 1, rules).placement().rank()).as("a newcomer behind those who kept their places")
+                .isEqualTo(2);
+        assertThat(snapshot(restock).stock().soldOutAt()).isNull();
+    }
+
+    @Test
+    void anActiveShopperFinishesWhenTheProductSellsOut() {
+        ProductRules rules = rules(2, 1, null);
+        join("a", NOW, rules);
+        join("b", NOW, rules);
+        lower(0, NOW + 1);
+        assertThat(join("a", NOW + 2, rules).placement().state()).isEqualTo(State.ACTIVE);
+        assertThat(redis.scripts().status(PID, "b", NOW + 2).placement().state()).isEqualTo(State.ACTIVE);
+    }
+
+    @Test
+    void theSettingSetsTheStockWhenItFirstComesOrChangesAndAnOperatorMayForgetIt() {
+        join("a", NOW, rules(1, 1, 3L));
+        sell("a", NOW + 1, LeaveScript.Sale.sold());
+        assertThat(join("b", NOW + 2, rules(1, 1, 3L)).stock().left()).as("the same setting again: no restock")
+                .isEqualTo(2);
+        assertThat(join("b", NOW + 3, rules(1, 1, 10L)).stock().left()).as("a new setting: a restock").isEqualTo(10);
+        redis.scripts().admin(PID, AdminAction.STOCK, "", NOW + 4);
+        assertThat(join("b", NOW + 5, rules(1, 1, 10L)).stock()).as("forgotten, and the setting does not come back")
+                .isNull();
+    }
+
+    @Test
+    void viewsAndStatusCarryTheStockForAnswersFromMemory() {
+        ProductRules rules = rules(1, 1, 4L);
+        join("a", NOW, rules);
+        join("b", NOW, rules);
+        assertThat(redis.scripts().status(PID, "b", NOW + 1).stock()).isEqualTo(new Stock(4, 1, 1));
+        assertThat(redis.scripts().scripts().view().run(PID, null, -1).block(Duration.ofSeconds(10)).stock())
+                .isEqualTo(new Stock(4, 1, 1));
+    }
+
+    private static ProductRules rules(int maxActive, int unitsPerShopper, Long stock) {
+        return new ProductRules(maxActive, TTL, "scheduler", null, null, 0, ABANDON, TTL, unitsPerShopper, stock);
+    }
+
+    private static JoinScript.Joined join(String user, long now, ProductRules rules) {
+        return redis.scripts().join(PID, user, now, rules, IDLE).only();
+    }
+
+    private static LeaveScript.Result sell(String user, long now, LeaveScript.Sale sale) {
+        return redis.scripts().scripts().leave().run(PID, user, now, false, sale).block(Duration.ofSeconds(10));
+    }
+
+    private static StockScript.Result lower(long unitsLeft, long now) {
+        return redis.scripts().scripts().stock().run(PID, unitsLeft, now).block(Duration.ofSeconds(10));
+    }
+
+    private static QueueSnapshot snapshot(long now) {
+        return redis.scripts().snapshot(PID, now);
+    }
+}
