@@ -473,19 +473,29 @@ end
 -- The admission rate (users per second) as of now, from the settings read, for wait estimates;
 -- 0 while none is known (fewer than RATE_WARMUP_MS of history). An average that starts from zero
 -- underrates the pace at first, by a factor 1 - e^(-age/tau); dividing by it makes early
--- estimates honest.
+-- estimates honest. Between two admissions nothing new is known, so the estimate holds still for
+-- the gap the pace itself predicts (at most tau) and only a longer silence lowers it: a line
+-- admitted in bursts (a few places, long sessions) then shows a steady estimate that falls with
+-- the rank, instead of one that climbs between admissions and drops at each. LineView's
+-- admissionRate is the same rule in Java (RateRuleTest runs both on the same inputs).
 local RATE_WARMUP_MS = 5000
+
+local function honest_rate(stored, age)
+    return stored / (1 - math.exp(-math.max(age, RATE_WARMUP_MS) / RATE_TAU_MS))
+end
 
 local function admission_rate(c, now)
     if not c.rate then
         return 0
     end
-    local age = now - tonumber(c.rate_since)
-    if age < RATE_WARMUP_MS then
+    local since, at, stored = tonumber(c.rate_since), tonumber(c.rate_at), tonumber(c.rate)
+    if now - since < RATE_WARMUP_MS then
         return 0
     end
-    local rate = tonumber(c.rate) * math.exp(-math.max(0, now - tonumber(c.rate_at)) / RATE_TAU_MS)
-    return rate / (1 - math.exp(-age / RATE_TAU_MS))
+    local last = honest_rate(stored, at - since)
+    local expected = last > 0 and math.min(RATE_TAU_MS, 1000 / last) or 0
+    local quiet = math.max(0, now - at - expected)
+    return honest_rate(stored * math.exp(-quiet / RATE_TAU_MS), at + quiet - since)
 end
 
 -- The rate as the replies carry it: admissions per second times 10^6, a whole number.

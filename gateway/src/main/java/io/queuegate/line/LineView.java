@@ -184,14 +184,21 @@ record LineView(long readAt, long admissionsHeard, boolean known, long head, lon
 
     /**
      * The admission rate at {@code now}, as {@code fill.lua}'s {@code rate_reply} works it out
-     * (admissions per second, cut to six decimals like the scripts' replies).
+     * (admissions per second, cut to six decimals like the scripts' replies): corrected for the
+     * warm-up, and held still between admissions for the gap the pace itself predicts.
      */
-    private double admissionRate(long now) {
+    double admissionRate(long now) {
         if (rate < 0 || now - rateSince < RATE_WARMUP_MS) {
             return 0;
         }
-        double decayed = rate * Math.exp(-Math.max(0, now - rateAt) / RATE_TAU_MS);
-        double honest = decayed / (1 - Math.exp(-(now - rateSince) / RATE_TAU_MS));
+        double last = honestRate(rate, rateAt - rateSince);
+        double expected = last > 0 ? Math.min(RATE_TAU_MS, 1000 / last) : 0;
+        double quiet = Math.max(0, now - rateAt - expected);
+        double honest = honestRate(rate * Math.exp(-quiet / RATE_TAU_MS), rateAt + quiet - rateSince);
         return Math.floor(honest * 1_000_000) / 1_000_000.0;
+    }
+
+    private static double honestRate(double stored, double age) {
+        return stored / (1 - Math.exp(-Math.max(age, RATE_WARMUP_MS) / RATE_TAU_MS));
     }
 }
