@@ -179,6 +179,16 @@ local function decide(uid, claim, invite, mark, mark_ttl, back, terms)
             present(lk, lc, uid, ticket)
             return { STATE.ROOM_CLOSED, 0, 0, reply_ticket(k, lk, ticket), 0 }
         end
+        -- Someone who holds nothing hears first what no reopening changes.
+        local expiry = tonumber(redis.call('ZSCORE', k.active, uid))
+        if not (expiry and expiry > now) then
+            if terms ~= '' and string.find(terms, 'c', 1, true) then
+                return { STATE.SESSION_ENDED, 0, 0, 0, 0 }
+            end
+            if sold_out(c) then
+                return { STATE.SOLD_OUT, 0, 0, 0, 0 }
+            end
+        end
         return { STATE.ROOM_CLOSED, 0, 0, 0, 0 }
     end
     local expiry = tonumber(redis.call('ZSCORE', k.active, uid))

@@ -23,8 +23,8 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * The {@code queuegate.waiting}, {@code queuegate.active}, {@code queuegate.mode} and
- * {@code queuegate.draining} gauges per product, read from Redis every
+ * The {@code queuegate.waiting}, {@code queuegate.active}, {@code queuegate.mode},
+ * {@code queuegate.draining} and {@code queuegate.stock} gauges per product, read from Redis every
  * {@code queuegate.metrics.refresh-interval} in the background, so a scrape only reads memory. A
  * product has gauges while it is configured or anyone waits or holds a place in it.
  * {@code queuegate.mode} has one series per room mode, 1 for the product's mode and 0 for the
@@ -101,11 +101,12 @@ public class QueueGauges implements SmartLifecycle {
         counts.active.set(snapshot.active());
         counts.mode.set(snapshot.mode());
         counts.draining.set(snapshot.draining() ? 1 : 0);
+        counts.stock.set(snapshot.stock() == null ? Double.NaN : snapshot.stock().left());
     }
 
     private Counts register(String productId) {
         Counts counts = new Counts(new AtomicLong(), new AtomicLong(), new AtomicReference<>(RoomMode.QUEUE),
-                new AtomicLong(), new ArrayList<>());
+                new AtomicLong(), new AtomicReference<>(Double.NaN), new ArrayList<>());
         counts.gauges.add(Gauge.builder("queuegate.waiting", counts.waiting, AtomicLong::get)
                 .description("Users in line, as last read from Redis")
                 .tag("product", productId)
@@ -128,6 +129,12 @@ public class QueueGauges implements SmartLifecycle {
                 .tag("product", productId)
                 .strongReference(true)
                 .register(registry));
+        // NaN while unknown: Prometheus then has no value rather than a 0 that would read as sold out.
+        counts.gauges.add(Gauge.builder("queuegate.stock", counts.stock, AtomicReference::get)
+                .description("Units the product has left to sell, admitted carts included, as last read from Redis")
+                .tag("product", productId)
+                .strongReference(true)
+                .register(registry));
         return counts;
     }
 
@@ -147,6 +154,6 @@ public class QueueGauges implements SmartLifecycle {
     }
 
     private record Counts(AtomicLong waiting, AtomicLong active, AtomicReference<RoomMode> mode, AtomicLong draining,
-            List<Gauge> gauges) {
+            AtomicReference<Double> stock, List<Gauge> gauges) {
     }
 }
