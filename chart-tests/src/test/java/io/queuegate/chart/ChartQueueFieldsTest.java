@@ -37,7 +37,7 @@ class ChartQueueFieldsTest {
     private static final List<String> FIELDS = List.of("max-active", "session-ttl", "promotion", "complete-on",
             "on-redis-failure", "product-id-variable", "product-id-pattern", "opens-at", "closes-at",
             "max-admit-per-minute", "abandon-after", "arrival-ttl", "display-name", "invites", "join-challenge",
-            "pow-difficulty", "bind-token");
+            "pow-difficulty", "bind-token", "stock", "units-per-shopper");
 
     private static Helm helm;
 
@@ -101,7 +101,9 @@ class ChartQueueFieldsTest {
                 "invites", "priority",
                 "join-challenge", "pow",
                 "pow-difficulty", 400000,
-                "bind-token", "network"));
+                "bind-token", "network",
+                "stock", 500,
+                "units-per-shopper", 2));
 
         Map<String, Object> product = map(config, "queuegate.products.SNK-0042");
         assertThat(product.keySet()).containsExactlyInAnyOrderElementsOf(FIELDS);
@@ -122,7 +124,9 @@ class ChartQueueFieldsTest {
                 "invites", "required",
                 "join-challenge", "none",
                 "pow-difficulty", 50000000,
-                "bind-token", "none"));
+                "bind-token", "none",
+                "stock", 0,
+                "units-per-shopper", 3));
     }
 
     @Test
