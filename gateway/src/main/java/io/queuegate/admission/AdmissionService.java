@@ -229,14 +229,6 @@ public class AdmissionService {
     }
 
     /**
-     * Forgets that the caller was active, before their completion or leave reaches Redis, so
-     * their next request on this instance asks Redis again.
-     */
-    public void released(String productId, String userId) {
-        activeCache.forget(productId, userId);
-    }
-
-    /**
      * The shop's answer to a request that completed nothing said what the product has left
      * ({@code Queue-Stock}). Redis believes it only when lower than what it holds: Redis is asked
      * only when this instance's view of the line does not already know as little, so a shop that

@@ -11,6 +11,7 @@ import io.queuegate.admission.ActiveCache;
 import io.queuegate.admission.AdmissionService;
 import io.queuegate.admission.CallerResolver;
 import io.queuegate.admission.JoinLimiter;
+import io.queuegate.admission.Sessions;
 import io.queuegate.challenge.JoinGate;
 import io.queuegate.challenge.JoinRates;
 import io.queuegate.challenge.ProofOfWork;
@@ -107,6 +108,13 @@ class AdmissionConfiguration {
                 localAnswers, joinGate, reclaims);
     }
 
+    @Bean
+    @ConditionalOnMissingBean
+    Sessions queuegateSessions(ProductQueues queues, ActiveCache activeCache, QueueEventHub events,
+            LocalAnswers localAnswers, WaitTokenCodec tokens, Reclaims reclaims) {
+        return new Sessions(queues, activeCache, events, localAnswers, tokens, reclaims);
+    }
+
     /**
      * Challenges are signed with {@code queuegate.challenge.secret}, or else with a key derived
      * from the token secret; while the token secret rotates, challenges signed under a previous
@@ -189,9 +197,9 @@ class AdmissionConfiguration {
     @Bean
     @ConditionalOnMissingBean
     QueueAdmissionFilter queueAdmissionFilter(RouteQueuePolicies policies, AdmissionService admission,
-            ProductQueues queues, QueueEventHub events, QueueResponses responses, ClientAddresses clientAddresses,
+            Sessions sessions, QueueEventHub events, QueueResponses responses, ClientAddresses clientAddresses,
             IdentityResolver identities, QueueGateProperties properties, InvitationVerifier invitations) {
-        return new QueueAdmissionFilter(policies, admission, queues, events, responses, clientAddresses, identities,
+        return new QueueAdmissionFilter(policies, admission, sessions, events, responses, clientAddresses, identities,
                 properties.maxBodySize().toBytes(), invitations,
                 properties.unknownProducts() == QueueGateProperties.UnknownProducts.REFUSE);
     }
@@ -294,13 +302,11 @@ class AdmissionConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    QueueEndpoints queueEndpoints(CallerResolver callers, ProductQueues queues, QueueResponses responses,
-            LiveStatus liveStatus, AdmissionService admission, IdentityResolver identities,
-            ClientAddresses clientAddresses, QueueGateProperties properties, LocalAnswers localAnswers,
-            WaitTokenCodec tokens, Reclaims reclaims) {
-        return new QueueEndpoints(callers, queues, responses, liveStatus, admission, identities, clientAddresses,
-                new StreamLimits(properties.events().maxPerShopper(), properties.events().maxPerAddress()),
-                localAnswers, tokens, reclaims);
+    QueueEndpoints queueEndpoints(CallerResolver callers, Sessions sessions, QueueResponses responses,
+            LiveStatus liveStatus, IdentityResolver identities, ClientAddresses clientAddresses,
+            QueueGateProperties properties) {
+        return new QueueEndpoints(callers, sessions, responses, liveStatus, identities, clientAddresses,
+                new StreamLimits(properties.events().maxPerShopper(), properties.events().maxPerAddress()));
     }
 
     @Bean

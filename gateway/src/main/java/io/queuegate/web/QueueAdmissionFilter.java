@@ -15,6 +15,7 @@ import io.queuegate.admission.Identifiers;
 import io.queuegate.admission.PresentedToken;
 import io.queuegate.admission.QueueRejection;
 import io.queuegate.admission.Refusal;
+import io.queuegate.admission.Sessions;
 import io.queuegate.config.InviteMode;
 import io.queuegate.config.QueueGateProperties;
 import io.queuegate.challenge.ProofOfWork;
@@ -26,8 +27,6 @@ import io.queuegate.identity.UserIds;
 import io.queuegate.invites.InvitationCheck;
 import io.queuegate.invites.InvitationVerifier;
 import io.queuegate.routes.RouteQueuePolicies;
-import io.queuegate.store.ProductQueues;
-import io.queuegate.store.RedisFailures;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -65,7 +64,7 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
 
     private final RouteQueuePolicies policies;
     private final AdmissionService admission;
-    private final ProductQueues store;
+    private final Sessions sessions;
     private final QueueEvents events;
     private final QueueResponses responses;
     private final ClientAddresses clientAddresses;
@@ -81,13 +80,13 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
      * @param refuseUnknown whether a product {@code queuegate.products} does not list is refused
      *                      ({@code 404 unknown_product}) before any Redis work
      */
-    public QueueAdmissionFilter(RouteQueuePolicies policies, AdmissionService admission, ProductQueues store,
+    public QueueAdmissionFilter(RouteQueuePolicies policies, AdmissionService admission, Sessions sessions,
             QueueEvents events, QueueResponses responses, ClientAddresses clientAddresses, IdentityResolver identities,
             long maxBodyBytes, InvitationVerifier invitations, boolean refuseUnknown) {
         this.refuseUnknown = refuseUnknown;
         this.policies = policies;
         this.admission = admission;
-        this.store = store;
+        this.sessions = sessions;
         this.events = events;
         this.responses = responses;
         this.clientAddresses = clientAddresses;
@@ -112,7 +111,7 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
         try {
             productId = ServerWebExchangeUtils.getUriTemplateVariables(exchange).get(policies.productIdVariable(route));
             Identifiers.requireProductId(productId, policies.productIdPattern(route));
-            if (refuseUnknown && !store.isConfigured(productId)) {
+            if (refuseUnknown && !sessions.isConfigured(productId)) {
                 throw new QueueRejection(Refusal.UNKNOWN_PRODUCT, null);
             }
             policy = policies.policy(route, productId);
@@ -329,52 +328,18 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
             HttpStatusCode status = exchange.getResponse().getStatusCode();
             boolean shopAnswered = exchange.getAttribute(ServerWebExchangeUtils.CLIENT_RESPONSE_ATTR) != null;
             if (madePlace && shopAnswered && status != null && status.value() == 404
-                    && !store.isConfigured(caller.productId())) {
+                    && !sessions.isConfigured(caller.productId())) {
                 // The shop sells no such product: the place this request made goes, and with it
                 // the product's state, unless someone else is in it (an invented id costs nothing).
-                admission.released(caller.productId(), caller.userId());
-                return store.unknown(caller.productId(), caller.userId()).then()
-                        .onErrorResume(error -> Mono.empty());
+                return sessions.noSuchProduct(caller);
             }
             boolean claimed = claim != null;
             Long unitsLeft = shopAnswered ? StockHeader.unitsLeft(exchange) : null;
             if (ReleaseHeader.released(exchange) || (claimed && shopAnswered && status != null && status.value() < 400)) {
-                return complete(unitsLeft);
+                return sessions.completed(caller, routeId, unitsLeft);
             }
             Mono<Void> stock = unitsLeft == null ? Mono.empty() : admission.stockSaid(caller.productId(), unitsLeft);
-            return claimed && shopAnswered ? release().then(stock) : stock;
-        }
-
-        /** @param unitsLeft what the shop's answer said is left ({@code Queue-Stock}), or {@code null} */
-        private Mono<Void> complete(Long unitsLeft) {
-            admission.released(caller.productId(), caller.userId());
-            return store.complete(caller.productId(), caller.userId(), unitsLeft)
-                    .doOnNext(held -> {
-                        if (held) {
-                            events.completed(caller.productId(), routeId, caller.userId());
-                        }
-                    })
-                    .then()
-                    .onErrorResume(error -> {
-                        if (RedisFailures.isRedisFailure(error)) {
-                            events.redisFailure(caller.productId(), "completion", error);
-                        }
-                        // The purchase went through; a failed release only costs the session's ttl.
-                        log.warn("Could not end the session of a completed request for product "
-                                + caller.productId() + "; the place frees when the session expires: " + error);
-                        return Mono.empty();
-                    });
-        }
-
-        private Mono<Void> release() {
-            return store.releaseCompletion(caller.productId(), caller.userId(), claim)
-                    .then()
-                    .onErrorResume(error -> {
-                        // The claim then ends with the session: one admission still buys at most once.
-                        log.warn("Could not release the completion claim of a failed request for product "
-                                + caller.productId() + ": " + error);
-                        return Mono.empty();
-                    });
+            return claimed && shopAnswered ? sessions.completionRefused(caller, claim).then(stock) : stock;
         }
     }
 }

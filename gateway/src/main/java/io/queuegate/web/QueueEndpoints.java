@@ -5,27 +5,20 @@ import java.time.Instant;
 import java.util.Optional;
 
 import io.queuegate.admission.Admission;
-import io.queuegate.admission.AdmissionService;
 import io.queuegate.admission.Caller;
 import io.queuegate.admission.CallerResolver;
 import io.queuegate.admission.PresentedToken;
 import io.queuegate.admission.QueueRejection;
 import io.queuegate.admission.Refusal;
 import io.queuegate.admission.RetryAfter;
+import io.queuegate.admission.Sessions;
 import io.queuegate.admission.WaitEstimate;
 import io.queuegate.identity.ClientAddresses;
 import io.queuegate.identity.IdentityResolver;
-import io.queuegate.line.LocalAnswers;
-import io.queuegate.line.LocalStanding;
 import io.queuegate.live.LiveStatus;
 import io.queuegate.live.StreamLimits;
-import io.queuegate.recovery.Reclaims;
 import io.queuegate.store.Placement;
 import io.queuegate.store.Stock;
-import io.queuegate.store.ProductQueues;
-import io.queuegate.store.Reclaim;
-import io.queuegate.store.RedisFailures;
-import io.queuegate.token.WaitTokenCodec;
 
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -51,31 +44,22 @@ public class QueueEndpoints {
     public static final String LEAVE_PATH = "/queue/{productId}";
 
     private final CallerResolver callers;
-    private final ProductQueues store;
+    private final Sessions sessions;
     private final QueueResponses responses;
     private final LiveStatus live;
-    private final AdmissionService admission;
     private final IdentityResolver identities;
     private final ClientAddresses clientAddresses;
     private final StreamLimits streams;
-    private final LocalAnswers local;
-    private final WaitTokenCodec tokens;
-    private final Reclaims reclaims;
 
-    public QueueEndpoints(CallerResolver callers, ProductQueues store, QueueResponses responses, LiveStatus live,
-            AdmissionService admission, IdentityResolver identities, ClientAddresses clientAddresses,
-            StreamLimits streams, LocalAnswers local, WaitTokenCodec tokens, Reclaims reclaims) {
+    public QueueEndpoints(CallerResolver callers, Sessions sessions, QueueResponses responses, LiveStatus live,
+            IdentityResolver identities, ClientAddresses clientAddresses, StreamLimits streams) {
         this.callers = callers;
-        this.store = store;
+        this.sessions = sessions;
         this.responses = responses;
         this.live = live;
-        this.admission = admission;
         this.identities = identities;
         this.clientAddresses = clientAddresses;
         this.streams = streams;
-        this.local = local;
-        this.tokens = tokens;
-        this.reclaims = reclaims;
     }
 
     public RouterFunction<ServerResponse> routes() {
@@ -93,33 +77,12 @@ public class QueueEndpoints {
      * an expired token. After Redis forgot, what the token proves comes back here too.
      */
     private Mono<ServerResponse> status(ServerRequest request) {
-        return withCaller(request, (exchange, caller) -> {
-            Instant now = Instant.ofEpochMilli(store.millis());
-            boolean otherEpoch = reclaims.ofAnotherEpoch(caller.token());
-            boolean renew = caller.ticket() == null || tokens.dueForRenewal(caller.token()) || otherEpoch;
-            if (!renew) {
-                LocalStanding standing = local.status(caller.productId(), caller.userId(), caller.ticket(), true,
-                        caller.token().epoch());
-                if (standing != null) {
-                    return written(responses.status(exchange, HttpStatus.OK, body(caller, standing.placement(),
-                            standing.opensAt(), standing.abandonAfter(), standing.seedCommitment(), standing.stock(),
-                            now)));
-                }
+        return withCaller(request, (exchange, caller) -> written(sessions.status(caller).flatMap(standing -> {
+            if (standing.newToken() != null) {
+                responses.attachToken(exchange, standing.newToken());
             }
-            Reclaim reclaim = otherEpoch ? reclaims.of(caller.token(), null) : null;
-            return written(store.status(caller.productId(), caller.userId(), reclaim).flatMap(status -> {
-                if (renew && status.placement().state().inLine()) {
-                    Instant joinedAt = caller.joinedAt() != null ? caller.joinedAt() : tokens.now();
-                    // A bound token stays bound: its holder's network was checked on the way in.
-                    responses.attachToken(exchange, tokens.issue(caller.productId(), caller.userId(),
-                            caller.anonymous(), joinedAt, status.ticket(), caller.token().network(),
-                            reclaims.currentEpoch(), null));
-                }
-                return responses.status(exchange, HttpStatus.OK,
-                        body(caller, status.placement(), status.opensAt(), status.abandonAfter(), status.seedCommitment(),
-                                status.stock(), now));
-            }));
-        });
+            return responses.status(exchange, HttpStatus.OK, body(caller, standing));
+        })));
     }
 
     /** Server-sent events: the caller's place as it changes, then {@code active} once admitted. */
@@ -142,23 +105,22 @@ public class QueueEndpoints {
     }
 
     private Mono<ServerResponse> leave(ServerRequest request) {
-        return withCaller(request, (exchange, caller) -> written(Mono.fromRunnable(
-                        () -> admission.released(caller.productId(), caller.userId()))
-                .then(store.leave(caller.productId(), caller.userId()))
-                .flatMap(held -> {
-                    responses.clearTokenCookie(exchange);
-                    String status = held ? "LEFT" : Placement.State.NOT_FOUND.name();
-                    return responses.status(exchange, HttpStatus.OK,
-                            new StatusBody(status, caller.productId(), caller.userId(), null, null, null));
-                })));
+        return withCaller(request, (exchange, caller) -> written(sessions.leave(caller).flatMap(held -> {
+            responses.clearTokenCookie(exchange);
+            String status = held ? "LEFT" : Placement.State.NOT_FOUND.name();
+            return responses.status(exchange, HttpStatus.OK,
+                    new StatusBody(status, caller.productId(), caller.userId(), null, null, null));
+        })));
     }
 
-    /**
-     * @param seedCommitment the commitment of the product's pre-queue draw, shown to those in line,
-     *                       or {@code null}
-     */
-    static StatusBody body(Caller caller, Placement placement, Instant opensAt, Duration abandonAfter,
-            String seedCommitment, Stock stock, Instant now) {
+    /** The status answer: the commitment of a pre-queue draw and the stock are shown to those in line. */
+    static StatusBody body(Caller caller, Sessions.Standing standing) {
+        Placement placement = standing.placement();
+        Instant opensAt = standing.opensAt();
+        Duration abandonAfter = standing.abandonAfter();
+        String seedCommitment = standing.seedCommitment();
+        Stock stock = standing.stock();
+        Instant now = standing.at();
         Long unitsLeft = stock == null ? null : stock.left();
         if (placement.state() == Placement.State.PRE_QUEUE && opensAt != null) {
             long retryAfter = RetryAfter.beforeOpening(Duration.between(now, opensAt), abandonAfter);
@@ -206,7 +168,7 @@ public class QueueEndpoints {
                     }
                     return action.run(exchange, caller);
                 })
-                .onErrorResume(RedisFailures::isRedisFailure, error -> written(responses.unavailable(exchange)));
+                .onErrorResume(Sessions::unavailable, error -> written(responses.unavailable(exchange)));
     }
 
     /** The answer is already written to the exchange; this only tells WebFlux it is done. */
