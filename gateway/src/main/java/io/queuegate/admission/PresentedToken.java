@@ -2,6 +2,8 @@ package io.queuegate.admission;
 
 import java.util.List;
 
+import io.queuegate.config.QueueHeaders;
+
 import org.springframework.http.HttpCookie;
 import org.springframework.http.server.reactive.ServerHttpRequest;
 
@@ -16,8 +18,8 @@ import org.springframework.http.server.reactive.ServerHttpRequest;
  */
 public record PresentedToken(String value, boolean fromCookie, boolean ambiguous) {
 
-    public static final String HEADER = "Queue-Token";
-    public static final String COOKIE = "queue_token";
+    public static final String HEADER = QueueHeaders.TOKEN;
+    public static final String COOKIE = QueueHeaders.TOKEN_COOKIE;
 
     /** The request's token, or {@code null} when it has none. */
     public static PresentedToken of(ServerHttpRequest request) {

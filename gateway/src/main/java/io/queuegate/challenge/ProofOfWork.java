@@ -10,8 +10,11 @@ import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
+
+import io.queuegate.config.QueueHeaders;
 
 import org.altcha.altcha.Altcha;
 
@@ -30,7 +33,7 @@ import tools.jackson.databind.json.JsonMapper;
 public final class ProofOfWork {
 
     /** The request header a solution comes back in: base64 of {@code {algorithm, challenge, number, salt, signature}}. */
-    public static final String HEADER = "Queue-Challenge";
+    public static final String HEADER = QueueHeaders.CHALLENGE;
 
     /** The one hash the challenges use; a solution naming another is refused. */
     public static final String ALGORITHM = "SHA-256";

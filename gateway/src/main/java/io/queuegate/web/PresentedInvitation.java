@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.queuegate.config.QueueHeaders;
 import io.queuegate.invites.InvitationCheck;
 import io.queuegate.invites.InvitationVerifier;
 
@@ -20,7 +21,7 @@ import org.springframework.web.server.ServerWebExchange;
  */
 final class PresentedInvitation {
 
-    static final String HEADER = "Queue-Invite";
+    static final String HEADER = QueueHeaders.INVITE;
 
     static final String PARAMETER = "invite";
 

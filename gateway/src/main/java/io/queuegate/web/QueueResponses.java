@@ -11,6 +11,7 @@ import io.queuegate.admission.Admission;
 import io.queuegate.admission.Caller;
 import io.queuegate.admission.PresentedToken;
 import io.queuegate.config.CookieSecure;
+import io.queuegate.config.QueueHeaders;
 import io.queuegate.identity.TrustedProxies;
 
 import org.springframework.core.io.buffer.DataBuffer;
@@ -31,10 +32,10 @@ import tools.jackson.databind.json.JsonMapper;
  */
 public class QueueResponses {
 
-    public static final String RANK_HEADER = "Queue-Rank";
+    public static final String RANK_HEADER = QueueHeaders.RANK;
 
     /** In a sale's pre-queue: the latest the shopper may come back after the opening and keep the place. */
-    public static final String COME_BACK_BY_HEADER = "Queue-Come-Back-By";
+    public static final String COME_BACK_BY_HEADER = QueueHeaders.COME_BACK_BY;
 
     private static final String CONTENT_SECURITY_POLICY = "Content-Security-Policy";
 

@@ -1,5 +1,7 @@
 package io.queuegate.web;
 
+import io.queuegate.config.QueueHeaders;
+
 import org.springframework.cloud.gateway.filter.headers.HttpHeadersFilter;
 import org.springframework.core.Ordered;
 import org.springframework.http.HttpHeaders;
@@ -13,7 +15,7 @@ import org.springframework.web.server.ServerWebExchange;
  */
 public class ReleaseHeader implements HttpHeadersFilter, Ordered {
 
-    public static final String NAME = "Queue-Release";
+    public static final String NAME = QueueHeaders.RELEASE;
 
     /** The exchange attribute set when the shop's answer asked to end the caller's session. */
     static final String RELEASED = ReleaseHeader.class.getName() + ".released";

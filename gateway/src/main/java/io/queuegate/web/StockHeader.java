@@ -1,5 +1,7 @@
 package io.queuegate.web;
 
+import io.queuegate.config.QueueHeaders;
+
 import org.springframework.cloud.gateway.filter.headers.HttpHeadersFilter;
 import org.springframework.core.Ordered;
 import org.springframework.http.HttpHeaders;
@@ -14,7 +16,7 @@ import org.springframework.web.server.ServerWebExchange;
  */
 public class StockHeader implements HttpHeadersFilter, Ordered {
 
-    public static final String NAME = "Queue-Stock";
+    public static final String NAME = QueueHeaders.STOCK;
 
     /** The exchange attribute holding the units the shop's answer said are left. */
     static final String UNITS_LEFT = StockHeader.class.getName() + ".unitsLeft";
