@@ -164,6 +164,18 @@ local function invitation(invite)
     return nil, line == 'invited'
 end
 
+-- For a user who holds nothing: the answer that no room mode or later request changes (a
+-- completing request never makes a place; a sold-out product makes none), else nil.
+local function never_a_place(terms)
+    if terms ~= '' and string.find(terms, 'c', 1, true) then
+        return { STATE.SESSION_ENDED, 0, 0, 0, 0 }
+    end
+    if sold_out(c) then
+        return { STATE.SOLD_OUT, 0, 0, 0, 0 }
+    end
+    return nil
+end
+
 local function decide(uid, claim, invite, mark, mark_ttl, back, terms)
     -- What the token proves and Redis lost comes back first, whatever the room's mode.
     if back ~= '' then
@@ -181,15 +193,7 @@ local function decide(uid, claim, invite, mark, mark_ttl, back, terms)
         end
         -- Someone who holds nothing hears first what no reopening changes.
         local expiry = tonumber(redis.call('ZSCORE', k.active, uid))
-        if not (expiry and expiry > now) then
-            if terms ~= '' and string.find(terms, 'c', 1, true) then
-                return { STATE.SESSION_ENDED, 0, 0, 0, 0 }
-            end
-            if sold_out(c) then
-                return { STATE.SOLD_OUT, 0, 0, 0, 0 }
-            end
-        end
-        return { STATE.ROOM_CLOSED, 0, 0, 0, 0 }
+        return (not (expiry and expiry > now) and never_a_place(terms)) or { STATE.ROOM_CLOSED, 0, 0, 0, 0 }
     end
     local expiry = tonumber(redis.call('ZSCORE', k.active, uid))
     if expiry and expiry > now then
@@ -203,11 +207,9 @@ local function decide(uid, claim, invite, mark, mark_ttl, back, terms)
             return { STATE.WAITING, returning, 0, 0, 0 }
         end
         -- The user holds nothing: what would make a place, in this order.
-        if terms ~= '' and string.find(terms, 'c', 1, true) then
-            return { STATE.SESSION_ENDED, 0, 0, 0, 0 }
-        end
-        if sold_out(c) then
-            return { STATE.SOLD_OUT, 0, 0, 0, 0 }
+        local never = never_a_place(terms)
+        if never then
+            return never
         end
         if c.draining == '1' then
             return { STATE.DRAINING, 0, 0, 0, 0 }

@@ -1,20 +1,17 @@
 package io.queuegate.web;
 
+import java.util.List;
+
 import io.queuegate.config.QueueHeaders;
 
-import org.springframework.cloud.gateway.filter.headers.HttpHeadersFilter;
-import org.springframework.core.Ordered;
-import org.springframework.http.HttpHeaders;
 import org.springframework.web.server.ServerWebExchange;
 
 /**
- * {@code Queue-Stock: <n>}, the shop's word on the units a product has left, is between the shop
- * and the gateway like {@link ReleaseHeader}: it is taken off every shop answer on every route (and
- * noted for the admission filter when it is a whole number), so shoppers never see it, and taken
- * off every forwarded request ({@link ForwardedRequestHeaders}), so a client cannot pretend to be
- * the shop. A value that is not a whole number is dropped without a word to the shopper.
+ * {@code Queue-Stock: <n>}, the shop's word on the units a product has left: noted for the
+ * admission filter when it is one whole number, and never seen by shoppers ({@link ShopAnswerHeader}).
+ * A value that is not one whole number is dropped without a word to the shopper.
  */
-public class StockHeader implements HttpHeadersFilter, Ordered {
+public class StockHeader extends ShopAnswerHeader {
 
     public static final String NAME = QueueHeaders.STOCK;
 
@@ -24,22 +21,20 @@ public class StockHeader implements HttpHeadersFilter, Ordered {
     /** More digits than any stock: a longer value is not believed. */
     private static final int MAX_DIGITS = 15;
 
+    public StockHeader() {
+        super(NAME);
+    }
+
     @Override
-    public HttpHeaders filter(HttpHeaders input, ServerWebExchange exchange) {
-        if (!input.containsHeader(NAME)) {
-            return input;
-        }
-        Long unitsLeft = parse(input.getValuesAsList(NAME));
+    void note(List<String> values, ServerWebExchange exchange) {
+        Long unitsLeft = parse(values);
         if (unitsLeft != null) {
             exchange.getAttributes().put(UNITS_LEFT, unitsLeft);
         }
-        HttpHeaders copy = HttpHeaders.copyOf(input);
-        copy.remove(NAME);
-        return copy;
     }
 
     /** One whole number of at most {@value #MAX_DIGITS} digits, else {@code null} (two values are one too many). */
-    static Long parse(java.util.List<String> values) {
+    static Long parse(List<String> values) {
         if (values.size() != 1) {
             return null;
         }
@@ -53,15 +48,5 @@ public class StockHeader implements HttpHeadersFilter, Ordered {
     /** The units the shop's answer said are left, or {@code null} when it said nothing believable. */
     static Long unitsLeft(ServerWebExchange exchange) {
         return exchange.getAttribute(UNITS_LEFT);
-    }
-
-    @Override
-    public boolean supports(Type type) {
-        return type == Type.RESPONSE;
-    }
-
-    @Override
-    public int getOrder() {
-        return Ordered.LOWEST_PRECEDENCE;
     }
 }

@@ -141,6 +141,22 @@ class StockScriptsTest {
                 .isEqualTo(new Stock(4, 1, 1));
     }
 
+    @Test
+    void inAClosedRoomWhoHoldsNothingHearsFirstWhatNoReopeningChanges() {
+        ProductRules rules = rules(1, 1, 5L);
+        join("a", NOW, rules);
+        join("b", NOW, rules);
+        redis.scripts().admin(PID, AdminAction.MODE, "closed", NOW + 1);
+        JoinScript.Joiner completing = new JoinScript.Joiner("zoe", null).under(new JoinScript.Terms(true, false, false));
+        assertThat(redis.scripts().join(new JoinScript.Args(PID, NOW + 2, rules, IDLE, null, List.of(completing)))
+                .placement().state()).as("a completion never makes a place, open or closed").isEqualTo(State.SESSION_ENDED);
+        assertThat(join("zoe", NOW + 2, rules).placement().state()).isEqualTo(State.ROOM_CLOSED);
+        lower(0, NOW + 3);
+        assertThat(join("zoe", NOW + 4, rules).placement().state()).isEqualTo(State.SOLD_OUT);
+        assertThat(join("b", NOW + 4, rules).placement().state()).as("in line: the room's word, place kept")
+                .isEqualTo(State.ROOM_CLOSED);
+    }
+
     private static ProductRules rules(int maxActive, int unitsPerShopper, Long stock) {
         return new ProductRules(maxActive, TTL, "scheduler", null, null, 0, ABANDON, TTL, unitsPerShopper, stock);
     }
