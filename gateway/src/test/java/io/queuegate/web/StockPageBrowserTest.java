@@ -136,6 +136,12 @@ class StockPageBrowserTest {
         assertThat(en.findElement(By.cssSelector("#stock strong")).getText()).as("the kind word is no headline")
                 .isEqualTo("3 left, 2 people ahead of you.");
         widths(english, "stock-short-en");
+        // Loaded afresh, the gateway's own sentence says the same, its count standing out as well.
+        ko.navigate().refresh();
+        new WebDriverWait(ko, Duration.ofSeconds(10)).until(ExpectedConditions.textToBe(By.id("rank"), "4"));
+        assertThat(ko.findElement(By.cssSelector("#stock strong")).getText()).isEqualTo("남은 수량 3개, 내 앞 대기 3명.");
+        assertThat(ko.findElement(By.id("stock")).getText()).endsWith("품절되면 바로 알려 드립니다.");
+        widths(korean, "stock-short-ko");
 
         // No reload may happen from here on: a reload would forget this mark.
         en.executeScript("window.queuegateSamePage = true;");
