@@ -20,6 +20,9 @@ const queue = new QueueClient({
     $('rank').textContent = String(place.rank);
     $('eta').textContent = place.estimatedWaitSeconds == null ? ''
       : 'About ' + Math.max(1, Math.round(place.estimatedWaitSeconds / 60)) + ' min to go.';
+    // What the shop told the gateway is left (Queue-Stock), once known.
+    $('left').textContent = place.stock == null ? ''
+      : place.stock + ' left' + (place.withinStock === false ? ': maybe not enough for everyone ahead of you.' : '.');
   },
   onChallenge() {
     $('state').textContent = 'Checking your browser…';
@@ -60,6 +63,12 @@ async function open() {
   }
   catch (error) {
     if (error.name === 'AbortError') {
+      return;
+    }
+    if (error instanceof QueueError && error.code === 'sold_out') {
+      // Not an error: the stock ran out while the shopper waited. The client asks no more.
+      $('line').hidden = true;
+      $('state').textContent = 'Sold out.';
       return;
     }
     show(error);

@@ -38,6 +38,11 @@ const NO_WORKER = Symbol('no worker');
  * The gateway refused the call, or the shopper lost the place: `code` is the contract's error code
  * (`session_ended`, `sale_ended`, `unknown_product`...), or `not_found` when the gateway no longer
  * holds the shopper's place, or `challenge_unsolved` when no number solves a challenge.
+ *
+ * `sold_out`: the product's stock is gone, whether the join or a request said so (410) or the
+ * line did while the shopper waited (the status answer or the live stream; `status` 0 then). The
+ * client has stopped asking and asks no more; the place is kept, so a later fetch after a restock
+ * finds it. Show "Sold out", not an error.
  */
 export class QueueError extends Error {
   constructor(code, message, status, retryAfterSeconds) {
@@ -56,7 +61,9 @@ export class QueueClient {
    * @param {object} [options]
    * @param {(status: object) => void} [options.onStatus] the shopper's place whenever it is known
    *        anew: {status: 'WAITING'|'PRE_QUEUE', productId, rank, estimatedWaitSeconds, retryAfterSeconds,
-   *        opensAt, comeBackBy, preQueued}
+   *        opensAt, comeBackBy, preQueued, stock, withinStock}; stock is the units the product has
+   *        left (null while unknown), withinStock whether they can serve this place once everyone
+   *        ahead has bought (null while the stock is unknown, and in a pre-queue)
    * @param {(event: {productId: string}) => void} [options.onAdmitted] the shopper's turn came
    * @param {() => void} [options.onChallenge] a proof of work is being solved (show "checking your browser")
    * @param {(event: {solvedIn: 'worker'|'page', milliseconds: number}) => void} [options.onSolved]
@@ -92,7 +99,8 @@ export class QueueClient {
    *          null when the shopper had to wait and is now admitted: the request was held back,
    *          never forwarded, and the app sends it again (the client never replays a request the
    *          shop may have acted on)
-   * @throws {QueueError} the gateway refused it (its code says why), or the place was lost
+   * @throws {QueueError} the gateway refused it (its code says why), the place was lost
+   *         (`not_found`), or the product sold out while the shopper waited (`sold_out`)
    */
   async fetch(input, init = {}) {
     const template = new Request(input, init);
@@ -163,6 +171,9 @@ export class QueueClient {
         if (ended === 'not_found') {
           throw lost(productId);
         }
+        if (ended === 'sold_out') {
+          throw soldOut(productId);
+        }
         if (ended === 'renew') {
           delay = 0;
         }
@@ -176,6 +187,9 @@ export class QueueClient {
       }
       if (answer.status === 'NOT_FOUND') {
         throw lost(productId);
+      }
+      if (answer.status === 'SOLD_OUT') {
+        throw soldOut(productId);
       }
     }
   }
@@ -207,7 +221,8 @@ export class QueueClient {
 
   /**
    * Follows the place on the event stream until it says the shopper is admitted ("active"), has
-   * no place ("not_found"), needs a renewed token ("renew"), or the stream ends ("ended").
+   * no place ("not_found"), needs a renewed token ("renew"), the product sold out ("sold_out", the
+   * stream's last event), or the stream ends ("ended").
    */
   async #follow(productId, origin, signal) {
     const stop = new AbortController();
@@ -234,7 +249,8 @@ export class QueueClient {
           if (event.name === 'status' && event.data) {
             this.onStatus(statusOf({ productId, ...event.data }));
           }
-          else if (event.name === 'active' || event.name === 'not_found' || event.name === 'renew') {
+          else if (event.name === 'active' || event.name === 'not_found' || event.name === 'renew'
+              || event.name === 'sold_out') {
             return event.name;
           }
         }
@@ -367,6 +383,11 @@ function lost(productId) {
     + '; sending the request again joins at the back', 0, null);
 }
 
+function soldOut(productId) {
+  return new QueueError('sold_out', productId + ' is sold out: the client stopped asking; the place is kept '
+    + 'should it be restocked', 0, null);
+}
+
 function statusOf(answer) {
   return {
     status: answer.status,
@@ -377,6 +398,8 @@ function statusOf(answer) {
     opensAt: answer.opensAt || null,
     comeBackBy: answer.comeBackBy || null,
     preQueued: answer.preQueued == null ? null : answer.preQueued,
+    stock: answer.stock == null ? null : answer.stock,
+    withinStock: answer.withinStock == null ? null : answer.withinStock,
   };
 }
 

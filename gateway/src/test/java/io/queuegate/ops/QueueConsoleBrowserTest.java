@@ -34,8 +34,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The operator console in a real headless Chromium (Debian's chromium and chromium-driver, which
  * {@code .ci/run} installs): an operator watches a product's line move while shoppers join and
  * order in the background, pauses another product with a confirmation and sees the next shopper
- * queued, resumes it by keyboard alone and sees that shopper let in; where the queues endpoint is
- * read-only the console offers no action. Screenshots (desktop and 360 px wide) go to
+ * queued, resumes it by keyboard alone and sees that shopper let in; sets a product's stock and
+ * sells it out, which the console shows prominently; where the queues endpoint is read-only the
+ * console offers no action. Screenshots (desktop and 360 px wide) go to
  * {@code gateway/target/screenshots/}. Skipped, saying why, only where Chromium is absent.
  */
 class QueueConsoleBrowserTest {
@@ -204,6 +205,54 @@ class QueueConsoleBrowserTest {
             scripts.admin().run("42", AdminAction.RESUME, "", System.currentTimeMillis()).block(Duration.ofSeconds(5));
             scripts.admin().run("42", AdminAction.MAX, "", System.currentTimeMillis()).block(Duration.ofSeconds(5));
         }
+    }
+
+    @Test
+    void anOperatorSetsAProductsStockAndSeesItSoldOut() {
+        join(gateway, "42", "h1");
+        join(gateway, "42", "h2");
+        join(gateway, "42", "w1");
+        browser = chromium(1280, 900);
+        browser.get(gateway.managementUrl() + "/actuator/queueconsole");
+        WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(15));
+        wait.until(ExpectedConditions.textToBe(field("42", "waiting"), "1"));
+        assertThat(text(field("42", "stock"))).isEqualTo("Unknown (max active alone caps the sessions)");
+
+        WebElement stock = button("42", "stock");
+        assertThat(stock.getAccessibleName()).isEqualTo("Stock Limited sneakers");
+        stock.click();
+        WebElement dialog = browser.findElement(By.id("confirm"));
+        wait.until(ExpectedConditions.visibilityOf(dialog));
+        assertThat(browser.findElement(By.id("confirm-title")).getText()).isEqualTo("Set the stock of Limited sneakers");
+        assertThat(browser.switchTo().activeElement().getAttribute("id")).isEqualTo("stock-input");
+        browser.switchTo().activeElement().sendKeys("5");
+        browser.findElement(By.id("confirm-ok")).click();
+        wait.until(ExpectedConditions.invisibilityOf(dialog));
+        wait.until(ExpectedConditions.textToBe(field("42", "stock"),
+                "5 left (1 per shopper, set by an operator or the settings)"));
+        assertThat(browser.findElement(By.id("status")).getText()).contains("Set stock");
+
+        // Sold out: a badge of its own and the stock in the stop colour.
+        button("42", "stock").click();
+        wait.until(ExpectedConditions.visibilityOf(dialog));
+        assertThat(browser.findElement(By.id("stock-input")).getAttribute("value")).as("the stock as it is")
+                .isEqualTo("5");
+        browser.findElement(By.id("stock-input")).clear();
+        browser.findElement(By.id("stock-input")).sendKeys("0");
+        browser.findElement(By.id("confirm-ok")).click();
+        wait.until(ExpectedConditions.invisibilityOf(dialog));
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(
+                By.cssSelector("li[data-product='42'] .badges"), "Sold out"));
+        assertThat(text(field("42", "stock"))).matches("Sold out since .* UTC \\(1 per shopper, set by an operator or the settings\\)");
+        assertThat(browser.findElement(By.cssSelector("li[data-product='42'] .badge.sold")).getCssValue("color"))
+                .matches("rgba?\\(255, 255, 255(, 1)?\\)");
+        screenshot("console-sold-out-1280.png");
+        browser.executeCdpCommand("Emulation.setDeviceMetricsOverride",
+                Map.of("width", 390, "height", 844, "deviceScaleFactor", 1, "mobile", true));
+        wait.until(driver -> ((Number) browser.executeScript("return window.innerWidth")).intValue() == 390);
+        assertThat(((Number) browser.executeScript("return document.documentElement.scrollWidth")).intValue())
+                .as("nothing wider than a 390 px screen").isLessThanOrEqualTo(390);
+        screenshot("console-sold-out-390.png");
     }
 
     @Test

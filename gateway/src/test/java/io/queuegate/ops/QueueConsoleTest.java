@@ -185,6 +185,33 @@ class QueueConsoleTest {
     }
 
     @Test
+    void showsTheStockAnOperatorSetAndWhenItSoldOut() {
+        redis.flushAll();
+        management.post().uri("/actuator/queues/counted").contentType(MediaType.APPLICATION_JSON)
+                .bodyValue("{\"action\":\"stock\",\"value\":\"12\"}").exchange().expectStatus().isOk();
+        management.get().uri("/actuator/queueconsole/products?filter=counted").exchange()
+                .expectBody()
+                .jsonPath("$.products[0].queue.stock.left").isEqualTo(12)
+                .jsonPath("$.products[0].queue.stock.unitsPerShopper").isEqualTo(1)
+                .jsonPath("$.products[0].queue.stock.source").isEqualTo("set")
+                .jsonPath("$.products[0].queue.stock.soldOutAt").doesNotExist();
+
+        management.post().uri("/actuator/queues/counted").contentType(MediaType.APPLICATION_JSON)
+                .bodyValue("{\"action\":\"stock\",\"value\":\"0\"}").exchange().expectStatus().isOk();
+        management.get().uri("/actuator/queueconsole/products?filter=counted").exchange()
+                .expectBody()
+                .jsonPath("$.products[0].queue.stock.left").isEqualTo(0)
+                .jsonPath("$.products[0].queue.stock.soldOutAt").value((Object at) ->
+                        assertThat(String.valueOf(at)).matches("[0-9]{4}-[0-9]{2}-[0-9]{2}T.*Z"));
+
+        management.post().uri("/actuator/queues/counted").contentType(MediaType.APPLICATION_JSON)
+                .bodyValue("{\"action\":\"stock\",\"value\":\"\"}").exchange().expectStatus().isOk();
+        management.get().uri("/actuator/queueconsole/products?filter=counted").exchange()
+                .expectBody()
+                .jsonPath("$.products[0].queue.stock").doesNotExist();
+    }
+
+    @Test
     void refusesAChangeAnotherSiteMakesAnOperatorsBrowserSend() {
         redis.flushAll();
         // A cross-site form can send only form or text bodies: the actuator takes JSON alone.

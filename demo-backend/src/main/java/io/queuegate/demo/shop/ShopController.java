@@ -15,18 +15,23 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
-import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.server.ServerWebInputException;
 
 /**
  * The shop's HTTP API. Everything is in memory and non-blocking, so the handlers return plain values.
+ * Every answer about one product's stock (its page, an order placed or refused as sold out) says
+ * the units left in {@value #STOCK_HEADER}, so QueueGate's line knows the stock and admits nobody
+ * beyond it; the gateway keeps the header to itself.
  */
 @RestController
 @RequestMapping("/api/products")
 public class ShopController {
 
     static final String USER_ID_HEADER = "X-User-Id";
+
+    /** The units a product has left, for the gateway in front (QueueGate's "the line knows the stock"). */
+    static final String STOCK_HEADER = "Queue-Stock";
 
     private static final int MIN_QUANTITY = 1;
     private static final int MAX_QUANTITY = 10;
@@ -51,13 +56,13 @@ public class ShopController {
     }
 
     @GetMapping("/{id}")
-    public ProductView product(@PathVariable String id) {
-        return listing(id).view();
+    public ResponseEntity<ProductView> product(@PathVariable String id) {
+        ProductView view = listing(id).view();
+        return ResponseEntity.ok().header(STOCK_HEADER, Integer.toString(view.stock())).body(view);
     }
 
     @PostMapping("/{id}/orders")
-    @ResponseStatus(HttpStatus.CREATED)
-    public OrderView order(@PathVariable String id,
+    public ResponseEntity<OrderView> order(@PathVariable String id,
                            @RequestBody(required = false) OrderRequest request,
                            @RequestHeader(name = USER_ID_HEADER, required = false) String userId) {
         Listing listing = listing(id);
@@ -67,13 +72,19 @@ public class ShopController {
                     "Quantity must be between " + MIN_QUANTITY + " and " + MAX_QUANTITY + ", was " + quantity);
         }
         int remaining = listing.stock().tryTake(quantity).orElseThrow(() -> new ShopException(HttpStatus.CONFLICT,
-                "sold_out", "Not enough stock left for product " + id + " to order " + quantity));
-        return new OrderView(lastOrderId.incrementAndGet(), id, quantity, remaining, userId);
+                "sold_out", "Not enough stock left for product " + id + " to order " + quantity,
+                listing.stock().remaining()));
+        return ResponseEntity.status(HttpStatus.CREATED).header(STOCK_HEADER, Integer.toString(remaining))
+                .body(new OrderView(lastOrderId.incrementAndGet(), id, quantity, remaining, userId));
     }
 
     @ExceptionHandler
     public ResponseEntity<ApiError> shopError(ShopException e) {
-        return ResponseEntity.status(e.status).body(new ApiError(e.error, e.getMessage()));
+        ResponseEntity.BodyBuilder answer = ResponseEntity.status(e.status);
+        if (e.unitsLeft != null) {
+            answer.header(STOCK_HEADER, Integer.toString(e.unitsLeft));
+        }
+        return answer.body(new ApiError(e.error, e.getMessage()));
     }
 
     // keep the error body in the shop's own shape when the order body is not readable JSON
@@ -114,12 +125,19 @@ public class ShopController {
 
         private final HttpStatus status;
         private final String error;
+        /** The units the product has left, said with the refusal; null when no product is known. */
+        private final Integer unitsLeft;
 
         ShopException(HttpStatus status, String error, String message) {
+            this(status, error, message, null);
+        }
+
+        ShopException(HttpStatus status, String error, String message, Integer unitsLeft) {
             // no stack trace: sold out is the expected answer for most orders during a flash sale
             super(message, null, false, false);
             this.status = status;
             this.error = error;
+            this.unitsLeft = unitsLeft;
         }
     }
 }

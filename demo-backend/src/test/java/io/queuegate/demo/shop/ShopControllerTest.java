@@ -38,6 +38,9 @@ import reactor.netty.resources.ConnectionProvider;
         "shop.products[3].id=steady",
         "shop.products[3].name=Steady",
         "shop.products[3].stock=20",
+        "shop.products[4].id=last",
+        "shop.products[4].name=Last",
+        "shop.products[4].stock=3",
 })
 class ShopControllerTest {
 
@@ -165,6 +168,38 @@ class ShopControllerTest {
                 .expectBody().jsonPath("$.remaining").isEqualTo(0);
         order("pair", 1).expectStatus().isEqualTo(409)
                 .expectBody().jsonPath("$.error").isEqualTo("sold_out");
+    }
+
+    @Test
+    void tellsTheGatewayTheUnitsLeftOnEveryProductAndOrderAnswerSoldOutIncluded() {
+        client.get().uri("/api/products/last").exchange()
+                .expectStatus().isOk()
+                .expectHeader().valueEquals(ShopController.STOCK_HEADER, "3");
+
+        order("last", 2).expectStatus().isCreated()
+                .expectHeader().valueEquals(ShopController.STOCK_HEADER, "1")
+                .expectBody().jsonPath("$.remaining").isEqualTo(1);
+        // Not enough for two: refused, and the one unit left is still said.
+        order("last", 2).expectStatus().isEqualTo(409)
+                .expectHeader().valueEquals(ShopController.STOCK_HEADER, "1")
+                .expectBody().jsonPath("$.error").isEqualTo("sold_out");
+        order("last", 1).expectStatus().isCreated()
+                .expectHeader().valueEquals(ShopController.STOCK_HEADER, "0");
+        order("last", 1).expectStatus().isEqualTo(409)
+                .expectHeader().valueEquals(ShopController.STOCK_HEADER, "0");
+        client.get().uri("/api/products/last").exchange()
+                .expectHeader().valueEquals(ShopController.STOCK_HEADER, "0")
+                .expectBody().jsonPath("$.stock").isEqualTo(0);
+    }
+
+    @Test
+    void saysNoStockWhereThereIsNoProductOrNoOrder() {
+        client.get().uri("/api/products/nope").exchange()
+                .expectStatus().isNotFound()
+                .expectHeader().doesNotExist(ShopController.STOCK_HEADER);
+        client.get().uri("/api/products").exchange()
+                .expectStatus().isOk()
+                .expectHeader().doesNotExist(ShopController.STOCK_HEADER);
     }
 
     @Test

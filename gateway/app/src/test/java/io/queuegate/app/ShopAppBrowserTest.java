@@ -41,7 +41,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code /queue/client.js}, pays the anonymous shopper's proof of work, waits with its rank shown
  * by the client's callback while the product's one place is taken, is admitted when that shopper
  * buys, and buys itself; an app on another origin does the same with the CORS settings and the
- * {@code productOf} docs/client.md gives. The shop behind is WireMock answering as the demo shop does
+ * {@code productOf} docs/client.md gives; an app whose product sells out while it waits says so and
+ * stops asking. The shop behind is WireMock answering as the demo shop does
  * and serving the app's own files from the repository. Skipped, saying why, only where Chromium is
  * absent.
  */
@@ -65,11 +66,19 @@ class ShopAppBrowserTest {
         serve("/shop/shop.css", app.resolve("shop.css"), "text/css", null);
         // The same app under a policy that forbids every worker, as some shops' pages do.
         serve("/shop/no-worker.html", app.resolve("index.html"), "text/html", "worker-src 'none'");
+        // With the units left in Queue-Stock, as the demo shop says them.
         shop.stubFor(get(urlPathEqualTo("/api/products/42")).willReturn(aResponse().withStatus(200)
-                .withHeader("Content-Type", "application/json").withBody(PRODUCT)));
+                .withHeader("Content-Type", "application/json").withHeader("Queue-Stock", "99").withBody(PRODUCT)));
         shop.stubFor(post(urlPathEqualTo("/api/products/42/orders")).willReturn(aResponse().withStatus(201)
-                .withHeader("Content-Type", "application/json")
+                .withHeader("Content-Type", "application/json").withHeader("Queue-Stock", "98")
                 .withBody("{\"orderId\":7,\"productId\":\"42\",\"quantity\":1,\"remaining\":98,\"userId\":null}")));
+        // Product 7 has one unit left; its next order sells it out.
+        shop.stubFor(get(urlPathEqualTo("/api/products/7")).willReturn(aResponse().withStatus(200)
+                .withHeader("Content-Type", "application/json").withHeader("Queue-Stock", "1")
+                .withBody("{\"id\":\"7\",\"name\":\"Concert ticket\",\"price\":8900,\"stock\":1}")));
+        shop.stubFor(post(urlPathEqualTo("/api/products/7/orders")).willReturn(aResponse().withStatus(201)
+                .withHeader("Content-Type", "application/json").withHeader("Queue-Stock", "0")
+                .withBody("{\"orderId\":8,\"productId\":\"7\",\"quantity\":1,\"remaining\":0,\"userId\":null}")));
 
         Map<String, Object> properties = new LinkedHashMap<>();
         properties.put("spring.profiles.active", "demo");
@@ -78,6 +87,7 @@ class ShopAppBrowserTest {
         properties.put("spring.data.redis.host", "127.0.0.1");
         properties.put("spring.data.redis.port", Integer.toString(redis.port()));
         properties.put("queuegate.products.42.max-active", "1");
+        properties.put("queuegate.products.7.max-active", "1");
         properties.put("server.port", "0");
         properties.put("management.server.port", Integer.toString(RedisProcess.freePort()));
         properties.put("spring.main.banner-mode", "off");
@@ -188,10 +198,51 @@ class ShopAppBrowserTest {
         shop.verify(2, getRequestedFor(urlEqualTo("/api/products/42")));
     }
 
+    @Test
+    void anAppWhoseProductSellsOutWhileItWaitsSaysSoldOutAndStopsAsking() {
+        String holder = admittedShopper("7");
+        ChromeDriver browser = browser();
+        browser.get(base() + "/shop/index.html?product=7");
+
+        WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(30));
+        wait.until(ExpectedConditions.textToBe(By.id("rank"), "1"));
+        // The shop's Queue-Stock on the holder's product page: the client's callback has it.
+        wait.until(ExpectedConditions.textToBe(By.id("left"),
+                "1 left: maybe not enough for everyone ahead of you."));
+
+        assertThat(RunnableGateway.send(demo.port(), "POST", "/api/products/7/orders", "X-User-Id", "holder",
+                "Queue-Token", holder).statusCode()).isEqualTo(201);
+        wait.until(ExpectedConditions.textToBe(By.id("state"), "Sold out."));
+        assertThat(browser.findElement(By.id("line")).isDisplayed()).isFalse();
+        assertThat(browser.findElement(By.id("error")).isDisplayed()).as("sold out is no error").isFalse();
+        chromium.screenshot("shop-app-sold-out.png");
+
+        String asked = "return performance.getEntriesByType('resource').filter(function (e) {"
+                + " return e.name.indexOf('/queue/7/') >= 0 || e.name.indexOf('/api/products/7') >= 0; }).length";
+        long before = ((Number) browser.executeScript(asked)).longValue();
+        try {
+            Thread.sleep(3000);
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        }
+        assertThat(((Number) browser.executeScript(asked)).longValue()).as("the client asks no more")
+                .isEqualTo(before);
+        HttpResponse<String> fresh = RunnableGateway.send(demo.port(), "GET", "/api/products/7", "X-User-Id", "late",
+                "Accept", "application/json");
+        assertThat(fresh.statusCode()).isEqualTo(410);
+        assertThat(fresh.body()).contains("\"error\":\"sold_out\"");
+        shop.verify(1, getRequestedFor(urlEqualTo("/api/products/7")));
+    }
+
     /** A signed-in shopper (the demo believes X-User-Id from loopback) who takes the product's one place. */
     private static String admittedShopper() {
-        HttpResponse<String> admitted = RunnableGateway.send(demo.port(), "GET", "/api/products/42", "X-User-Id",
-                "holder");
+        return admittedShopper("42");
+    }
+
+    private static String admittedShopper(String productId) {
+        HttpResponse<String> admitted = RunnableGateway.send(demo.port(), "GET", "/api/products/" + productId,
+                "X-User-Id", "holder");
         assertThat(admitted.statusCode()).isEqualTo(200);
         return admitted.headers().firstValue("Queue-Token").orElseThrow();
     }
@@ -249,7 +300,8 @@ class ShopAppBrowserTest {
         if (policy != null) {
             answer = answer.withHeader("Content-Security-Policy", policy);
         }
-        shop.stubFor(get(urlEqualTo(path)).willReturn(answer));
+        // By path: the app takes its product from the query (?product=7).
+        shop.stubFor(get(urlPathEqualTo(path)).willReturn(answer));
     }
 
     private static Path repository() {
