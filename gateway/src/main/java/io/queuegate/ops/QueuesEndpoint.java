@@ -37,10 +37,10 @@ import reactor.core.publisher.Mono;
 @Endpoint(id = "queues")
 public class QueuesEndpoint {
 
-    /** The room modes, as {@code POST /actuator/queues/{productId}} takes them. */
     /** More digits than any stock. */
     private static final int MAX_STOCK_DIGITS = 12;
 
+    /** The room modes, as {@code POST /actuator/queues/{productId}} takes them. */
     static final List<String> MODES = Arrays.stream(RoomMode.values()).map(RoomMode::code).toList();
 
     /** Far beyond any sensible max-active; keeps a typo from opening the gates entirely. */
