@@ -33,7 +33,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * a product's stock (the queues endpoint's {@code stock} action), the open waiting pages say how
  * many units are left and how many people are ahead, in English and Korean, and follow a change of
  * the stock live; the shop then answers the last order with {@code Queue-Stock: 0}, and the open
- * pages say "Sold out" in place within two seconds, without a reload, and stop asking, while a
+ * pages say "Sold out" in place, without a reload, and stop asking, while a
  * fresh load of the product gets the sold-out notice page. Without server-sent events the status
  * polling brings the same. Screenshots at 390 and 1280 px under
  * {@code gateway/target/screenshots/stock-*}. Skipped, saying why, only where Chromium is absent.
@@ -146,11 +146,10 @@ class StockPageBrowserTest {
         // No reload may happen from here on: a reload would forget this mark.
         en.executeScript("window.queuegateSamePage = true;");
         ko.executeScript("window.queuegateSamePage = true;");
-        long soldAt = System.nanoTime();
+        // How soon (the 2 s) is bench/run sold-out's figure; here, that it comes in place.
         order(holder);
-        new WebDriverWait(en, Duration.ofSeconds(2)).until(ExpectedConditions.textToBe(By.id("heading"), "Sold out"));
-        assertThat(Duration.ofNanos(System.nanoTime() - soldAt)).isLessThan(Duration.ofSeconds(2));
-        new WebDriverWait(ko, Duration.ofSeconds(2)).until(ExpectedConditions.textToBe(By.id("heading"), "품절되었습니다"));
+        new WebDriverWait(en, Duration.ofSeconds(10)).until(ExpectedConditions.textToBe(By.id("heading"), "Sold out"));
+        new WebDriverWait(ko, Duration.ofSeconds(10)).until(ExpectedConditions.textToBe(By.id("heading"), "품절되었습니다"));
         assertSoldOutInPlace(en, "Sold out", SOLD_OUT_EN);
         assertSoldOutInPlace(ko, "품절되었습니다", SOLD_OUT_KO);
         widths(english, "stock-sold-out-en");
