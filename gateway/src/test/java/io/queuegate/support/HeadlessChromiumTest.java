@@ -2,14 +2,17 @@ package io.queuegate.support;
 
 import java.io.File;
 
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ConditionEvaluationResult;
+import org.openqa.selenium.chrome.ChromeDriver;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The page tests' rule: a class that needs Chromium is skipped only where Chromium or its driver
- * is missing, and the skip says what to install.
+ * is missing, and the skip says what to install; the browsers a test opens all close after it.
  */
 class HeadlessChromiumTest {
 
@@ -38,7 +41,20 @@ class HeadlessChromiumTest {
         HeadlessChromium chromium = new HeadlessChromium(MISSING, MISSING, 420, 860);
         chromium.close();
         chromium.afterEach(null);
-        assertThat(org.assertj.core.api.Assertions.catchThrowable(chromium::driver))
-                .isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(chromium::driver).isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void everyBrowserATestOpensClosesAfterIt() {
+        HeadlessChromium chromium = HeadlessChromium.window(420, 860);
+        Assumptions.assumeTrue(chromium.installed(), "needs Debian's chromium and chromium-driver");
+        ChromeDriver first = chromium.open();
+        ChromeDriver second = chromium.open("ko-KR");
+        assertThat(chromium.driver()).as("the helpers act on the browser opened last").isSameAs(second);
+        assertThat(first.getSessionId()).isNotEqualTo(second.getSessionId());
+        chromium.afterEach(null);
+        assertThatThrownBy(first::getTitle).as("closed").isNotNull();
+        assertThatThrownBy(second::getTitle).as("closed").isNotNull();
+        assertThatThrownBy(chromium::driver).isInstanceOf(IllegalStateException.class);
     }
 }

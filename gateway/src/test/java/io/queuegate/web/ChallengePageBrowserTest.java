@@ -216,6 +216,9 @@ class ChallengePageBrowserTest {
             })();
             """;
 
+    /** The same as {@link HeadlessChromium#WATCH_POLICY_VIOLATIONS}, for tests that add it by hand. */
+    static final String WATCH_POLICY_VIOLATIONS = HeadlessChromium.WATCH_POLICY_VIOLATIONS;
+
     /** Whether the checking state is on screen now (false once the page has moved on). */
     private boolean checkingShown() {
         try {
