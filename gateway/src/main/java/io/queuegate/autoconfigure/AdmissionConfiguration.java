@@ -18,6 +18,7 @@ import io.queuegate.challenge.ProofOfWork;
 import io.queuegate.config.QueueGateProperties;
 import io.queuegate.events.QueueEventHub;
 import io.queuegate.events.QueueEvents;
+import io.queuegate.events.Trigger;
 import io.queuegate.identity.ClientAddresses;
 import io.queuegate.identity.IdentityResolver;
 import io.queuegate.identity.TrustedHeaderIdentity;
@@ -140,7 +141,7 @@ class AdmissionConfiguration {
         // This instance's own admissions and operator changes count at once, before its answer leaves.
         events.register(new QueueEvents() {
             @Override
-            public void promoted(String productId, String trigger, long promoted) {
+            public void promoted(String productId, Trigger trigger, long promoted) {
                 views.admitted(productId, promoted);
             }
 

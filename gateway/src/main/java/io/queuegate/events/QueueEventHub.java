@@ -40,14 +40,14 @@ public final class QueueEventHub implements QueueEvents {
     }
 
     @Override
-    public void promoted(String productId, String trigger, long promoted) {
+    public void promoted(String productId, Trigger trigger, long promoted) {
         if (promoted > 0) {
             each(l -> l.promoted(productId, trigger, promoted));
         }
     }
 
     @Override
-    public void abandoned(String productId, String trigger, long abandoned) {
+    public void abandoned(String productId, Trigger trigger, long abandoned) {
         if (abandoned > 0) {
             each(l -> l.abandoned(productId, trigger, abandoned));
         }

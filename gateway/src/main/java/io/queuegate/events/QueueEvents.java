@@ -17,9 +17,9 @@ public interface QueueEvents {
     /**
      * A script moved {@code promoted} (at least 1) users into the active set.
      *
-     * @param trigger {@code join}, {@code leave}, {@code completion}, {@code promote}, {@code expiry} or {@code admin}
+     * @param trigger what ran the promotion
      */
-    default void promoted(String productId, String trigger, long promoted) {
+    default void promoted(String productId, Trigger trigger, long promoted) {
     }
 
     /**
@@ -27,9 +27,9 @@ public interface QueueEvents {
      * reached them and they had not been seen for the product's abandon-after (closed tabs,
      * clients that stopped asking).
      *
-     * @param trigger what ran the promotion, as for {@link #promoted(String, String, long)}
+     * @param trigger what ran the promotion, as for {@link #promoted(String, Trigger, long)}
      */
-    default void abandoned(String productId, String trigger, long abandoned) {
+    default void abandoned(String productId, Trigger trigger, long abandoned) {
     }
 
     /** A caller whose token said it was waiting was found active: its wait is over. */

@@ -3,6 +3,7 @@ package io.queuegate.ops;
 import java.time.Duration;
 
 import io.queuegate.events.QueueEvents;
+import io.queuegate.events.Trigger;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,13 +35,13 @@ public class AuditLog implements QueueEvents {
     }
 
     @Override
-    public void promoted(String productId, String trigger, long promoted) {
-        log(Level.INFO, "promotion", "product", productId, "trigger", trigger, "promoted", promoted);
+    public void promoted(String productId, Trigger trigger, long promoted) {
+        log(Level.INFO, "promotion", "product", productId, "trigger", trigger.value(), "promoted", promoted);
     }
 
     @Override
-    public void abandoned(String productId, String trigger, long abandoned) {
-        log(Level.INFO, "abandoned", "product", productId, "trigger", trigger, "dropped", abandoned);
+    public void abandoned(String productId, Trigger trigger, long abandoned) {
+        log(Level.INFO, "abandoned", "product", productId, "trigger", trigger.value(), "dropped", abandoned);
     }
 
     @Override

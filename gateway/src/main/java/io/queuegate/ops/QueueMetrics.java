@@ -9,6 +9,7 @@ import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.queuegate.events.QueueEvents;
+import io.queuegate.events.Trigger;
 
 /**
  * Counts queue events as Micrometer meters named {@code queuegate.*} (see docs/operations.md's metrics
@@ -48,13 +49,13 @@ public class QueueMetrics implements QueueEvents {
     }
 
     @Override
-    public void promoted(String productId, String trigger, long promoted) {
+    public void promoted(String productId, Trigger trigger, long promoted) {
         counter("queuegate.admissions", "Users moved into the active set, by what moved them",
-                "product", products.of(productId), "trigger", trigger).increment(promoted);
+                "product", products.of(productId), "trigger", trigger.value()).increment(promoted);
     }
 
     @Override
-    public void abandoned(String productId, String trigger, long abandoned) {
+    public void abandoned(String productId, Trigger trigger, long abandoned) {
         counter("queuegate.abandoned", "Users dropped from the line, not seen for abandon-after when promotion reached them",
                 "product", products.of(productId)).increment(abandoned);
     }

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Set;
 
 import io.queuegate.events.QueueEvents;
+import io.queuegate.events.Trigger;
 import io.queuegate.store.script.DueScript;
 import io.queuegate.store.script.JoinScript;
 import io.queuegate.store.script.LeaveScript;
@@ -102,8 +103,8 @@ public final class ProductQueues {
         JoinScript.Args args = new JoinScript.Args(productId, now, rules, idleTtl.plus(rules.sessionTtl()),
                 drawSeed(productId, rules, now), joiners, configured.contains(productId));
         return recovering(productId, rules, scripts.join().run(args)).doOnNext(result -> {
-            events.promoted(productId, "join", result.promoted());
-            events.abandoned(productId, "join", result.abandoned());
+            events.promoted(productId, Trigger.JOIN, result.promoted());
+            events.abandoned(productId, Trigger.JOIN, result.abandoned());
             boolean newWaiter = false;
             long admittedOnArrival = 0;
             for (int i = 0; i < result.joined().size(); i++) {
@@ -170,7 +171,7 @@ public final class ProductQueues {
      * @return whether the user held a place
      */
     public Mono<Boolean> leave(String productId, String userId) {
-        return release(productId, userId, "leave").doOnNext(held -> {
+        return release(productId, userId, Trigger.LEAVE).doOnNext(held -> {
             if (held) {
                 events.left(productId, userId);
             }
@@ -193,7 +194,7 @@ public final class ProductQueues {
      * operator or the setting gave then goes down by units-per-shopper).
      */
     public Mono<Boolean> complete(String productId, String userId, Long unitsLeft) {
-        return release(productId, userId, "completion", false,
+        return release(productId, userId, Trigger.COMPLETION, false,
                 unitsLeft == null ? LeaveScript.Sale.sold() : LeaveScript.Sale.shopSays(unitsLeft));
     }
 
@@ -221,18 +222,18 @@ public final class ProductQueues {
      * @return whether the user held a place
      */
     public Mono<Boolean> unknown(String productId, String userId) {
-        return release(productId, userId, "unknown", true);
+        return release(productId, userId, Trigger.UNKNOWN_PRODUCT, true);
     }
 
-    private Mono<Boolean> release(String productId, String userId, String trigger) {
+    private Mono<Boolean> release(String productId, String userId, Trigger trigger) {
         return release(productId, userId, trigger, false);
     }
 
-    private Mono<Boolean> release(String productId, String userId, String trigger, boolean drop) {
+    private Mono<Boolean> release(String productId, String userId, Trigger trigger, boolean drop) {
         return release(productId, userId, trigger, drop, LeaveScript.Sale.LEAVE);
     }
 
-    private Mono<Boolean> release(String productId, String userId, String trigger, boolean drop,
+    private Mono<Boolean> release(String productId, String userId, Trigger trigger, boolean drop,
             LeaveScript.Sale sale) {
         return recovering(productId, null, Mono.defer(() -> scripts.leave().run(productId, userId, clock.millis(),
                         drop, sale)))
@@ -268,8 +269,8 @@ public final class ProductQueues {
         return scripts.expire().run(productId, userId, clock.millis()).map(expired -> {
             if (expired.outcome() == ExpiryOutcome.EXPIRED) {
                 events.expired(productId, userId);
-                events.promoted(productId, "expiry", expired.promoted());
-                events.abandoned(productId, "expiry", expired.abandoned());
+                events.promoted(productId, Trigger.EXPIRY, expired.promoted());
+                events.abandoned(productId, Trigger.EXPIRY, expired.abandoned());
             }
             if (expired.promoted() > 0) {
                 due.mark(productId);
@@ -285,8 +286,8 @@ public final class ProductQueues {
      */
     public Mono<PromoteScript.Result> promote(String productId, String onlyStrategy) {
         return scripts.promote().run(productId, clock.millis(), onlyStrategy).doOnNext(promoted -> {
-            events.promoted(productId, "promote", promoted.moved());
-            events.abandoned(productId, "promote", promoted.abandoned());
+            events.promoted(productId, Trigger.PROMOTE, promoted.moved());
+            events.abandoned(productId, Trigger.PROMOTE, promoted.abandoned());
             if (promoted.moved() > 0) {
                 due.mark(productId);
             }
@@ -296,8 +297,8 @@ public final class ProductQueues {
     /** One safety-net promotion of a due product, telling when it is next due. */
     public Mono<DueScript.Result> promoteDue(String productId, String onlyStrategy) {
         return scripts.due().run(productId, clock.millis(), onlyStrategy).doOnNext(result -> {
-            events.promoted(productId, "promote", result.moved());
-            events.abandoned(productId, "promote", result.abandoned());
+            events.promoted(productId, Trigger.PROMOTE, result.moved());
+            events.abandoned(productId, Trigger.PROMOTE, result.abandoned());
             if (result.timed()) {
                 timed.add(productId);
             }
@@ -317,8 +318,8 @@ public final class ProductQueues {
             if (action == AdminAction.STOCK) {
                 events.stockChanged(productId, changed.stock(), "operator", changed.soldOut());
             }
-            events.promoted(productId, "admin", changed.promoted());
-            events.abandoned(productId, "admin", changed.abandoned());
+            events.promoted(productId, Trigger.ADMIN, changed.promoted());
+            events.abandoned(productId, Trigger.ADMIN, changed.abandoned());
             // A resume, a new mode or a larger max-active changes what is due.
             due.mark(productId);
             return changed.promoted();

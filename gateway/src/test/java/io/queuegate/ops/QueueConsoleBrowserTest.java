@@ -15,10 +15,10 @@ import io.queuegate.support.HeadlessChromium;
 import io.queuegate.support.RedisProcess;
 
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebElement;
@@ -48,11 +48,12 @@ class QueueConsoleBrowserTest {
     private static GatewayInstance gateway;
     private static GatewayInstance readOnly;
     private ChromeDriver browser;
-    private HeadlessChromium chromium;
+
+    @RegisterExtension
+    static final HeadlessChromium chromium = HeadlessChromium.window(1280, 900);
 
     @BeforeAll
     static void start() {
-        HeadlessChromium.assumeInstalled();
         redis = RedisProcess.start();
         backend = Backend.start();
         Map<String, Object> properties = consoleGateway();
@@ -92,20 +93,13 @@ class QueueConsoleBrowserTest {
         redis.flushAll();
     }
 
-    @AfterEach
-    void closeBrowser() {
-        if (chromium != null) {
-            chromium.close();
-        }
-    }
-
     @Test
     void anOperatorWatchesALineMoveAndPausesAndResumesAProductFromTheConsole() {
         Map<String, String> tokens = new ConcurrentHashMap<>();
         for (String user : List.of("h1", "h2", "w1", "w2", "w3")) {
             tokens.put(user, join(gateway, "42", user));
         }
-        browser = chromium(1280, 900);
+        browser = chromium.open();
         browser.get(gateway.managementUrl() + "/actuator/queueconsole");
         WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(15));
         wait.until(ExpectedConditions.textToBe(field("42", "waiting"), "3"));
@@ -120,7 +114,7 @@ class QueueConsoleBrowserTest {
         order(gateway, "42", "h1", tokens.get("h1"));
         order(gateway, "42", "h2", tokens.get("h2"));
         wait.until(ExpectedConditions.textToBe(field("42", "waiting"), "3"));
-        screenshot("console-desktop.png");
+        chromium.screenshot("console-desktop.png");
 
         // Product 7 is configured, so the console lists it though nobody is in it yet.
         wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("li[data-product='7']")));
@@ -132,7 +126,7 @@ class QueueConsoleBrowserTest {
         assertThat(browser.findElement(By.id("confirm-title")).getText()).isEqualTo("Pause Winter jacket?");
         assertThat(browser.switchTo().activeElement().getAttribute("id")).as("the safe choice has the focus")
                 .isEqualTo("confirm-cancel");
-        screenshot("console-confirm.png");
+        chromium.screenshot("console-confirm.png");
         browser.findElement(By.id("confirm-ok")).click();
         wait.until(ExpectedConditions.invisibilityOf(dialog));
         wait.until(ExpectedConditions.textToBePresentInElementLocated(
@@ -156,13 +150,10 @@ class QueueConsoleBrowserTest {
                 .getStatusCode().value()).as("admitted once resumed").isEqualTo(200);
         assertThat(browser.findElement(By.id("status")).getText()).contains("Resume");
 
-        // A phone's viewport, as DevTools' device mode sets it (a headless window may not shrink that far).
-        browser.executeCdpCommand("Emulation.setDeviceMetricsOverride",
-                Map.of("width", 360, "height", 780, "deviceScaleFactor", 1, "mobile", true));
-        wait.until(driver -> ((Number) browser.executeScript("return window.innerWidth")).intValue() == 360);
+        chromium.phoneViewport(360, 780);
         assertThat(((Number) browser.executeScript("return document.documentElement.scrollWidth")).intValue())
                 .as("nothing wider than a 360 px screen").isLessThanOrEqualTo(360);
-        screenshot("console-360px.png");
+        chromium.screenshot("console-360px.png");
     }
 
     @Test
@@ -173,7 +164,7 @@ class QueueConsoleBrowserTest {
         QueueScripts scripts = gateway.bean(QueueScripts.class);
         scripts.admin().run("42", AdminAction.MAX, "1", System.currentTimeMillis()).block(Duration.ofSeconds(5));
         try {
-            browser = chromium(1280, 900);
+            browser = chromium.open();
             browser.get(gateway.managementUrl() + "/actuator/queueconsole");
             WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(15));
             wait.until(ExpectedConditions.textToBe(field("42", "active"), "2 / 1"));
@@ -192,14 +183,12 @@ class QueueConsoleBrowserTest {
                     .contains("Admissions per minute (vertical)").contains("UTC (horizontal)");
             assertThat(browser.findElements(By.cssSelector("li[data-product='7'] dd[data-field='over']")))
                     .allSatisfy(row -> assertThat(row.isDisplayed()).as("within capacity, no flag").isFalse());
-            screenshot("console-over-capacity-1280.png");
+            chromium.screenshot("console-over-capacity-1280.png");
 
             scripts.admin().run("42", AdminAction.PAUSE, "", System.currentTimeMillis()).block(Duration.ofSeconds(5));
             wait.until(ExpectedConditions.textToBe(field("42", "mode"), "Paused (nobody new is admitted)"));
-            browser.executeCdpCommand("Emulation.setDeviceMetricsOverride",
-                    Map.of("width", 390, "height", 844, "deviceScaleFactor", 1, "mobile", true));
-            wait.until(driver -> ((Number) browser.executeScript("return window.innerWidth")).intValue() == 390);
-            screenshot("console-over-capacity-390.png");
+            chromium.phoneViewport(390, 844);
+            chromium.screenshot("console-over-capacity-390.png");
         }
         finally {
             scripts.admin().run("42", AdminAction.RESUME, "", System.currentTimeMillis()).block(Duration.ofSeconds(5));
@@ -212,7 +201,7 @@ class QueueConsoleBrowserTest {
         join(gateway, "42", "h1");
         join(gateway, "42", "h2");
         join(gateway, "42", "w1");
-        browser = chromium(1280, 900);
+        browser = chromium.open();
         browser.get(gateway.managementUrl() + "/actuator/queueconsole");
         WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(15));
         wait.until(ExpectedConditions.textToBe(field("42", "waiting"), "1"));
@@ -246,13 +235,11 @@ class QueueConsoleBrowserTest {
         assertThat(text(field("42", "stock"))).matches("Sold out since .* UTC \\(1 per shopper, set by an operator or the settings\\)");
         assertThat(browser.findElement(By.cssSelector("li[data-product='42'] .badge.sold")).getCssValue("color"))
                 .matches("rgba?\\(255, 255, 255(, 1)?\\)");
-        screenshot("console-sold-out-1280.png");
-        browser.executeCdpCommand("Emulation.setDeviceMetricsOverride",
-                Map.of("width", 390, "height", 844, "deviceScaleFactor", 1, "mobile", true));
-        wait.until(driver -> ((Number) browser.executeScript("return window.innerWidth")).intValue() == 390);
+        chromium.screenshot("console-sold-out-1280.png");
+        chromium.phoneViewport(390, 844);
         assertThat(((Number) browser.executeScript("return document.documentElement.scrollWidth")).intValue())
                 .as("nothing wider than a 390 px screen").isLessThanOrEqualTo(390);
-        screenshot("console-sold-out-390.png");
+        chromium.screenshot("console-sold-out-390.png");
     }
 
     @Test
@@ -260,7 +247,7 @@ class QueueConsoleBrowserTest {
         join(readOnly, "42", "h1");
         join(readOnly, "42", "h2");
         join(readOnly, "42", "w1");
-        browser = chromium(1280, 900);
+        browser = chromium.open();
         browser.get(readOnly.managementUrl() + "/actuator/queueconsole");
         WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(15));
         wait.until(ExpectedConditions.textToBe(field("42", "waiting"), "1"));
@@ -273,7 +260,7 @@ class QueueConsoleBrowserTest {
                 .exchangeToMono(response -> response.releaseBody().thenReturn(response.statusCode().value()))
                 .block(Duration.ofSeconds(10));
         assertThat(refused).isIn(404, 405);
-        screenshot("console-read-only.png");
+        chromium.screenshot("console-read-only.png");
     }
 
     private By field(String productId, String name) {
@@ -314,15 +301,5 @@ class QueueConsoleBrowserTest {
         WebClient.create(to.baseUrl()).post().uri("/api/products/" + productId + "/orders")
                 .header("X-User-Id", user).header("Queue-Token", token)
                 .retrieve().toBodilessEntity().block(Duration.ofSeconds(10));
-    }
-
-
-    private ChromeDriver chromium(int width, int height) {
-        chromium = HeadlessChromium.start("en-US", width, height);
-        return chromium.driver();
-    }
-
-    private void screenshot(String name) {
-        chromium.screenshot(name);
     }
 }

@@ -15,6 +15,7 @@ import io.lettuce.core.Range;
 import io.lettuce.core.StreamMessage;
 import io.queuegate.events.QueueEventHub;
 import io.queuegate.events.QueueEvents;
+import io.queuegate.events.Trigger;
 import io.queuegate.promotion.PromotionScheduler;
 import io.queuegate.promotion.SlotEventConsumer;
 import io.queuegate.support.Backend;
@@ -83,8 +84,8 @@ class RedisClusterTest {
         gateway = GatewayInstance.start(properties);
         gateway.bean(QueueEventHub.class).register(new QueueEvents() {
             @Override
-            public void promoted(String productId, String trigger, long promoted) {
-                promotions.computeIfAbsent(productId, id -> new CopyOnWriteArrayList<>()).add(trigger);
+            public void promoted(String productId, Trigger trigger, long promoted) {
+                promotions.computeIfAbsent(productId, id -> new CopyOnWriteArrayList<>()).add(trigger.value());
             }
         });
     }

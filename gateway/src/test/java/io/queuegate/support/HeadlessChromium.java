@@ -5,44 +5,118 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.ConditionEvaluationResult;
+import org.junit.jupiter.api.extension.ExecutionCondition;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.openqa.selenium.Dimension;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.WebDriverWait;
 
 import org.springframework.util.FileSystemUtils;
 
 /**
- * Debian's Chromium, headless, for the page tests: each browser with a profile of its own, removed
- * when it closes, and its screenshots under {@code gateway/target/screenshots/}. A test class calls
- * {@link #assumeInstalled()} first, so a machine without Chromium skips it, saying why;
- * {@code .ci/run} installs Chromium.
+ * Debian's Chromium, headless, for the page tests: the browsers a test opens, each with a profile
+ * of its own (removed when it closes) and this window size. A test class registers it as a JUnit
+ * extension in a static field:
+ *
+ * <pre>
+ * &#64;RegisterExtension
+ * static final HeadlessChromium chromium = HeadlessChromium.window(420, 860);
+ * </pre>
+ *
+ * <p>A machine without Chromium then skips the whole class, saying why, before its
+ * {@code @BeforeAll} starts anything ({@code .ci/run} installs Chromium); nothing else skips it.
+ * A test {@linkplain #open(String) opens} as many browsers as it needs (shoppers of their own);
+ * they close after the test, or earlier with {@link #close()}. The helpers act on the browser
+ * opened last unless given another. Screenshots go under {@code gateway/target/screenshots/}.
+ *
+ * <p>Without the extension, {@link #assumeInstalled()} in {@code @BeforeAll} and
+ * {@link #start(String, int, int)} (one browser, closed by the test) do the same by hand.
  */
-public final class HeadlessChromium implements AutoCloseable {
+public final class HeadlessChromium implements ExecutionCondition, AfterEachCallback, AfterAllCallback,
+        AutoCloseable {
 
     private static final File BINARY = new File("/usr/bin/chromium");
     private static final File DRIVER = new File("/usr/bin/chromedriver");
     private static final Path SCREENSHOTS = Path.of("target", "screenshots");
+    private static final String MISSING = "needs Debian's chromium and chromium-driver "
+            + "(apt-get install chromium chromium-driver); .ci/run installs them";
 
-    private final ChromeDriver driver;
-    private final Path profile;
+    /** The widths {@link #screenshotsAtWidths} shows a page at: a phone's and a desktop's. */
+    private static final List<Integer> WIDTHS = List.of(390, 1280);
 
-    private HeadlessChromium(ChromeDriver driver, Path profile) {
-        this.driver = driver;
-        this.profile = profile;
+    /**
+     * A script that notes every directive a page's Content-Security-Policy refuses in
+     * {@code window.queuegateViolations} (see {@link #watchPolicyViolations()}).
+     */
+    public static final String WATCH_POLICY_VIOLATIONS = """
+            window.queuegateViolations = [];
+            document.addEventListener('securitypolicyviolation', function (e) {
+              window.queuegateViolations.push(e.violatedDirective + ' ' + e.blockedURI);
+            });
+            """;
+
+    private final File binary;
+    private final File chromedriver;
+    private final int width;
+    private final int height;
+    private final List<Browser> open = new ArrayList<>();
+
+    private record Browser(ChromeDriver driver, Path profile) {
     }
 
+    HeadlessChromium(File binary, File chromedriver, int width, int height) {
+        this.binary = binary;
+        this.chromedriver = chromedriver;
+        this.width = width;
+        this.height = height;
+    }
+
+    /** Browsers whose window is this size when they open. */
+    public static HeadlessChromium window(int width, int height) {
+        return new HeadlessChromium(BINARY, DRIVER, width, height);
+    }
+
+    /** For a test class without the extension: skips it, saying why, where Chromium is absent. */
     public static void assumeInstalled() {
-        Assumptions.assumeTrue(BINARY.canExecute() && DRIVER.canExecute(),
-                "needs Debian's chromium and chromium-driver (apt-get install chromium chromium-driver); "
-                        + ".ci/run installs them");
+        Assumptions.assumeTrue(window(0, 0).installed(), MISSING);
     }
 
-    /** A browser that asks for pages in {@code language}, with a window of this size. */
+    /** One browser that asks for pages in {@code language}, with a window of this size; the caller closes it. */
     public static HeadlessChromium start(String language, int width, int height) {
+        HeadlessChromium chromium = window(width, height);
+        chromium.open(language);
+        return chromium;
+    }
+
+    boolean installed() {
+        return binary.canExecute() && chromedriver.canExecute();
+    }
+
+    @Override
+    public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
+        return installed() ? ConditionEvaluationResult.enabled("Chromium is installed")
+                : ConditionEvaluationResult.disabled(MISSING);
+    }
+
+    /** A browser that asks for pages in English (US). */
+    public ChromeDriver open() {
+        return open("en-US");
+    }
+
+    /** One more browser, asking for pages in {@code language}: a shopper of its own. */
+    public ChromeDriver open(String language) {
         Path profile;
         try {
             profile = Files.createTempDirectory("queuegate-chromium-");
@@ -51,39 +125,127 @@ public final class HeadlessChromium implements AutoCloseable {
             throw new UncheckedIOException(ex);
         }
         ChromeOptions options = new ChromeOptions();
-        options.setBinary(BINARY);
+        options.setBinary(binary);
         options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
                 "--no-first-run", "--disable-quic", "--window-size=" + width + "," + height, "--lang=" + language,
                 "--user-data-dir=" + profile);
         options.setExperimentalOption("prefs", Map.of("intl.accept_languages", language));
-        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(DRIVER)
+        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(chromedriver)
                 .usingAnyFreePort().build();
-        return new HeadlessChromium(new ChromeDriver(service, options), profile);
-    }
-
-    public ChromeDriver driver() {
+        ChromeDriver driver;
+        try {
+            driver = new ChromeDriver(service, options);
+        }
+        catch (RuntimeException ex) {
+            FileSystemUtils.deleteRecursively(profile.toFile());
+            throw ex;
+        }
+        open.add(new Browser(driver, profile));
         return driver;
     }
 
-    /** Keeps what the page shows now as {@code target/screenshots/<name>}. */
+    /** The browser opened last. */
+    public ChromeDriver driver() {
+        if (open.isEmpty()) {
+            throw new IllegalStateException("no browser is open: open one first");
+        }
+        return open.get(open.size() - 1).driver();
+    }
+
+    /** Runs {@code script} in every document the last browser loads from now on, before the page's own scripts. */
+    public void onEveryDocument(String script) {
+        driver().executeCdpCommand("Page.addScriptToEvaluateOnNewDocument", Map.of("source", script));
+    }
+
+    /** Notes, in every document the last browser loads from now on, what its policy refuses: see {@link #policyViolations()}. */
+    public void watchPolicyViolations() {
+        onEveryDocument(WATCH_POLICY_VIOLATIONS);
+    }
+
+    /**
+     * What the last browser's page had refused by its Content-Security-Policy since it loaded
+     * (watched with {@link #watchPolicyViolations()}): each a directive and the address.
+     */
+    public List<?> policyViolations() {
+        Object violations = driver().executeScript("return window.queuegateViolations");
+        if (!(violations instanceof List<?> list)) {
+            throw new IllegalStateException("the page's policy violations are not watched: " + violations);
+        }
+        return list;
+    }
+
+    /** Keeps what the last browser shows now as {@code target/screenshots/<name>}. */
     public void screenshot(String name) {
+        screenshot(driver(), name);
+    }
+
+    /** Keeps what {@code browser} shows now as {@code target/screenshots/<name>}. */
+    public static void screenshot(ChromeDriver browser, String name) {
         try {
             Files.createDirectories(SCREENSHOTS);
-            Files.write(SCREENSHOTS.resolve(name), driver.getScreenshotAs(OutputType.BYTES));
+            Files.write(SCREENSHOTS.resolve(name), browser.getScreenshotAs(OutputType.BYTES));
         }
         catch (IOException ex) {
             throw new UncheckedIOException(ex);
         }
     }
 
+    /**
+     * The last browser's page as a phone (390 px wide) and a desktop (1280 px) show it, as
+     * {@code <name>-390.png} and {@code <name>-1280.png}, at the window's height; then the window
+     * is as it opened.
+     */
+    public void screenshotsAtWidths(String name) {
+        ChromeDriver browser = driver();
+        for (int shown : WIDTHS) {
+            // A headless window starts at least 500 px wide; it shrinks when asked afterwards.
+            browser.manage().window().setSize(new Dimension(shown, height));
+            screenshot(browser, name + "-" + shown + ".png");
+        }
+        browser.manage().window().setSize(new Dimension(width, height));
+    }
+
+    /**
+     * Gives the last browser a phone's viewport, as DevTools' device mode sets it (a headless
+     * window may not shrink that far); returns once the page sees it.
+     */
+    public void phoneViewport(int phoneWidth, int phoneHeight) {
+        ChromeDriver browser = driver();
+        browser.executeCdpCommand("Emulation.setDeviceMetricsOverride",
+                Map.of("width", phoneWidth, "height", phoneHeight, "deviceScaleFactor", 1, "mobile", true));
+        new WebDriverWait(browser, Duration.ofSeconds(15)).until(
+                d -> ((Number) browser.executeScript("return window.innerWidth")).intValue() == phoneWidth);
+    }
+
+    /** Closes every open browser and removes its profile. */
     @Override
     public void close() {
-        try {
-            driver.quit();
+        RuntimeException failed = null;
+        while (!open.isEmpty()) {
+            Browser browser = open.remove(open.size() - 1);
+            try {
+                browser.driver().quit();
+            }
+            catch (RuntimeException ex) {
+                failed = failed == null ? ex : failed;
+            }
+            finally {
+                FileSystemUtils.deleteRecursively(browser.profile().toFile());
+            }
         }
-        finally {
-            FileSystemUtils.deleteRecursively(profile.toFile());
+        if (failed != null) {
+            throw failed;
         }
+    }
+
+    @Override
+    public void afterEach(ExtensionContext context) {
+        close();
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) {
+        close();
     }
 }

@@ -13,12 +13,11 @@ import io.queuegate.support.PowSolver;
 import io.queuegate.support.RedisProcess;
 
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
-import org.openqa.selenium.Dimension;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.support.ui.ExpectedConditions;
@@ -47,11 +46,12 @@ class ChallengePageBrowserTest {
     private static WireMockServer backend;
     private static GatewayInstance gateway;
     private ChromeDriver browser;
-    private HeadlessChromium chromium;
+
+    @RegisterExtension
+    static final HeadlessChromium chromium = HeadlessChromium.window(420, 860);
 
     @BeforeAll
     static void start() {
-        HeadlessChromium.assumeInstalled();
         redis = RedisProcess.start();
         backend = Backend.start();
         backend.stubFor(get(urlPathMatching("/api/products/[0-9]+")).willReturn(aResponse().withStatus(200)
@@ -78,16 +78,9 @@ class ChallengePageBrowserTest {
         redis.flushAll();
     }
 
-    @AfterEach
-    void closeBrowser() {
-        if (chromium != null) {
-            chromium.close();
-        }
-    }
-
     @Test
     void thePageChecksTheBrowserByItselfAndMovesOnToTheProduct() {
-        browser = chromium("en-US");
+        browser = chromium.open();
         WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(60));
         // The secret number is drawn at random: a rare one near 0 is solved before anyone could
         // look, so a product or two more may be needed to catch the checking state on screen.
@@ -99,13 +92,13 @@ class ChallengePageBrowserTest {
                 assertThat(browser.getTitle()).isEqualTo("Checking your browser");
                 assertThat(browser.findElement(By.id("checking")).getText())
                         .contains("Checking your browser before you join the line");
-                screenshot("challenge-checking.png");
+                chromium.screenshot("challenge-checking.png");
             }
             wait.until(ExpectedConditions.presenceOfElementLocated(By.id("product")));
         }
         assertThat(product).as("the checking state was on screen in one of three tries").isNotNull();
         assertThat(browser.findElement(By.id("product")).getText()).isEqualTo("Limited sneakers");
-        screenshot("challenge-solved-product-page.png");
+        chromium.screenshot("challenge-solved-product-page.png");
         long marks = redis.commands().keys("qg:{*}:pow:*").size();
 
         // The cookie carries the shopper now: the product again, with no second proof of work.
@@ -128,17 +121,17 @@ class ChallengePageBrowserTest {
                 .exchangeToMono(r -> r.releaseBody().thenReturn(r.statusCode().value()))
                 .block(Duration.ofSeconds(10));
 
-        browser = chromium("en-US");
+        browser = chromium.open();
         browser.get(gateway.baseUrl() + "/api/products/42");
         WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(60));
         wait.until(ExpectedConditions.textToBe(By.id("rank"), "1"));
         assertThat(browser.getTitle()).isEqualTo("You are in line");
-        screenshot("challenge-then-waiting-page.png");
+        chromium.screenshot("challenge-then-waiting-page.png");
     }
 
     @Test
     void withoutJavaScriptTheShopperIsToldTheSaleNeedsIt() {
-        browser = chromium("ko-KR");
+        browser = chromium.open("ko-KR");
         browser.executeCdpCommand("Emulation.setScriptExecutionDisabled", Map.of("value", true));
         browser.get(gateway.baseUrl() + "/api/products/42");
 
@@ -146,7 +139,7 @@ class ChallengePageBrowserTest {
         assertThat(main.getText()).contains("이 판매에 참여하려면 JavaScript가 필요합니다");
         assertThat(browser.findElement(By.id("checking")).isDisplayed()).isFalse();
         assertThat(browser.getTitle()).isEqualTo("브라우저 확인 중");
-        screenshot("challenge-noscript-ko.png");
+        chromium.screenshot("challenge-noscript-ko.png");
         assertThat(redis.commands().keys("qg:{*}:pow:*")).isEmpty();
     }
 
@@ -163,10 +156,10 @@ class ChallengePageBrowserTest {
                     .exchangeToMono(r -> r.releaseBody().thenReturn(r.statusCode().value()))
                     .block(Duration.ofSeconds(10));
 
-            browser = chromium(language);
+            browser = chromium.open(language);
             // The worker's search starts only when the test says so: the room closes in between.
-            browser.executeCdpCommand("Page.addScriptToEvaluateOnNewDocument", Map.of("source", HOLD_THE_WORKER
-                    + WATCH_POLICY_VIOLATIONS));
+            chromium.onEveryDocument(HOLD_THE_WORKER);
+            chromium.watchPolicyViolations();
             browser.get(gateway.baseUrl() + "/api/products/" + product);
             WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(60));
             wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("checking")));
@@ -192,20 +185,13 @@ class ChallengePageBrowserTest {
                         .doesNotContain(QueueError.ROOM_CLOSED.message());
                 assertThat(browser.findElement(By.id("checking")).isDisplayed()).isFalse();
                 assertThat(browser.findElement(By.id("why")).isDisplayed()).isFalse();
-                assertThat(browser.executeScript("return window.queuegateViolations")).as("what the page's CSP blocked")
-                        .asString().isEqualTo("[]");
-                String tag = language.substring(0, 2);
-                // A headless window starts at least 500 px wide; it shrinks when asked afterwards.
-                browser.manage().window().setSize(new Dimension(390, 860));
-                chromium.screenshot("challenge-refused-" + tag + "-390.png");
-                browser.manage().window().setSize(new Dimension(1280, 860));
-                chromium.screenshot("challenge-refused-" + tag + "-1280.png");
+                assertThat(chromium.policyViolations()).as("what the page's CSP blocked").isEmpty();
+                chromium.screenshotsAtWidths("challenge-refused-" + language.substring(0, 2));
             }
             finally {
                 scripts.admin().run(product, AdminAction.MODE, "queue", System.currentTimeMillis())
                         .block(Duration.ofSeconds(5));
                 chromium.close();
-                chromium = null;
             }
         }
     }
@@ -230,13 +216,8 @@ class ChallengePageBrowserTest {
             })();
             """;
 
-    /** Every directive the page's Content-Security-Policy refused, in {@code window.queuegateViolations}. */
-    static final String WATCH_POLICY_VIOLATIONS = """
-            window.queuegateViolations = [];
-            document.addEventListener('securitypolicyviolation', function (e) {
-              window.queuegateViolations.push(e.violatedDirective + ' ' + e.blockedURI);
-            });
-            """;
+    /** The same as {@link HeadlessChromium#WATCH_POLICY_VIOLATIONS}, for tests that add it by hand. */
+    static final String WATCH_POLICY_VIOLATIONS = HeadlessChromium.WATCH_POLICY_VIOLATIONS;
 
     /** Whether the checking state is on screen now (false once the page has moved on). */
     private boolean checkingShown() {
@@ -246,14 +227,5 @@ class ChallengePageBrowserTest {
         catch (org.openqa.selenium.NoSuchElementException | org.openqa.selenium.StaleElementReferenceException gone) {
             return false;
         }
-    }
-
-    private ChromeDriver chromium(String language) {
-        chromium = HeadlessChromium.start(language, 420, 860);
-        return chromium.driver();
-    }
-
-    private void screenshot(String name) {
-        chromium.screenshot(name);
     }
 }

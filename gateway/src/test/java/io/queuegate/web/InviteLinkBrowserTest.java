@@ -1,6 +1,5 @@
 package io.queuegate.web;
 
-import java.io.IOException;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -13,10 +12,10 @@ import io.queuegate.support.Invites;
 import io.queuegate.support.RedisProcess;
 
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.support.ui.ExpectedConditions;
@@ -42,11 +41,12 @@ class InviteLinkBrowserTest {
     private static WireMockServer backend;
     private static GatewayInstance gateway;
     private ChromeDriver browser;
-    private HeadlessChromium chromium;
+
+    @RegisterExtension
+    static final HeadlessChromium chromium = HeadlessChromium.window(420, 860);
 
     @BeforeAll
     static void start() {
-        HeadlessChromium.assumeInstalled();
         redis = RedisProcess.start();
         backend = Backend.start();
         backend.stubFor(get(urlPathEqualTo("/api/products/42")).willReturn(aResponse().withStatus(200)
@@ -77,13 +77,6 @@ class InviteLinkBrowserTest {
         backend.resetRequests();
     }
 
-    @AfterEach
-    void closeBrowser() throws IOException {
-        if (chromium != null) {
-            chromium.close();
-        }
-    }
-
     @Test
     void theInvitationLeavesTheAddressBarAndThePageMovesOnWithoutIt() {
         String holder = WebClient.create(gateway.baseUrl()).get().uri("/api/products/42").header("X-User-Id", "holder")
@@ -91,14 +84,14 @@ class InviteLinkBrowserTest {
                 .exchangeToMono(r -> r.releaseBody().thenReturn(r.headers().asHttpHeaders().getFirst("Queue-Token")))
                 .block(Duration.ofSeconds(5));
         String invitation = Invites.forProduct("42");
-        browser = chromium();
+        browser = chromium.open();
         browser.get(gateway.baseUrl() + "/api/products/42?ref=mail&invite=" + invitation + "#sizes");
 
         WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(10));
         wait.until(ExpectedConditions.textToBe(By.id("rank"), "1"));
         wait.until(driver -> !driver.getCurrentUrl().contains("invite"));
         assertThat(browser.getCurrentUrl()).isEqualTo(gateway.baseUrl() + "/api/products/42?ref=mail#sizes");
-        screenshot("invite-link-waiting.png");
+        chromium.screenshot("invite-link-waiting.png");
 
         WebClient.create(gateway.baseUrl()).delete().uri("/queue/42").header("X-User-Id", "holder")
                 .header("Queue-Token", holder).retrieve().toBodilessEntity().block(Duration.ofSeconds(5));
@@ -112,13 +105,13 @@ class InviteLinkBrowserTest {
     @Test
     void aLinkThatAdmitsAtOnceLeavesTheAddressBarWithoutTheInvitationToo() {
         String invitation = Invites.forProduct("42");
-        browser = chromium();
+        browser = chromium.open();
         browser.get(gateway.baseUrl() + "/api/products/42?ref=mail&invite=" + invitation + "#sizes");
 
         new WebDriverWait(browser, Duration.ofSeconds(10))
                 .until(ExpectedConditions.presenceOfElementLocated(By.id("product")));
         assertThat(browser.getCurrentUrl()).isEqualTo(gateway.baseUrl() + "/api/products/42?ref=mail#sizes");
-        screenshot("invite-link-admitted.png");
+        chromium.screenshot("invite-link-admitted.png");
         assertThat(backend.getAllServeEvents()).singleElement().satisfies(event ->
                 assertThat(event.getRequest().getUrl()).isEqualTo("/api/products/42?ref=mail"));
         assertThat(redis.commands().zrange("qg:{42}:active", 0, -1)).hasSize(1);
@@ -126,19 +119,10 @@ class InviteLinkBrowserTest {
 
     @Test
     void aLinkWithoutAnInvitationShowsThePageThatSaysSo() {
-        browser = chromium();
+        browser = chromium.open();
         browser.get(gateway.baseUrl() + "/api/products/42");
         assertThat(browser.getTitle()).isEqualTo("Invitation only");
         assertThat(browser.findElement(By.tagName("body")).getText()).contains("invited shoppers only");
-        screenshot("invite-only.png");
-    }
-
-    private ChromeDriver chromium() {
-        chromium = HeadlessChromium.start("en-US", 420, 860);
-        return chromium.driver();
-    }
-
-    private void screenshot(String name) {
-        chromium.screenshot(name);
+        chromium.screenshot("invite-only.png");
     }
 }

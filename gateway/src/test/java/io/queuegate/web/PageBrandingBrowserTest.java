@@ -13,12 +13,11 @@ import io.queuegate.support.HeadlessChromium;
 import io.queuegate.support.RedisProcess;
 
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
-import org.openqa.selenium.Dimension;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
@@ -48,12 +47,13 @@ class PageBrandingBrowserTest {
     private static RedisProcess redis;
     private static WireMockServer backend;
     private static GatewayInstance gateway;
-    private HeadlessChromium chromium;
     private ChromeDriver browser;
+
+    @RegisterExtension
+    static final HeadlessChromium chromium = HeadlessChromium.window(390, 860);
 
     @BeforeAll
     static void start() {
-        HeadlessChromium.assumeInstalled();
         redis = RedisProcess.start();
         backend = Backend.start();
         backend.stubFor(get(urlPathEqualTo("/static/logo.svg")).willReturn(aResponse().withStatus(200)
@@ -90,13 +90,6 @@ class PageBrandingBrowserTest {
         redis.flushAll();
     }
 
-    @AfterEach
-    void closeBrowser() {
-        if (chromium != null) {
-            chromium.close();
-        }
-    }
-
     @Test
     void theWaitingPageCarriesTheShopsBrandingAsTextUnderItsOwnPolicy() {
         join("42", "holder");
@@ -110,9 +103,8 @@ class PageBrandingBrowserTest {
                     .matches("rgba?\\(15, 118, 110(, 1)?\\)");
             assertThat(browser.findElement(By.id("progress")).getCssValue("accent-color")).as("the accent colour")
                     .matches("rgba?\\(194, 65, 12(, 1)?\\)");
-            screenshots("branded-waiting-" + language.substring(0, 2));
+            chromium.screenshotsAtWidths("branded-waiting-" + language.substring(0, 2));
             chromium.close();
-            chromium = null;
         }
     }
 
@@ -123,9 +115,8 @@ class PageBrandingBrowserTest {
             assertThat(browser.findElement(By.id("countdown")).getText()).as("more than a day to go")
                     .matches(language.startsWith("ko") ? "1일 [0-9]{2}:[0-9]{2}:[0-9]{2}" : "1 d [0-9]{2}:[0-9]{2}:[0-9]{2}");
             assertBranded();
-            screenshots("branded-pre-queue-" + language.substring(0, 2));
+            chromium.screenshotsAtWidths("branded-pre-queue-" + language.substring(0, 2));
             chromium.close();
-            chromium = null;
         }
     }
 
@@ -139,9 +130,8 @@ class PageBrandingBrowserTest {
                 open(language, "/api/products/43");
                 assertThat(browser.getTitle()).isEqualTo(language.startsWith("ko") ? "지금은 이용할 수 없습니다" : "Closed for now");
                 assertBranded();
-                screenshots("branded-notice-" + language.substring(0, 2));
+                chromium.screenshotsAtWidths("branded-notice-" + language.substring(0, 2));
                 chromium.close();
-                chromium = null;
             }
         }
         finally {
@@ -162,10 +152,8 @@ class PageBrandingBrowserTest {
     }
 
     private void open(String language, String path) {
-        chromium = HeadlessChromium.start(language, 390, 860);
-        browser = chromium.driver();
-        browser.executeCdpCommand("Page.addScriptToEvaluateOnNewDocument",
-                Map.of("source", ChallengePageBrowserTest.WATCH_POLICY_VIOLATIONS));
+        browser = chromium.open(language);
+        chromium.watchPolicyViolations();
         browser.get(gateway.baseUrl() + path);
     }
 
@@ -177,16 +165,7 @@ class PageBrandingBrowserTest {
         assertThat(browser.findElement(By.id("tagline")).getText()).isEqualTo("Drops every Friday at 10:00 KST");
         new WebDriverWait(browser, Duration.ofSeconds(5)).until(d -> Boolean.TRUE.equals(browser.executeScript(
                 "var logo = document.querySelector('.logo'); return logo.complete && logo.naturalWidth > 0")));
-        assertThat(browser.executeScript("return window.queuegateViolations")).as("what the page's policy blocked")
-                .asString().isEqualTo("[]");
-    }
-
-    private void screenshots(String name) {
-        // A headless window starts at least 500 px wide; it shrinks when asked afterwards.
-        browser.manage().window().setSize(new Dimension(390, 860));
-        chromium.screenshot(name + "-390.png");
-        browser.manage().window().setSize(new Dimension(1280, 860));
-        chromium.screenshot(name + "-1280.png");
+        assertThat(chromium.policyViolations()).as("what the page's policy blocked").isEmpty();
     }
 
     private static void join(String product, String user) {

@@ -1,6 +1,5 @@
 package io.queuegate.web;
 
-import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
@@ -13,12 +12,11 @@ import io.queuegate.support.HeadlessChromium;
 import io.queuegate.support.RedisProcess;
 
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
-import org.openqa.selenium.Dimension;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -44,11 +42,12 @@ class WaitingPageBrowserTest {
     private static WireMockServer backend;
     private static GatewayInstance gateway;
     private ChromeDriver browser;
-    private HeadlessChromium chromium;
+
+    @RegisterExtension
+    static final HeadlessChromium chromium = HeadlessChromium.window(420, 860);
 
     @BeforeAll
     static void start() {
-        HeadlessChromium.assumeInstalled();
         redis = RedisProcess.start();
         backend = Backend.start();
         backend.stubFor(get(urlPathEqualTo("/api/products/42")).willReturn(aResponse().withStatus(200)
@@ -78,17 +77,10 @@ class WaitingPageBrowserTest {
         redis.flushAll();
     }
 
-    @AfterEach
-    void closeBrowser() throws IOException {
-        if (chromium != null) {
-            chromium.close();
-        }
-    }
-
     @Test
     void theWaitingPageMovesOnToTheProductByItselfWhenAPlaceFrees() {
         String holder = join("holder");
-        browser = chromium("en-US");
+        browser = chromium.open();
         browser.get(gateway.baseUrl() + "/api/products/42");
 
         WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(10));
@@ -96,8 +88,8 @@ class WaitingPageBrowserTest {
         assertThat(browser.getTitle()).isEqualTo("You are in line");
         assertThat(browser.findElement(By.id("rank")).getAttribute("aria-live")).isEqualTo("polite");
         assertThat(browser.findElement(By.tagName("main")).getText()).contains("Keep this tab open");
-        screenshot("waiting-page-en.png");
-        widths("waiting-page-en");
+        chromium.screenshot("waiting-page-en.png");
+        chromium.screenshotsAtWidths("waiting-page-en");
 
         WebClient.create(gateway.baseUrl()).post().uri("/api/products/42/orders")
                 .header("X-User-Id", "holder").header("Queue-Token", holder)
@@ -106,12 +98,12 @@ class WaitingPageBrowserTest {
         // No reload by hand and no meta refresh (JavaScript is on): the live update does it.
         wait.until(ExpectedConditions.presenceOfElementLocated(By.id("product")));
         assertThat(browser.findElement(By.id("product")).getText()).isEqualTo("Limited sneakers");
-        screenshot("admitted-product-page.png");
+        chromium.screenshot("admitted-product-page.png");
     }
 
     @Test
     void aPreQueuePageShowsTheDrawsCommitmentBehindHowIsThisFairAndAPlainLineShowsNone() {
-        browser = chromium("en-US");
+        browser = chromium.open();
         browser.get(gateway.baseUrl() + "/api/products/drop");
         WebElement line = browser.findElement(By.id("draw"));
         assertThat(line.isDisplayed()).isTrue();
@@ -122,7 +114,7 @@ class WaitingPageBrowserTest {
         String shown = browser.findElement(By.id("commitment")).getText();
         String seed = redis.commands().hget("qg:{drop}:settings", "seed");
         assertThat(shown).as("the SHA-256 of the seed kept secret in Redis").isEqualTo(Draw.commitment(seed));
-        screenshot("pre-queue-commitment.png");
+        chromium.screenshot("pre-queue-commitment.png");
 
         join("holder");
         browser.get(gateway.baseUrl() + "/api/products/42");
@@ -132,7 +124,7 @@ class WaitingPageBrowserTest {
 
     @Test
     void thePreQueuePageCountsDownToTheOpeningInTheShoppersOwnTime() {
-        browser = chromium("en-US");
+        browser = chromium.open();
         browser.executeCdpCommand("Emulation.setTimezoneOverride", Map.of("timezoneId", "Asia/Seoul"));
         browser.get(gateway.baseUrl() + "/api/products/drop");
         String first = browser.findElement(By.id("countdown")).getText();
@@ -145,13 +137,13 @@ class WaitingPageBrowserTest {
         String main = browser.findElement(By.tagName("main")).getText();
         assertThat(main.split("Keep this tab open", -1)).as("said once").hasSize(2);
         assertThat(main).contains("If you close it, come back within");
-        widths("pre-queue-en");
+        chromium.screenshotsAtWidths("pre-queue-en");
         chromium.close();
 
         // Others join: the page says how many wait; without JavaScript, the gateway's UTC time stands.
         join("drop", "early-1");
         join("drop", "early-2");
-        browser = chromium("ko-KR");
+        browser = chromium.open("ko-KR");
         browser.executeCdpCommand("Emulation.setScriptExecutionDisabled", Map.of("value", true));
         browser.get(gateway.baseUrl() + "/api/products/drop");
         assertThat(browser.findElement(By.id("countdown")).isDisplayed()).isFalse();
@@ -159,34 +151,29 @@ class WaitingPageBrowserTest {
         assertThat(browser.findElement(By.id("pre-queued")).getText()).isEqualTo("판매 시작을 기다리는 분: 4명 (본인 포함)");
         chromium.close();
 
-        browser = chromium("ko-KR");
+        browser = chromium.open("ko-KR");
         browser.get(gateway.baseUrl() + "/api/products/drop");
         assertThat(browser.findElement(By.id("countdown")).getText()).matches("(00|01):[0-5][0-9]:[0-5][0-9]");
         assertThat(browser.findElement(By.id("opens-at")).getText()).startsWith("판매 시작: ").endsWith("(현지 시각)");
         assertThat(browser.findElement(By.id("pre-queued")).getText()).isEqualTo("판매 시작을 기다리는 분: 5명 (본인 포함)");
         assertThat(browser.executeScript("return getComputedStyle(document.querySelector('main p')).wordBreak"))
                 .as("Korean breaks between words, not inside them").isEqualTo("keep-all");
-        widths("pre-queue-ko");
+        chromium.screenshotsAtWidths("pre-queue-ko");
     }
 
     @Test
     void aKoreanBrowserGetsTheKoreanPage() {
         join("holder");
         join("someone");
-        browser = chromium("ko-KR");
+        browser = chromium.open("ko-KR");
         browser.get(gateway.baseUrl() + "/api/products/42");
         WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(10));
         wait.until(ExpectedConditions.textToBe(By.id("rank"), "2"));
         assertThat(browser.getTitle()).isEqualTo("대기 중입니다");
         assertThat(browser.findElement(By.tagName("html")).getAttribute("lang")).isEqualTo("ko");
         assertThat(browser.findElement(By.tagName("main")).getText()).contains("내 대기 순번");
-        screenshot("waiting-page-ko.png");
-        widths("waiting-page-ko");
-    }
-
-    private ChromeDriver chromium(String language) {
-        chromium = HeadlessChromium.start(language, 420, 860);
-        return chromium.driver();
+        chromium.screenshot("waiting-page-ko.png");
+        chromium.screenshotsAtWidths("waiting-page-ko");
     }
 
     private static String join(String user) {
@@ -197,18 +184,5 @@ class WaitingPageBrowserTest {
         return WebClient.create(gateway.baseUrl()).get().uri("/api/products/" + product).header("X-User-Id", user)
                 .exchangeToMono(r -> r.releaseBody().thenReturn(r.headers().asHttpHeaders().getFirst("Queue-Token")))
                 .block(Duration.ofSeconds(5));
-    }
-
-    private void screenshot(String name) {
-        chromium.screenshot(name);
-    }
-
-    /** The page as a phone (390 px) and a desktop (1280 px) show it, then back to the phone. */
-    private void widths(String name) {
-        browser.manage().window().setSize(new Dimension(390, 860));
-        chromium.screenshot(name + "-390.png");
-        browser.manage().window().setSize(new Dimension(1280, 860));
-        chromium.screenshot(name + "-1280.png");
-        browser.manage().window().setSize(new Dimension(420, 860));
     }
 }

@@ -10,10 +10,10 @@ import io.queuegate.support.RedisProcess;
 
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.support.ui.ExpectedConditions;
@@ -36,11 +36,12 @@ class OperatorConsoleBrowserTest {
     private static RedisProcess redis;
     private static WireMockServer shop;
     private static RunnableGateway gateway;
-    private HeadlessChromium chromium;
+
+    @RegisterExtension
+    static final HeadlessChromium chromium = HeadlessChromium.window(1280, 900);
 
     @BeforeAll
     static void start() {
-        HeadlessChromium.assumeInstalled();
         redis = RedisProcess.start();
         shop = Backend.start();
         Map<String, Object> properties = RunnableGateway.properties(redis, shop.baseUrl());
@@ -59,16 +60,9 @@ class OperatorConsoleBrowserTest {
         }
     }
 
-    @AfterEach
-    void closeBrowser() {
-        if (chromium != null) {
-            chromium.close();
-        }
-    }
-
     @Test
     void anOperatorWithTheLoginPausesAProductFromTheConsole(CapturedOutput output) {
-        ChromeDriver browser = browser();
+        ChromeDriver browser = chromium.open();
         browser.get("http://" + RunnableGateway.OPERATOR + ":" + RunnableGateway.OPERATOR_PASSWORD + "@localhost:"
                 + gateway.managementPort() + "/actuator/queueconsole");
         WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(15));
@@ -87,15 +81,10 @@ class OperatorConsoleBrowserTest {
 
     @Test
     void aBrowserWithoutTheLoginGetsNoConsole() {
-        ChromeDriver browser = browser();
+        ChromeDriver browser = chromium.open();
         browser.get("http://localhost:" + gateway.managementPort() + "/actuator/queueconsole");
 
         assertThat(browser.getTitle()).isNotEqualTo("QueueGate console");
         assertThat(browser.findElements(By.cssSelector("li[data-product]"))).isEmpty();
-    }
-
-    private ChromeDriver browser() {
-        chromium = HeadlessChromium.start("en-US", 1280, 900);
-        return chromium.driver();
     }
 }

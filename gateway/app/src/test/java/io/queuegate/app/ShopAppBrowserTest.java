@@ -14,10 +14,10 @@ import io.queuegate.support.HeadlessChromium;
 import io.queuegate.support.RedisProcess;
 
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.support.ui.ExpectedConditions;
@@ -53,11 +53,12 @@ class ShopAppBrowserTest {
     private static RedisProcess redis;
     private static WireMockServer shop;
     private static RunnableGateway demo;
-    private HeadlessChromium chromium;
+
+    @RegisterExtension
+    static final HeadlessChromium chromium = HeadlessChromium.window(1280, 900);
 
     @BeforeAll
     static void start() throws IOException {
-        HeadlessChromium.assumeInstalled();
         redis = RedisProcess.start();
         shop = Backend.start();
         Path app = repository().resolve("demo-backend/src/main/resources/static/shop");
@@ -119,17 +120,10 @@ class ShopAppBrowserTest {
         shop.resetRequests();
     }
 
-    @AfterEach
-    void closeBrowser() {
-        if (chromium != null) {
-            chromium.close();
-        }
-    }
-
     @Test
     void theAppWaitsWithItsRankIsAdmittedWhenThePlaceFreesAndBuys() {
         String holder = admittedShopper();
-        ChromeDriver browser = browser();
+        ChromeDriver browser = chromium.open();
         browser.get(base() + "/shop/index.html");
 
         WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(20));
@@ -165,7 +159,7 @@ class ShopAppBrowserTest {
     @Test
     void whereNoWorkerMayRunTheProofOfWorkIsSolvedOnThePageAndLeavingGivesThePlaceUp() {
         admittedShopper();
-        ChromeDriver browser = browser();
+        ChromeDriver browser = chromium.open();
         browser.get(base() + "/shop/no-worker.html");
 
         WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(30));
@@ -184,7 +178,7 @@ class ShopAppBrowserTest {
     @Test
     void anAppOnAnotherOriginWaitsWithTheTokenInTheHeaderAndSolvesOnThePage() {
         String holder = admittedShopper();
-        ChromeDriver browser = browser();
+        ChromeDriver browser = chromium.open();
         browser.get(otherOrigin() + "/cross-origin.html");
 
         WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(30));
@@ -201,7 +195,7 @@ class ShopAppBrowserTest {
     @Test
     void anAppWhoseProductSellsOutWhileItWaitsSaysSoldOutAndStopsAsking() {
         String holder = admittedShopper("7");
-        ChromeDriver browser = browser();
+        ChromeDriver browser = chromium.open();
         browser.get(base() + "/shop/index.html?product=7");
 
         WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(30));
@@ -245,11 +239,6 @@ class ShopAppBrowserTest {
                 "X-User-Id", "holder");
         assertThat(admitted.statusCode()).isEqualTo(200);
         return admitted.headers().firstValue("Queue-Token").orElseThrow();
-    }
-
-    private ChromeDriver browser() {
-        chromium = HeadlessChromium.start("en-US", 1280, 900);
-        return chromium.driver();
     }
 
     private static String base() {
