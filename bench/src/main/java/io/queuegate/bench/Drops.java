@@ -20,7 +20,7 @@ import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.queuegate.store.DrawSeed;
 import io.queuegate.store.LuaScript;
-import io.queuegate.store.Placement;
+import io.queuegate.room.Placement;
 import io.queuegate.store.ProductRules;
 import io.queuegate.store.QueueKeys;
 import io.queuegate.store.ScriptReply;

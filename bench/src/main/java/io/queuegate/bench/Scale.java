@@ -28,7 +28,7 @@ import io.queuegate.events.QueueEventHub;
 import io.queuegate.promotion.PromotionScheduler;
 import io.queuegate.store.DueIndex;
 import io.queuegate.store.LuaScript;
-import io.queuegate.store.Placement;
+import io.queuegate.room.Placement;
 import io.queuegate.store.ProductQueues;
 import io.queuegate.store.ProductRegistry;
 import io.queuegate.store.ProductRules;

@@ -16,7 +16,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import com.github.tomakehurst.wiremock.WireMockServer;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.queuegate.app.QueueGateApplication;
-import io.queuegate.store.AdminAction;
+import io.queuegate.room.AdminAction;
 import io.queuegate.store.ProductQueues;
 import io.queuegate.support.Backend;
 import io.queuegate.support.GatewayInstance;

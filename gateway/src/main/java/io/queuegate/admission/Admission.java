@@ -3,7 +3,7 @@ package io.queuegate.admission;
 import java.time.Instant;
 
 import io.queuegate.challenge.Challenge;
-import io.queuegate.store.Stock;
+import io.queuegate.room.Stock;
 
 /**
  * The admission decision for one request; only the web layer turns it into HTTP.

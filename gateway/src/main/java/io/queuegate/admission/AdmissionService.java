@@ -16,10 +16,10 @@ import io.queuegate.invites.InvitationCheck;
 import io.queuegate.line.LocalAnswers;
 import io.queuegate.line.LocalStanding;
 import io.queuegate.recovery.Reclaims;
-import io.queuegate.store.Placement;
+import io.queuegate.room.Placement;
 import io.queuegate.store.ProductQueues;
 import io.queuegate.store.RedisFailures;
-import io.queuegate.store.Stock;
+import io.queuegate.room.Stock;
 import io.queuegate.store.script.JoinScript;
 import io.queuegate.token.WaitTokenCodec;
 

@@ -7,11 +7,11 @@ import io.queuegate.events.QueueEvents;
 import io.queuegate.line.LocalAnswers;
 import io.queuegate.line.LocalStanding;
 import io.queuegate.recovery.Reclaims;
-import io.queuegate.store.Placement;
+import io.queuegate.room.Placement;
 import io.queuegate.store.ProductQueues;
 import io.queuegate.store.RedisFailures;
 import io.queuegate.store.Reclaim;
-import io.queuegate.store.Stock;
+import io.queuegate.room.Stock;
 import io.queuegate.token.WaitTokenCodec;
 
 import org.apache.commons.logging.Log;

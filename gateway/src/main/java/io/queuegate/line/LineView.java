@@ -4,9 +4,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
 
-import io.queuegate.store.Placement;
-import io.queuegate.store.RoomMode;
-import io.queuegate.store.Stock;
+import io.queuegate.room.Placement;
+import io.queuegate.room.RoomMode;
+import io.queuegate.room.Stock;
 import io.queuegate.store.script.ViewScript;
 
 /**

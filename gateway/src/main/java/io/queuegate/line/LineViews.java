@@ -11,7 +11,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import io.queuegate.store.Channels;
 import io.queuegate.store.QueueKeys;
 import io.queuegate.store.QueueScripts;
-import io.queuegate.store.RoomMode;
+import io.queuegate.room.RoomMode;
 import io.queuegate.store.script.ViewScript;
 
 import org.apache.commons.logging.Log;

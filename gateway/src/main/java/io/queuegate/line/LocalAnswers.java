@@ -2,8 +2,8 @@ package io.queuegate.line;
 
 import java.time.Clock;
 
-import io.queuegate.store.Placement;
-import io.queuegate.store.Stock;
+import io.queuegate.room.Placement;
+import io.queuegate.room.Stock;
 
 /**
  * Answers a shopper in line from this instance's memory: their rank from the ticket their signed

@@ -3,8 +3,8 @@ package io.queuegate.line;
 import java.time.Duration;
 import java.time.Instant;
 
-import io.queuegate.store.Placement;
-import io.queuegate.store.Stock;
+import io.queuegate.room.Placement;
+import io.queuegate.room.Stock;
 
 /**
  * Where a shopper in line stands, worked out by this instance from its view of the line.

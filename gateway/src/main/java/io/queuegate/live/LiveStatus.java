@@ -7,9 +7,9 @@ import io.queuegate.admission.WaitEstimate;
 import io.queuegate.line.LocalAnswers;
 import io.queuegate.line.LocalStanding;
 import io.queuegate.recovery.Reclaims;
-import io.queuegate.store.Placement;
+import io.queuegate.room.Placement;
 import io.queuegate.store.ProductQueues;
-import io.queuegate.store.Stock;
+import io.queuegate.room.Stock;
 import io.queuegate.token.WaitTokenCodec;
 
 import org.springframework.context.SmartLifecycle;

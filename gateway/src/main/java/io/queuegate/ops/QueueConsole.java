@@ -18,7 +18,7 @@ import io.queuegate.routes.RouteQueuePolicies;
 import io.queuegate.routes.RouteQueuePolicies.ProductLabel;
 import io.queuegate.store.ProductQueues;
 import io.queuegate.store.QueueSnapshot;
-import io.queuegate.store.RoomMode;
+import io.queuegate.room.RoomMode;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;

@@ -13,7 +13,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.queuegate.store.ProductQueues;
 import io.queuegate.store.QueueSnapshot;
-import io.queuegate.store.RoomMode;
+import io.queuegate.room.RoomMode;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;

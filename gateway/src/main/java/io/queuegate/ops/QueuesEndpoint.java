@@ -10,11 +10,11 @@ import io.queuegate.admission.Identifiers;
 import io.queuegate.admission.QueueRejection;
 import io.queuegate.admission.WaitEstimate;
 import io.queuegate.events.QueueEvents;
-import io.queuegate.store.AdminAction;
+import io.queuegate.room.AdminAction;
 import io.queuegate.store.ProductQueues;
 import io.queuegate.store.QueueSnapshot;
 import io.queuegate.store.RedisFailures;
-import io.queuegate.store.RoomMode;
+import io.queuegate.room.RoomMode;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.SecurityContext;

@@ -11,7 +11,7 @@ import io.queuegate.events.QueueEvents;
 import io.queuegate.store.DueIndex;
 import io.queuegate.store.ProductQueues;
 import io.queuegate.store.ProductRegistry;
-import io.queuegate.store.PromotionOutcome;
+import io.queuegate.room.PromotionOutcome;
 import io.queuegate.store.QueueKeys;
 import io.queuegate.store.RedisFailures;
 import io.queuegate.store.TimedProducts;

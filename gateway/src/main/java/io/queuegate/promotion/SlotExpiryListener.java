@@ -4,7 +4,7 @@ import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.pubsub.api.reactive.RedisClusterPubSubReactiveCommands;
 import io.lettuce.core.codec.StringCodec;
 import io.queuegate.events.QueueEvents;
-import io.queuegate.store.ExpiryOutcome;
+import io.queuegate.room.ExpiryOutcome;
 import io.queuegate.store.ProductQueues;
 import io.queuegate.store.QueueKeys;
 import io.queuegate.store.RedisFailures;

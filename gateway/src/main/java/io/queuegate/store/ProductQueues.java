@@ -7,6 +7,10 @@ import java.util.Set;
 
 import io.queuegate.events.QueueEvents;
 import io.queuegate.events.Trigger;
+import io.queuegate.room.AdminAction;
+import io.queuegate.room.ExpiryOutcome;
+import io.queuegate.room.Placement;
+import io.queuegate.room.Stock;
 import io.queuegate.store.script.DueScript;
 import io.queuegate.store.script.JoinScript;
 import io.queuegate.store.script.LeaveScript;

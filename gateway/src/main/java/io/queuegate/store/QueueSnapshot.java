@@ -1,5 +1,8 @@
 package io.queuegate.store;
 
+import io.queuegate.room.RoomMode;
+import io.queuegate.room.Stock;
+
 /**
  * One product's queue as an operator sees it, read in one script call.
  *

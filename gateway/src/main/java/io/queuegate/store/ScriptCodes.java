@@ -2,6 +2,13 @@ package io.queuegate.store;
 
 import java.util.Map;
 
+import io.queuegate.room.AdminAction;
+import io.queuegate.room.ExpiryOutcome;
+import io.queuegate.room.Placement;
+import io.queuegate.room.PromotionOutcome;
+import io.queuegate.room.RoomMode;
+import io.queuegate.room.ScriptCode;
+
 /**
  * The code tables of {@code lua/codes.lua} and the Java enums that mirror them; a test reads the
  * tables from Redis and checks each against its enum.

@@ -4,6 +4,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.queuegate.room.ScriptCode;
+
 /**
  * A script's answer as named fields: the scripts reply with {@code {name, value, name, value,
  * ...}}, so each field is read by its name in the one adapter of its script, never by position.

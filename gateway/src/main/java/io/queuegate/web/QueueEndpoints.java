@@ -17,8 +17,8 @@ import io.queuegate.identity.ClientAddresses;
 import io.queuegate.identity.IdentityResolver;
 import io.queuegate.live.LiveStatus;
 import io.queuegate.live.StreamLimits;
-import io.queuegate.store.Placement;
-import io.queuegate.store.Stock;
+import io.queuegate.room.Placement;
+import io.queuegate.room.Stock;
 
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;

@@ -10,10 +10,10 @@ import java.util.Map;
 import java.util.Random;
 
 import io.queuegate.store.DrawSeed;
-import io.queuegate.store.Placement;
-import io.queuegate.store.Placement.State;
+import io.queuegate.room.Placement;
+import io.queuegate.room.Placement.State;
 import io.queuegate.store.ProductRules;
-import io.queuegate.store.RoomMode;
+import io.queuegate.room.RoomMode;
 import io.queuegate.store.script.JoinScript;
 import io.queuegate.store.script.StatusScript;
 import io.queuegate.store.script.ViewScript;

@@ -3,7 +3,7 @@ package io.queuegate.store;
 import java.time.Duration;
 import java.util.List;
 
-import io.queuegate.store.Placement.State;
+import io.queuegate.room.Placement.State;
 import io.queuegate.store.script.JoinScript;
 import io.queuegate.support.ScriptRedis;
 

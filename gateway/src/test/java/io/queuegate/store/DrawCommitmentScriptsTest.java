@@ -6,7 +6,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.IntStream;
 
-import io.queuegate.store.Placement.State;
+import io.queuegate.room.Placement.State;
+import io.queuegate.room.Placement;
 import io.queuegate.store.script.JoinScript;
 import io.queuegate.store.script.ViewScript;
 import io.queuegate.support.Draw;

@@ -7,7 +7,9 @@ import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
-import io.queuegate.store.Placement.State;
+import io.queuegate.room.AdminAction;
+import io.queuegate.room.Placement.State;
+import io.queuegate.room.RoomMode;
 import io.queuegate.store.script.JoinScript;
 import io.queuegate.store.script.LeaveScript;
 import io.queuegate.store.script.PromoteScript;

@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import io.queuegate.store.Placement.State;
+import io.queuegate.room.Placement.State;
 import io.queuegate.store.script.JoinScript;
 import io.queuegate.support.Lines;
 import io.queuegate.support.ScriptRedis;

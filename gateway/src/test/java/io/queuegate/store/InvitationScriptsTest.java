@@ -6,7 +6,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 
-import io.queuegate.store.Placement.State;
+import io.queuegate.room.AdminAction;
+import io.queuegate.room.Placement.State;
+import io.queuegate.room.Placement;
 import io.queuegate.store.script.JoinScript;
 import io.queuegate.support.Draw;
 import io.queuegate.support.Lines;

@@ -3,7 +3,10 @@ package io.queuegate.store;
 import java.time.Duration;
 import java.util.List;
 
-import io.queuegate.store.Placement.State;
+import io.queuegate.room.AdminAction;
+import io.queuegate.room.ExpiryOutcome;
+import io.queuegate.room.Placement.State;
+import io.queuegate.room.PromotionOutcome;
 import io.queuegate.store.script.ClaimScript;
 import io.queuegate.store.script.ExpireScript;
 import io.queuegate.store.script.JoinScript;

@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.lettuce.core.api.sync.RedisCommands;
-import io.queuegate.store.Placement.State;
+import io.queuegate.room.Placement.State;
 import io.queuegate.store.script.JoinScript;
 import io.queuegate.store.script.RecoverScript;
 import io.queuegate.store.script.StatusScript;

@@ -10,6 +10,7 @@ import java.util.TreeMap;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.sync.RedisCommands;
+import io.queuegate.room.ScriptCode;
 import io.queuegate.support.RedisProcess;
 
 import org.junit.jupiter.api.AfterAll;

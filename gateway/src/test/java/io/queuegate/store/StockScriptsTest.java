@@ -3,7 +3,9 @@ package io.queuegate.store;
 import java.time.Duration;
 import java.util.List;
 
-import io.queuegate.store.Placement.State;
+import io.queuegate.room.AdminAction;
+import io.queuegate.room.Placement.State;
+import io.queuegate.room.Stock;
 import io.queuegate.store.script.JoinScript;
 import io.queuegate.store.script.LeaveScript;
 import io.queuegate.store.script.StockScript;

@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.List;
 
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
-import io.queuegate.store.AdminAction;
+import io.queuegate.room.AdminAction;
 import io.queuegate.store.DrawSeed;
 import io.queuegate.store.ProductRules;
 import io.queuegate.store.QueueScripts;

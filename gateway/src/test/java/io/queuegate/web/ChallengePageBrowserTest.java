@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.Map;
 
 import com.github.tomakehurst.wiremock.WireMockServer;
-import io.queuegate.store.AdminAction;
+import io.queuegate.room.AdminAction;
 import io.queuegate.store.QueueScripts;
 import io.queuegate.support.Backend;
 import io.queuegate.support.GatewayInstance;

@@ -1,6 +1,6 @@
 package io.queuegate.store.script;
 
-import io.queuegate.store.AdminAction;
+import io.queuegate.room.AdminAction;
 import io.queuegate.store.ScriptRunner;
 
 import reactor.core.publisher.Mono;

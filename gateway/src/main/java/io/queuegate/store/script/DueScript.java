@@ -1,6 +1,6 @@
 package io.queuegate.store.script;
 
-import io.queuegate.store.PromotionOutcome;
+import io.queuegate.room.PromotionOutcome;
 import io.queuegate.store.ScriptRunner;
 
 import reactor.core.publisher.Mono;

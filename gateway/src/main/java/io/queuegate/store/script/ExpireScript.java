@@ -1,6 +1,6 @@
 package io.queuegate.store.script;
 
-import io.queuegate.store.ExpiryOutcome;
+import io.queuegate.room.ExpiryOutcome;
 import io.queuegate.store.ScriptRunner;
 
 import reactor.core.publisher.Mono;

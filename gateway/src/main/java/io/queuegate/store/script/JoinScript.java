@@ -5,10 +5,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.queuegate.store.DrawSeed;
-import io.queuegate.store.Placement;
+import io.queuegate.room.Placement;
 import io.queuegate.store.ProductRules;
 import io.queuegate.store.Reclaim;
-import io.queuegate.store.Stock;
+import io.queuegate.room.Stock;
 import io.queuegate.store.ScriptReply;
 import io.queuegate.store.ScriptRunner;
 

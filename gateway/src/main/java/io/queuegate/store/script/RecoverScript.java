@@ -8,7 +8,7 @@ import java.util.stream.Collectors;
 import java.util.stream.LongStream;
 
 import io.queuegate.store.ProductRules;
-import io.queuegate.store.RoomMode;
+import io.queuegate.room.RoomMode;
 import io.queuegate.store.ScriptReply;
 import io.queuegate.store.ScriptRunner;
 

@@ -1,7 +1,7 @@
 package io.queuegate.store.script;
 
 import io.queuegate.store.QueueSnapshot;
-import io.queuegate.store.RoomMode;
+import io.queuegate.room.RoomMode;
 import io.queuegate.store.ScriptReply;
 import io.queuegate.store.ScriptRunner;
 

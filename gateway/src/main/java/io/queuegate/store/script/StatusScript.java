@@ -3,9 +3,9 @@ package io.queuegate.store.script;
 import java.time.Duration;
 import java.time.Instant;
 
-import io.queuegate.store.Placement;
+import io.queuegate.room.Placement;
 import io.queuegate.store.Reclaim;
-import io.queuegate.store.Stock;
+import io.queuegate.room.Stock;
 import io.queuegate.store.ScriptReply;
 import io.queuegate.store.ScriptRunner;
 

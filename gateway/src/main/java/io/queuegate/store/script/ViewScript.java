@@ -2,10 +2,10 @@ package io.queuegate.store.script;
 
 import java.util.List;
 
-import io.queuegate.store.RoomMode;
+import io.queuegate.room.RoomMode;
 import io.queuegate.store.ScriptReply;
 import io.queuegate.store.ScriptRunner;
-import io.queuegate.store.Stock;
+import io.queuegate.room.Stock;
 
 import reactor.core.publisher.Mono;
 

@@ -1,4 +1,4 @@
-package io.queuegate.store;
+package io.queuegate.room;
 
 /** A product's room mode, set by an operator: {@code lua/codes.lua}'s {@code MODE} table. */
 public enum RoomMode implements ScriptCode {

@@ -1,4 +1,4 @@
-package io.queuegate.store;
+package io.queuegate.room;
 
 /**
  * A Java enum that mirrors one of the code tables of {@code lua/codes.lua}: each constant's

@@ -1,4 +1,4 @@
-package io.queuegate.store;
+package io.queuegate.room;
 
 /** What one promotion pass did: {@code lua/codes.lua}'s {@code PROMOTION} table. */
 public enum PromotionOutcome implements ScriptCode {

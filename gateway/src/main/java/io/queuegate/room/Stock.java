@@ -1,4 +1,4 @@
-package io.queuegate.store;
+package io.queuegate.room;
 
 /**
  * What a product has left to sell, as the scripts last read it: the units not sold yet, the

@@ -1,4 +1,4 @@
-package io.queuegate.store;
+package io.queuegate.room;
 
 /**
  * Where a user stands in one product's queue, as one script read it.

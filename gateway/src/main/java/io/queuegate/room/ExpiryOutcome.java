@@ -1,4 +1,4 @@
-package io.queuegate.store;
+package io.queuegate.room;
 
 /** What handling a session's expiry event did: {@code lua/codes.lua}'s {@code EXPIRY} table. */
 public enum ExpiryOutcome implements ScriptCode {

@@ -1,4 +1,4 @@
-package io.queuegate.store;
+package io.queuegate.room;
 
 /** An operator's change to one product: {@code lua/codes.lua}'s {@code ACTION} table. */
 public enum AdminAction implements ScriptCode {
