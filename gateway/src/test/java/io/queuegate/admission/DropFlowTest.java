@@ -187,7 +187,7 @@ class DropFlowTest {
                 .contains("data-rank=\"\"")
                 .contains("data-retry=\"20\"")
                 .doesNotContain("{{");
-        assertThat(html).containsPattern("<section aria-labelledby=\"rank-label\"\\s+hidden>");
+        assertThat(html).containsPattern("<section id=\"line\" aria-labelledby=\"rank-label\"\\s+hidden>");
         assertThat(page.getResponseHeaders().getFirst(HttpHeaders.SET_COOKIE)).startsWith("queue_token=")
                 .containsIgnoringCase("HttpOnly");
         fixture.backend().verify(0, getRequestedFor(urlPathEqualTo("/api/products/soon")));
