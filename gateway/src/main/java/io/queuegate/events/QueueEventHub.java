@@ -104,7 +104,7 @@ public final class QueueEventHub implements QueueEvents {
     }
 
     @Override
-    public void stockChanged(String productId, long unitsLeft, String by, boolean soldOut) {
+    public void stockChanged(String productId, long unitsLeft, StockSource by, boolean soldOut) {
         each(l -> l.stockChanged(productId, unitsLeft, by, soldOut));
     }
 

@@ -59,11 +59,10 @@ public interface QueueEvents {
      * The product's stock changed.
      *
      * @param unitsLeft the units left, or -1 when it became unknown
-     * @param by what changed it: {@code shop} (its {@code Queue-Stock} header), {@code sale} (a
-     *           completion counted down a stock set by an operator or the setting), {@code operator}
+     * @param by what changed it
      * @param soldOut whether this change sold the product out (once per time it runs out)
      */
-    default void stockChanged(String productId, long unitsLeft, String by, boolean soldOut) {
+    default void stockChanged(String productId, long unitsLeft, StockSource by, boolean soldOut) {
     }
 
     /** A user gave up their place (waiting or active). */

@@ -3,6 +3,7 @@ package io.queuegate.ops;
 import java.time.Duration;
 
 import io.queuegate.events.QueueEvents;
+import io.queuegate.events.StockSource;
 import io.queuegate.events.Trigger;
 
 import org.slf4j.Logger;
@@ -56,7 +57,7 @@ public class AuditLog implements QueueEvents {
     }
 
     @Override
-    public void stockChanged(String productId, long unitsLeft, String by, boolean soldOut) {
+    public void stockChanged(String productId, long unitsLeft, StockSource by, boolean soldOut) {
         log(Level.INFO, "stock", "product", productId, "left", unitsLeft, "by", by);
         if (soldOut) {
             log(Level.INFO, "sold_out", "product", productId, "by", by);

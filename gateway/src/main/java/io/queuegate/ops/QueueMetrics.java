@@ -9,6 +9,7 @@ import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.queuegate.events.QueueEvents;
+import io.queuegate.events.StockSource;
 import io.queuegate.events.Trigger;
 
 /**
@@ -80,7 +81,7 @@ public class QueueMetrics implements QueueEvents {
     }
 
     @Override
-    public void stockChanged(String productId, long unitsLeft, String by, boolean soldOut) {
+    public void stockChanged(String productId, long unitsLeft, StockSource by, boolean soldOut) {
         if (soldOut) {
             counter("queuegate.sold.out", "Times a product's stock ran out (nobody new is admitted until a restock)",
                     "product", products.of(productId)).increment();

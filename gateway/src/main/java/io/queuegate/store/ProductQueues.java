@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Set;
 
 import io.queuegate.events.QueueEvents;
+import io.queuegate.events.StockSource;
 import io.queuegate.events.Trigger;
 import io.queuegate.room.AdminAction;
 import io.queuegate.room.ExpiryOutcome;
@@ -212,7 +213,7 @@ public final class ProductQueues {
         return recovering(productId, null, Mono.defer(() -> scripts.stock().run(productId, unitsLeft, clock.millis())))
                 .map(result -> {
                     if (result.changed()) {
-                        events.stockChanged(productId, result.stock(), "shop", result.soldOut());
+                        events.stockChanged(productId, result.stock(), StockSource.SHOP, result.soldOut());
                     }
                     return result.stock();
                 });
@@ -243,7 +244,7 @@ public final class ProductQueues {
                         drop, sale)))
                 .flatMap(left -> {
             if (sale != LeaveScript.Sale.LEAVE && left.held() && left.stock() >= 0) {
-                events.stockChanged(productId, left.stock(), "sold".equals(sale.argument()) ? "sale" : "shop",
+                events.stockChanged(productId, left.stock(), sale.shopSaid() ? StockSource.SHOP : StockSource.SALE,
                         left.soldOut());
             }
             events.promoted(productId, trigger, left.promoted());
@@ -320,7 +321,7 @@ public final class ProductQueues {
         return recovering(productId, null, Mono.defer(() -> scripts.admin().run(productId, action, value,
                 clock.millis()))).map(changed -> {
             if (action == AdminAction.STOCK) {
-                events.stockChanged(productId, changed.stock(), "operator", changed.soldOut());
+                events.stockChanged(productId, changed.stock(), StockSource.OPERATOR, changed.soldOut());
             }
             events.promoted(productId, Trigger.ADMIN, changed.promoted());
             events.abandoned(productId, Trigger.ADMIN, changed.abandoned());

@@ -39,6 +39,11 @@ public final class LeaveScript extends ProductScript {
             return new Sale("sold");
         }
 
+        /** Whether the shop's answer named the units left (else the sale counts a given stock down). */
+        public boolean shopSaid() {
+            return !argument.isEmpty() && !argument.equals("sold");
+        }
+
         public static Sale shopSays(long unitsLeft) {
             if (unitsLeft < 0) {
                 throw new IllegalArgumentException("a stock is never negative");
