@@ -13,6 +13,7 @@ import io.queuegate.support.Backend;
 import io.queuegate.support.HeadlessChromium;
 import io.queuegate.support.RedisProcess;
 
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -214,14 +215,10 @@ class ShopAppBrowserTest {
         String asked = "return performance.getEntriesByType('resource').filter(function (e) {"
                 + " return e.name.indexOf('/queue/7/') >= 0 || e.name.indexOf('/api/products/7') >= 0; }).length";
         long before = ((Number) browser.executeScript(asked)).longValue();
-        try {
-            Thread.sleep(3000);
-        }
-        catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-        }
-        assertThat(((Number) browser.executeScript(asked)).longValue()).as("the client asks no more")
-                .isEqualTo(before);
+        // Watched for three seconds (three of the page's one-second looks, a poll's shortest Retry-After).
+        Awaitility.await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5)).untilAsserted(() ->
+                assertThat(((Number) browser.executeScript(asked)).longValue()).as("the client asks no more")
+                        .isEqualTo(before));
         HttpResponse<String> fresh = RunnableGateway.send(demo.port(), "GET", "/api/products/7", "X-User-Id", "late",
                 "Accept", "application/json");
         assertThat(fresh.statusCode()).isEqualTo(410);
