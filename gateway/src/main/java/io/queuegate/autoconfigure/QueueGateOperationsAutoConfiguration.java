@@ -168,14 +168,17 @@ public class QueueGateOperationsAutoConfiguration {
 
         /**
          * Refuses cross-site changes to the queues, and changes and the console under a name that is
-         * not the gateway's own; serves the console page with its security headers.
+         * not the gateway's own; serves the console page with its security headers. Here only where
+         * the actuator shares the shopper port; where it has a port of its own, the guard lives in
+         * that port's context ({@link OperationsGuardManagementConfiguration}) and shoppers' requests
+         * never meet it.
          */
         @Bean
         @ConditionalOnMissingBean
+        @ConditionalOnManagementPort(ManagementPortType.SAME)
         OperationsRequestGuard queuegateOperationsRequestGuard(ObjectProvider<PathMappedEndpoints> endpoints,
                 ObjectProvider<ConsolePage> console, QueueGateProperties properties) {
-            return new OperationsRequestGuard(endpoints, console,
-                    AllowedHosts.of(properties.operations().allowedHosts()));
+            return guard(endpoints, console, properties);
         }
 
         /** The console needs a management port of its own: shoppers must never reach it. */
@@ -187,6 +190,11 @@ public class QueueGateOperationsAutoConfiguration {
                     + "but the actuator shares the shopper port: the console is served only on a management port of "
                     + "its own (management.server.port), so it is off");
         }
+    }
+
+    static OperationsRequestGuard guard(ObjectProvider<PathMappedEndpoints> endpoints, ObjectProvider<ConsolePage> console,
+            QueueGateProperties properties) {
+        return new OperationsRequestGuard(endpoints, console, AllowedHosts.of(properties.operations().allowedHosts()));
     }
 
     /** {@code /actuator/queueconsole}: only where it is exposed and the actuator has a port of its own. */

@@ -198,6 +198,20 @@ class QueuesEndpointTest {
     }
 
     @Test
+    void whereTheActuatorSharesTheShopperPortItsChangesAreGuardedThere() {
+        b.get("42", "alice", null).expectStatus().isOk();
+
+        a.raw().post().uri("/actuator/queues/42").header("Content-Type", "application/json")
+                .header("Sec-Fetch-Site", "cross-site").bodyValue("{\"action\":\"pause\"}").exchange()
+                .expectStatus().isForbidden().expectBody().jsonPath("$.error").isEqualTo("cross_site_request");
+        a.raw().post().uri("/actuator/queues/42").header("Content-Type", "application/json")
+                .header("Host", "rebound.example").bodyValue("{\"action\":\"pause\"}").exchange()
+                .expectStatus().isEqualTo(HttpStatus.MISDIRECTED_REQUEST);
+        a.raw().get().uri("/actuator/queues/42").exchange().expectStatus().isOk()
+                .expectBody().jsonPath("$.paused").isEqualTo(false);
+    }
+
+    @Test
     void refusesUnknownActionsAndBadValuesWithClearErrors() {
         a.operate("42", "{\"action\":\"explode\"}").expectStatus().isBadRequest()
                 .expectBody().jsonPath("$.error").isEqualTo("invalid_action")

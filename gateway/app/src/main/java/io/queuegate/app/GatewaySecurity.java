@@ -22,8 +22,9 @@ import reactor.core.publisher.Mono;
  * before it can take a place. Every request is let through to the routes (the waiting room and the
  * shop decide the rest); no session, no login page, no CSRF token (the shop's own forms are the
  * shop's), and no headers added to the shop's answers. Without a JWT to validate there is nothing
- * for Spring Security to do for shoppers, so the chain matches no request and costs a shopper's
- * request one comparison: every shopper is anonymous to the gateway. The management port's
+ * for Spring Security to do for shoppers, so the chain matches no request and
+ * {@link ShopperPathSecurity} keeps Spring Security off shoppers' requests altogether: every shopper
+ * is anonymous to the gateway. The management port's
  * requests never reach this chain: {@link ManagementPortSecurity}'s, ordered first, takes them.
  */
 @Configuration(proxyBeanMethods = false)
@@ -31,6 +32,12 @@ class GatewaySecurity {
 
     /** Prepared once: the chain's answer to every request when it has no JWT to validate. */
     private static final Mono<MatchResult> NO_MATCH = MatchResult.notMatch();
+
+    /** Keeps Spring Security off shoppers' requests while this chain has nothing to do for them. */
+    @Bean
+    static ShopperPathSecurity shopperPathSecurity() {
+        return new ShopperPathSecurity();
+    }
 
     @Bean
     SecurityWebFilterChain queuegateSecurity(ServerHttpSecurity http, ObjectProvider<ReactiveJwtDecoder> jwtDecoder) {

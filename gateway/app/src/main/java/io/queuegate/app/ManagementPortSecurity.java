@@ -32,6 +32,8 @@ import org.springframework.security.web.server.util.matcher.OrServerWebExchangeM
 import org.springframework.security.web.server.util.matcher.ServerWebExchangeMatcher;
 import org.springframework.security.web.server.util.matcher.ServerWebExchangeMatcher.MatchResult;
 
+import org.springframework.web.server.ServerWebExchange;
+
 import reactor.core.publisher.Mono;
 
 /**
@@ -45,8 +47,8 @@ import reactor.core.publisher.Mono;
  * A shopper's JWT is no login here: the shop's identity provider vouches for shoppers.
  * <p>
  * The chain matches the management server only (by the namespace Spring Boot gives its context,
- * so any port number, {@code 0} included), and comes before the shopper chain: a shopper's request
- * meets one more matcher, a comparison that answers with a prepared result, and nothing else of it.
+ * so any port number, {@code 0} included), and comes before the shopper chain; while the gateway
+ * validates no JWT, a shopper's request does not meet Spring Security at all ({@link ShopperPathSecurity}).
  * Where the actuator shares the shopper port ({@code queuegate.operations.allow-public-port}) it
  * matches the actuator's paths there instead. No CSRF token: curl sends none, and the operations
  * guard refuses changes another site or a rebinding page makes an operator's browser send.
@@ -122,6 +124,11 @@ class ManagementPortSecurity {
                 .roles(user.getRoles().toArray(String[]::new)).build());
     }
 
+    /** Whether the request came to the management server (its own context, whatever its port). */
+    static boolean onManagementServer(ServerWebExchange exchange) {
+        return WebServerApplicationContext.hasServerNamespace(exchange.getApplicationContext(), MANAGEMENT);
+    }
+
     /** Matches on the management server's context; prepared results, so a shopper's request allocates nothing here. */
     static final class ManagementServerMatcher implements ServerWebExchangeMatcher {
 
@@ -129,9 +136,8 @@ class ManagementPortSecurity {
         static final Mono<MatchResult> NO_MATCH = MatchResult.notMatch();
 
         @Override
-        public Mono<MatchResult> matches(org.springframework.web.server.ServerWebExchange exchange) {
-            return WebServerApplicationContext.hasServerNamespace(exchange.getApplicationContext(), MANAGEMENT)
-                    ? MATCH : NO_MATCH;
+        public Mono<MatchResult> matches(ServerWebExchange exchange) {
+            return onManagementServer(exchange) ? MATCH : NO_MATCH;
         }
 
         @Override

@@ -65,6 +65,11 @@ class ManagementPortSecurityTest {
     }
 
     @Test
+    void shoppersRequestsPassSpringSecurityWhenItValidatesTheirJwts() {
+        assertThat(gateway.bean(ShopperPathSecurity.Filter.class).shoppersSkip()).isFalse();
+    }
+
+    @Test
     void aChangeWithoutTheOperatorsLoginIsRefusedAndChangesNothing() {
         RawHttp.Answer anonymous = post("/actuator/queues/42", PAUSE);
         assertThat(anonymous.status()).as(anonymous.toString()).isEqualTo(401);

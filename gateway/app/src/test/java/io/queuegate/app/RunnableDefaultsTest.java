@@ -72,6 +72,13 @@ class RunnableDefaultsTest {
 
     /** Reactor Netty 1.3.6 parks a kept-alive connection without it (KeepAliveConnectionTest). */
     @Test
+    void withoutAJwtToValidateShoppersPassNoSpringSecurityWhileOperatorsStillLogIn() {
+        assertThat(gateway.anonymousJoin("/api/products/7").statusCode()).isEqualTo(200);
+        assertThat(gateway.bean(ShopperPathSecurity.Filter.class).shoppersSkip()).isTrue();
+        assertThat(gateway.management("POST", "/actuator/queues/7").statusCode()).isEqualTo(401);
+    }
+
+    @Test
     void theRunnableGatewayTurnsTheKeepAliveWorkaroundOn() {
         assertThat(gateway.bean(KeepAliveWorkaround.class)).isNotNull();
     }
