@@ -3,14 +3,13 @@ package io.queuegate.chart;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
+import io.queuegate.config.RouteField;
+import io.queuegate.config.RouteFields;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,18 +25,15 @@ import static org.junit.jupiter.params.provider.Arguments.arguments;
 
 /**
  * The chart takes every field of a route's {@code queue} block, on a route and in a per-product
- * override, and hands each to the gateway as given: the fields are those of the gateway's
- * {@code QueueSettings}, which binds both.
+ * override, and hands each to the gateway as given: the fields are the gateway's
+ * {@link RouteFields}, and the schema of a queue block is made from them.
  */
 class ChartQueueFieldsTest {
 
     private static final Path REPOSITORY = Repository.root();
 
-    /** The fields of a queue block, in the order of {@code QueueSettings}, as the YAML spells them. */
-    private static final List<String> FIELDS = List.of("max-active", "session-ttl", "promotion", "complete-on",
-            "on-redis-failure", "product-id-variable", "product-id-pattern", "opens-at", "closes-at",
-            "max-admit-per-minute", "abandon-after", "arrival-ttl", "display-name", "invites", "join-challenge",
-            "pow-difficulty", "bind-token", "stock", "units-per-shopper");
+    /** The fields of a queue block, in their order, as the YAML spells them. */
+    private static final List<String> FIELDS = RouteFields.ALL.stream().map(RouteField::name).toList();
 
     private static Helm helm;
 
@@ -46,17 +42,27 @@ class ChartQueueFieldsTest {
         helm = Helm.find();
     }
 
+    /**
+     * The chart's definition of a queue block is the one {@link QueueSettingsSchema} makes from the
+     * gateway's {@link RouteFields}: type, values, bounds and description. It writes that definition
+     * to {@code target/chart-queue-settings.json}, to paste into values.schema.json.
+     */
     @Test
-    void theFieldsAreThoseTheGatewayBinds() throws IOException {
-        String source = Files.readString(REPOSITORY.resolve("gateway/src/main/java/io/queuegate/config/QueueSettings.java"));
-        Matcher record = Pattern.compile("public record QueueSettings\\(([^)]*)\\)").matcher(source);
-        assertThat(record.find()).as("the record header of QueueSettings").isTrue();
-        List<String> components = Arrays.stream(record.group(1).split(","))
-                .map(component -> component.strip().split("\\s+"))
-                .map(typeAndName -> kebab(typeAndName[typeAndName.length - 1]))
-                .toList();
+    void theSchemaOfAQueueBlockIsTheOneTheRouteFieldsMake() throws IOException {
+        JsonMapper json = JsonMapper.builder().build();
+        Map<String, Object> schema = Manifests.asMap(json.readValue(
+                Files.readString(REPOSITORY.resolve("helm/queuegate/values.schema.json")), Map.class));
+        // Through JSON and back, so that numbers compare as the schema file's do.
+        Map<String, Object> expected = Manifests.asMap(json.readValue(
+                json.writeValueAsString(QueueSettingsSchema.definition()), Map.class));
+        Path target = Path.of("target");
+        Files.createDirectories(target);
+        Files.writeString(target.resolve("chart-queue-settings.json"),
+                json.writerWithDefaultPrettyPrinter().writeValueAsString(expected));
 
-        assertThat(components).containsExactlyElementsOf(FIELDS);
+        assertThat(map(schema, "definitions.queueSettings"))
+                .as("values.schema.json's definitions.queueSettings; the expected one is in target/chart-queue-settings.json")
+                .isEqualTo(expected);
     }
 
     @Test
@@ -166,6 +172,7 @@ class ChartQueueFieldsTest {
                 arguments("display-name", "Édition limitée – 限定版"),
                 arguments("product-id-pattern", "[1-9][0-9]*"),
                 arguments("invites", false),
+                arguments("join-challenge", "anonymous"),
                 arguments("pow-difficulty", 1),
                 arguments("max-admit-per-minute", 0));
     }
@@ -185,10 +192,6 @@ class ChartQueueFieldsTest {
                 "spring.cloud.gateway.server.webflux.routes").get(0), "metadata.queue");
         assertThat(rendered).containsOnlyKeys(field);
         assertThat(rendered.get(field)).asString().isEqualTo(String.valueOf(value));
-    }
-
-    private static String kebab(String camel) {
-        return camel.replaceAll("([a-z0-9])([A-Z])", "$1-$2").toLowerCase(java.util.Locale.ROOT);
     }
 
     private static Map<String, Object> ordered(Object... keysAndValues) {

@@ -59,17 +59,18 @@ public record QueuePolicy(
         Long stock,
         int unitsPerShopper) {
 
-    public static final int DEFAULT_MAX_ACTIVE = 10;
-    public static final Duration DEFAULT_SESSION_TTL = Duration.ofMinutes(10);
-    public static final Promotion DEFAULT_PROMOTION = Promotion.PUBSUB;
-    public static final RedisFailureMode DEFAULT_ON_REDIS_FAILURE = RedisFailureMode.CLOSED;
-    public static final String DEFAULT_PRODUCT_ID_VARIABLE = "productId";
-    public static final Duration DEFAULT_ABANDON_AFTER = Duration.ofSeconds(60);
-    public static final Duration DEFAULT_ARRIVAL_TTL = Duration.ofSeconds(60);
+    // The defaults and bounds are RouteFields': named here for the code that needs one.
+    public static final int DEFAULT_MAX_ACTIVE = RouteFields.MAX_ACTIVE.defaultValue();
+    public static final Duration DEFAULT_SESSION_TTL = RouteFields.SESSION_TTL.defaultValue();
+    public static final Promotion DEFAULT_PROMOTION = RouteFields.PROMOTION.defaultValue();
+    public static final RedisFailureMode DEFAULT_ON_REDIS_FAILURE = RouteFields.ON_REDIS_FAILURE.defaultValue();
+    public static final String DEFAULT_PRODUCT_ID_VARIABLE = RouteFields.PRODUCT_ID_VARIABLE.defaultValue();
+    public static final Duration DEFAULT_ABANDON_AFTER = RouteFields.ABANDON_AFTER.defaultValue();
+    public static final Duration DEFAULT_ARRIVAL_TTL = RouteFields.ARRIVAL_TTL.defaultValue();
     /** About a second in a phone's browser (bench/results/pow.md); a bot pays it for every join. */
-    public static final int DEFAULT_POW_DIFFICULTY = 200_000;
+    public static final int DEFAULT_POW_DIFFICULTY = RouteFields.POW_DIFFICULTY.defaultValue();
     /** Beyond this a phone would work for minutes; the challenge's number must also fit an int. */
-    public static final int MAX_POW_DIFFICULTY = 50_000_000;
+    public static final int MAX_POW_DIFFICULTY = RouteFields.POW_DIFFICULTY.maximum().intValue();
 
     /**
      * Shortest abandon-after: waiters are told to ask again within a third of it, and clients
@@ -81,10 +82,10 @@ public record QueuePolicy(
     public static final int MAX_DISPLAY_NAME = 80;
 
     public QueuePolicy {
-        if (maxActive < 1) {
+        if (maxActive < RouteFields.MAX_ACTIVE.minimum()) {
             throw new IllegalArgumentException("max-active must be at least 1, was " + maxActive);
         }
-        if (sessionTtl.compareTo(Duration.ofSeconds(1)) < 0) {
+        if (sessionTtl.toMillis() < RouteFields.SESSION_TTL.minimum()) {
             throw new IllegalArgumentException("session-ttl must be at least 1s, was " + sessionTtl);
         }
         if (productIdVariable.isBlank()) {
@@ -93,24 +94,24 @@ public record QueuePolicy(
         if (opensAt != null && closesAt != null && !closesAt.isAfter(opensAt)) {
             throw new IllegalArgumentException("closes-at (" + closesAt + ") must be after opens-at (" + opensAt + ")");
         }
-        if (maxAdmitPerMinute < 0) {
+        if (maxAdmitPerMinute < RouteFields.MAX_ADMIT_PER_MINUTE.minimum()) {
             throw new IllegalArgumentException("max-admit-per-minute must not be negative, was " + maxAdmitPerMinute);
         }
         if (!abandonAfter.isZero() && abandonAfter.compareTo(MIN_ABANDON_AFTER) < 0) {
             throw new IllegalArgumentException("abandon-after must be 0 (never) or at least " + MIN_ABANDON_AFTER.toSeconds()
                     + "s, was " + abandonAfter);
         }
-        if (arrivalTtl.compareTo(Duration.ofSeconds(1)) < 0) {
+        if (arrivalTtl.toMillis() < RouteFields.ARRIVAL_TTL.minimum()) {
             throw new IllegalArgumentException("arrival-ttl must be at least 1s, was " + arrivalTtl);
         }
-        if (powDifficulty < 1 || powDifficulty > MAX_POW_DIFFICULTY) {
+        if (powDifficulty < RouteFields.POW_DIFFICULTY.minimum() || powDifficulty > MAX_POW_DIFFICULTY) {
             throw new IllegalArgumentException("pow-difficulty must be between 1 and " + MAX_POW_DIFFICULTY
                     + " (the expected number of hashes), was " + powDifficulty);
         }
-        if (stock != null && stock < 0) {
+        if (stock != null && stock < RouteFields.STOCK.minimum()) {
             throw new IllegalArgumentException("stock must not be negative, was " + stock);
         }
-        if (unitsPerShopper < 1) {
+        if (unitsPerShopper < RouteFields.UNITS_PER_SHOPPER.minimum()) {
             throw new IllegalArgumentException("units-per-shopper must be at least 1, was " + unitsPerShopper);
         }
         if (arrivalTtl.compareTo(sessionTtl) > 0) {
@@ -140,27 +141,27 @@ public record QueuePolicy(
 
     /** Fills the unset fields of {@code settings} with the defaults and validates the result. */
     public static QueuePolicy from(QueueSettings settings) {
-        String completeOn = settings.completeOn();
+        String completeOn = RouteFields.COMPLETE_ON.or(settings.completeOn());
         return new QueuePolicy(
-                settings.maxActive() != null ? settings.maxActive() : DEFAULT_MAX_ACTIVE,
-                settings.sessionTtl() != null ? settings.sessionTtl() : DEFAULT_SESSION_TTL,
-                settings.promotion() != null ? settings.promotion() : DEFAULT_PROMOTION,
+                RouteFields.MAX_ACTIVE.or(settings.maxActive()),
+                RouteFields.SESSION_TTL.or(settings.sessionTtl()),
+                RouteFields.PROMOTION.or(settings.promotion()),
                 completeOn == null || completeOn.isBlank() ? CompletionRule.NONE : CompletionRule.parse(completeOn),
-                settings.onRedisFailure() != null ? settings.onRedisFailure() : DEFAULT_ON_REDIS_FAILURE,
-                settings.productIdVariable() != null ? settings.productIdVariable() : DEFAULT_PRODUCT_ID_VARIABLE,
-                compile(settings.productIdPattern()),
-                settings.opensAt(),
-                settings.closesAt(),
-                settings.maxAdmitPerMinute() != null ? settings.maxAdmitPerMinute() : 0,
-                settings.abandonAfter() != null ? settings.abandonAfter() : DEFAULT_ABANDON_AFTER,
-                settings.arrivalTtl() != null ? settings.arrivalTtl() : DEFAULT_ARRIVAL_TTL,
-                settings.displayName(),
-                settings.invites() != null ? settings.invites() : InviteMode.OFF,
-                settings.joinChallenge() != null ? settings.joinChallenge() : JoinChallenge.NONE,
-                settings.powDifficulty() != null ? settings.powDifficulty() : DEFAULT_POW_DIFFICULTY,
-                settings.bindToken() != null ? settings.bindToken() : BindToken.NONE,
-                settings.stock(),
-                settings.unitsPerShopper() != null ? settings.unitsPerShopper() : 1);
+                RouteFields.ON_REDIS_FAILURE.or(settings.onRedisFailure()),
+                RouteFields.PRODUCT_ID_VARIABLE.or(settings.productIdVariable()),
+                compile(RouteFields.PRODUCT_ID_PATTERN.or(settings.productIdPattern())),
+                RouteFields.OPENS_AT.or(settings.opensAt()),
+                RouteFields.CLOSES_AT.or(settings.closesAt()),
+                RouteFields.MAX_ADMIT_PER_MINUTE.or(settings.maxAdmitPerMinute()),
+                RouteFields.ABANDON_AFTER.or(settings.abandonAfter()),
+                RouteFields.ARRIVAL_TTL.or(settings.arrivalTtl()),
+                RouteFields.DISPLAY_NAME.or(settings.displayName()),
+                RouteFields.INVITES.or(settings.invites()),
+                RouteFields.JOIN_CHALLENGE.or(settings.joinChallenge()),
+                RouteFields.POW_DIFFICULTY.or(settings.powDifficulty()),
+                RouteFields.BIND_TOKEN.or(settings.bindToken()),
+                RouteFields.STOCK.or(settings.stock()),
+                RouteFields.UNITS_PER_SHOPPER.or(settings.unitsPerShopper()));
     }
 
     /** Compiles a route's product-id-pattern, failing with a message that names the field. */

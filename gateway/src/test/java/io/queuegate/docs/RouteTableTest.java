@@ -1,10 +1,8 @@
 package io.queuegate.docs;
 
 import java.io.IOException;
-import java.lang.reflect.RecordComponent;
 import java.nio.file.Files;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -15,15 +13,14 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.convert.DurationStyle;
 
-import io.queuegate.config.CompletionRule;
-import io.queuegate.config.QueuePolicy;
-import io.queuegate.config.QueueSettings;
+import io.queuegate.config.RouteField;
+import io.queuegate.config.RouteFields;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The route table of {@code docs/configuration.md} names every field of a route's {@code queue}
- * block, in the order of {@link QueuePolicy}, with the default a route gets when it leaves the
+ * block, in the order of {@link RouteFields}, with the default a route gets when it leaves the
  * field out. The metadata test cannot see these fields (they are bound from route metadata, not
  * from {@code queuegate.*}), and the table once said "none" for a default that was {@code 0}.
  */
@@ -36,16 +33,13 @@ class RouteTableTest {
     @Test
     void everyFieldIsDocumentedInOrderWithItsDefault() throws IOException {
         Map<String, String> documented = routeTable();
-        QueuePolicy defaults = QueuePolicy.from(QueueSettings.EMPTY);
-        List<RecordComponent> components = Arrays.asList(QueuePolicy.class.getRecordComponents());
 
-        assertThat(documented.keySet()).as("the route table's fields, in QueuePolicy's order")
-                .containsExactlyElementsOf(components.stream().map(c -> kebab(c.getName())).toList());
-        for (RecordComponent component : components) {
-            String field = kebab(component.getName());
-            Object value = value(component, defaults);
-            assertThat(matches(documented.get(field), value))
-                    .as("%s: documented default '%s', the code's %s", field, documented.get(field), value)
+        assertThat(documented.keySet()).as("the route table's fields, in RouteFields' order")
+                .containsExactlyElementsOf(RouteFields.ALL.stream().map(RouteField::name).toList());
+        for (RouteField<?> field : RouteFields.ALL) {
+            assertThat(matches(documented.get(field.name()), field.defaultValue()))
+                    .as("%s: documented default '%s', the code's %s", field.name(), documented.get(field.name()),
+                            field.defaultValue())
                     .isTrue();
         }
     }
@@ -55,7 +49,7 @@ class RouteTableTest {
         Matcher code = FIRST_CODE.matcher(cell);
         if (!code.find()) {
             // An unquoted "none": the field has no value unless set.
-            return cell.strip().equals("none") && (value == null || value == CompletionRule.NONE);
+            return cell.strip().equals("none") && value == null;
         }
         String token = code.group(1);
         if (value instanceof Duration duration) {
@@ -65,15 +59,6 @@ class RouteTableTest {
             return constant.name().toLowerCase(Locale.ROOT).replace('_', '-').equals(token);
         }
         return String.valueOf(value).equals(token);
-    }
-
-    private static Object value(RecordComponent component, QueuePolicy policy) {
-        try {
-            return component.getAccessor().invoke(policy);
-        }
-        catch (ReflectiveOperationException ex) {
-            throw new IllegalStateException(ex);
-        }
     }
 
     /** The table after the route example: the first whose header is "property | default | meaning". */
@@ -92,7 +77,4 @@ class RouteTableTest {
         return rows;
     }
 
-    private static String kebab(String camel) {
-        return camel.replaceAll("([a-z])([A-Z])", "$1-$2").toLowerCase(Locale.ROOT);
-    }
 }

@@ -1,0 +1,64 @@
+package io.queuegate.config;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * One field of a route's {@code queue} block and of a product's override: what it is called, what
+ * kind of value it takes, its default, its bounds and its one-line description. {@link RouteFields}
+ * lists every field; {@link QueuePolicy} takes its defaults and bounds from there, and tests hold
+ * {@link QueueSettings}, the configuration reference's route table and the Helm chart's schema to
+ * the same list.
+ *
+ * @param name the field as YAML spells it
+ * @param type the Java type it binds to
+ * @param format what the chart's schema checks of a text value beyond its type
+ * @param defaultValue what a route that leaves it out gets, or {@code null} (none)
+ * @param defaultText the default as the docs and the chart say it
+ * @param minimum the smallest value (milliseconds for a duration), or {@code null}
+ * @param maximum the largest value, or {@code null}
+ * @param perProduct whether a product's override of it counts (a route-only field is read from the
+ *                   route; an override of it is accepted and ignored)
+ * @param summary what it does, in a sentence or two, without the default
+ * @param <T> the Java type
+ */
+public record RouteField<T>(String name, Class<T> type, Format format, T defaultValue, String defaultText,
+        Long minimum, Long maximum, boolean perProduct, String summary) {
+
+    /** What a text value must look like beyond being text. */
+    public enum Format {
+        /** Nothing more (or a type that says it all). */
+        ANY,
+        /** A Spring duration ({@code 30s}, {@code 10m}, {@code PT10M}; a plain number is milliseconds). */
+        DURATION,
+        /** An ISO-8601 instant. */
+        INSTANT,
+        /** {@code "METHOD /path/pattern"}, or blank. */
+        REQUEST,
+        /** Not blank. */
+        NOT_BLANK,
+        /** A display name: not blank, no control character, at most {@link QueuePolicy#MAX_DISPLAY_NAME}. */
+        DISPLAY_NAME
+    }
+
+    /** The value given, or the default when none is. */
+    public T or(T value) {
+        return value != null ? value : defaultValue;
+    }
+
+    /** How YAML spells each value of a field that takes one of a few ({@code pubsub}, {@code off}), else none. */
+    public List<String> choices() {
+        if (!type.isEnum()) {
+            return List.of();
+        }
+        return Arrays.stream(type.getEnumConstants())
+                .map(constant -> ((Enum<?>) constant).name().toLowerCase(Locale.ROOT).replace('_', '-'))
+                .toList();
+    }
+
+    /** The summary, then the default: what the chart's schema says of the field. */
+    public String description() {
+        return summary + " Default " + defaultText + ".";
+    }
+}
