@@ -489,7 +489,7 @@ public final class Scale {
         try {
             SettableClock clock = new SettableClock();
             ReactiveStringRedisTemplate template = new ReactiveStringRedisTemplate(factory);
-            RedisGuard guard = new RedisGuard(CircuitBreaker.ofDefaults("bench"), Duration.ofMinutes(1));
+            RedisGuard guard = new RedisGuard(new io.queuegate.store.Resilience4jBreaker(CircuitBreaker.ofDefaults("bench")), Duration.ofMinutes(1));
             QueueScripts scripts = new QueueScripts(new ScriptRunner(template, guard,
                     ScriptEpoch.fixed(RawScripts.EPOCH, false)));
             QueueEventHub events = new QueueEventHub();

@@ -27,6 +27,6 @@ class OperationsGuardManagementConfiguration {
     @ConditionalOnMissingBean
     OperationsRequestGuard queuegateOperationsRequestGuard(ObjectProvider<PathMappedEndpoints> endpoints,
             ObjectProvider<ConsolePage> console, QueueGateProperties properties) {
-        return QueueGateOperationsAutoConfiguration.guard(endpoints, console, properties);
+        return QueueGateOperationsAutoConfiguration.Endpoints.guard(endpoints, console, properties);
     }
 }

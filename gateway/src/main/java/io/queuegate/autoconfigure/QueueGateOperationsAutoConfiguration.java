@@ -76,13 +76,18 @@ public class QueueGateOperationsAutoConfiguration {
         return () -> listeners.orderedStream().filter(listener -> listener != hub).forEach(hub::register);
     }
 
-    @Bean(name = "queuegate")
+    /** QueueGate's part of the health endpoint, where Spring Boot's health support is present. */
+    @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass(name = "org.springframework.boot.health.contributor.ReactiveHealthIndicator")
-    @ConditionalOnMissingBean(QueueGateHealthIndicator.class)
-    QueueGateHealthIndicator queuegateHealthIndicator(ProductQueues queues, RedisGuard guard, RouteLocator routes,
-            RouteQueuePolicies policies, QueueGateProperties properties, ObjectProvider<EvictionCheck> eviction) {
-        return new QueueGateHealthIndicator(queues, guard, routes, policies, properties.products(),
-                eviction.getIfAvailable());
+    static class Health {
+
+        @Bean(name = "queuegate")
+        @ConditionalOnMissingBean(QueueGateHealthIndicator.class)
+        QueueGateHealthIndicator queuegateHealthIndicator(ProductQueues queues, RedisGuard guard, RouteLocator routes,
+                RouteQueuePolicies policies, QueueGateProperties properties, ObjectProvider<EvictionCheck> eviction) {
+            return new QueueGateHealthIndicator(queues, guard, routes, policies, properties.products(),
+                    eviction.getIfAvailable());
+        }
     }
 
     @Bean
@@ -181,6 +186,11 @@ public class QueueGateOperationsAutoConfiguration {
             return guard(endpoints, console, properties);
         }
 
+        static OperationsRequestGuard guard(ObjectProvider<PathMappedEndpoints> endpoints,
+                ObjectProvider<ConsolePage> console, QueueGateProperties properties) {
+            return new OperationsRequestGuard(endpoints, console, AllowedHosts.of(properties.operations().allowedHosts()));
+        }
+
         /** The console needs a management port of its own: shoppers must never reach it. */
         @Bean
         @ConditionalOnManagementPort(ManagementPortType.SAME)
@@ -190,11 +200,6 @@ public class QueueGateOperationsAutoConfiguration {
                     + "but the actuator shares the shopper port: the console is served only on a management port of "
                     + "its own (management.server.port), so it is off");
         }
-    }
-
-    static OperationsRequestGuard guard(ObjectProvider<PathMappedEndpoints> endpoints, ObjectProvider<ConsolePage> console,
-            QueueGateProperties properties) {
-        return new OperationsRequestGuard(endpoints, console, AllowedHosts.of(properties.operations().allowedHosts()));
     }
 
     /** {@code /actuator/queueconsole}: only where it is exposed and the actuator has a port of its own. */

@@ -3,7 +3,6 @@ package io.queuegate.autoconfigure;
 import java.time.Clock;
 import java.time.Duration;
 
-import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.resource.ClientResources;
@@ -20,13 +19,16 @@ import io.queuegate.store.ProductRegistry;
 import io.queuegate.store.QueueScripts;
 import io.queuegate.store.RedisConnectionEvents;
 import io.queuegate.store.RedisEpoch;
+import io.queuegate.store.RedisBreaker;
 import io.queuegate.store.RedisGuard;
+import io.queuegate.store.Resilience4jBreaker;
 import io.queuegate.store.ScriptRunner;
 import io.queuegate.store.SlotEventStream;
 import io.queuegate.store.TimedProducts;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.data.redis.autoconfigure.ClientResourcesBuilderCustomizer;
@@ -60,15 +62,30 @@ class StoreConfiguration {
     }
 
     /**
+     * Every Redis call bounded by {@code queuegate.redis.timeout}, behind the circuit breaker where
+     * the application has Resilience4j ({@link Resilience4j}); without it, the timeout alone bounds
+     * each call while Redis is down.
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    RedisGuard redisGuard(ObjectProvider<RedisBreaker> breaker, QueueGateProperties properties) {
+        return new RedisGuard(breaker.getIfAvailable(() -> RedisBreaker.NONE), properties.redis().timeout());
+    }
+
+    /**
      * The breaker named {@code queuegate}, configured the Resilience4j way under
      * {@code resilience4j.circuitbreaker.instances.queuegate}; Resilience4j's defaults apply when
      * the application has no registry of its own.
      */
-    @Bean
-    @ConditionalOnMissingBean
-    RedisGuard redisGuard(ObjectProvider<CircuitBreakerRegistry> registry, QueueGateProperties properties) {
-        CircuitBreaker breaker = registry.getIfAvailable(CircuitBreakerRegistry::ofDefaults).circuitBreaker(BREAKER);
-        return new RedisGuard(breaker, properties.redis().timeout());
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry")
+    static class Resilience4j {
+
+        @Bean
+        @ConditionalOnMissingBean
+        RedisBreaker queuegateRedisBreaker(ObjectProvider<CircuitBreakerRegistry> registry) {
+            return new Resilience4jBreaker(registry.getIfAvailable(CircuitBreakerRegistry::ofDefaults).circuitBreaker(BREAKER));
+        }
     }
 
     /** The instance's Pub/Sub subscriptions: one per channel pattern, shared by its listeners. */

@@ -46,7 +46,7 @@ public class QueueGateHealthIndicator implements ReactiveHealthIndicator {
 
     @Override
     public Mono<Health> health() {
-        String circuit = guard.breaker().getState().name();
+        String circuit = guard.circuit();
         return store.ping()
                 .flatMap(pong -> eviction == null ? Mono.just("") : eviction.check().map(EvictionCheck.Verdict::describe)
                         .onErrorReturn("unknown: INFO memory could not be read"))
@@ -56,7 +56,7 @@ public class QueueGateHealthIndicator implements ReactiveHealthIndicator {
                 })
                 .onErrorResume(error -> anyRouteFailsClosed().map(closed -> (closed ? Health.down() : Health.up())
                         .withDetail("redis", "unavailable: " + error.getClass().getSimpleName())
-                        .withDetail("circuit", guard.breaker().getState().name())
+                        .withDetail("circuit", guard.circuit())
                         .withDetail("routes", closed ? "some fail closed (503)" : "all fail open (forward unchecked)")
                         .build()));
     }

@@ -2,7 +2,6 @@ package io.queuegate.store;
 
 import java.util.concurrent.TimeoutException;
 
-import io.github.resilience4j.circuitbreaker.CallNotPermittedException;
 import io.lettuce.core.RedisException;
 
 import org.springframework.dao.DataAccessException;
@@ -20,6 +19,6 @@ public final class RedisFailures {
         return error instanceof DataAccessException
                 || error instanceof RedisException
                 || error instanceof TimeoutException
-                || error instanceof CallNotPermittedException;
+                || error instanceof RedisBreaker.CircuitOpen;
     }
 }

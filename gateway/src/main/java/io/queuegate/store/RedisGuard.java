@@ -3,17 +3,15 @@ package io.queuegate.store;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 
-import io.github.resilience4j.circuitbreaker.CallNotPermittedException;
-import io.github.resilience4j.circuitbreaker.CircuitBreaker;
-
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
  * Every Redis call of QueueGate goes through here: bounded by {@code queuegate.redis.timeout},
- * so a hung TCP connection costs at most that, and behind the {@code queuegate} circuit breaker,
- * so while Redis is down requests fail at once instead of each waiting out the timeout. The
- * timeout sits inside the breaker, so timeouts count as failures.
+ * so a hung TCP connection costs at most that, and behind the {@code queuegate} circuit breaker
+ * where there is one ({@link RedisBreaker}), so while Redis is down requests fail at once instead
+ * of each waiting out the timeout. The timeout sits inside the breaker, so timeouts count as
+ * failures.
  *
  * <p>An outage that has ended costs nothing more: when Redis answers again after a reconnection
  * ({@link #reconnected()}) the breaker closes, and a call made before that which fails afterwards
@@ -22,18 +20,23 @@ import reactor.core.publisher.Mono;
  */
 public final class RedisGuard {
 
-    private final CircuitBreaker breaker;
+    private final RedisBreaker breaker;
     private final Duration timeout;
     private final AtomicLong connections = new AtomicLong();
 
-    public RedisGuard(CircuitBreaker breaker, Duration timeout) {
+    public RedisGuard(RedisBreaker breaker, Duration timeout) {
         this.breaker = breaker;
         this.timeout = timeout;
     }
 
+    /** Calls bounded by the timeout alone, without a breaker. */
+    public static RedisGuard timeoutOnly(Duration timeout) {
+        return new RedisGuard(RedisBreaker.NONE, timeout);
+    }
+
     public <T> Mono<T> guard(Mono<T> call) {
         return Mono.defer(() -> {
-            Permit permit = permit();
+            Call permit = new Call(breaker.permit(), connections.get());
             return call.timeout(timeout)
                     .doOnSuccess(value -> permit.succeeded())
                     .doOnError(permit::failed)
@@ -43,7 +46,7 @@ public final class RedisGuard {
 
     public <T> Flux<T> guard(Flux<T> call) {
         return Flux.defer(() -> {
-            Permit permit = permit();
+            Call permit = new Call(breaker.permit(), connections.get());
             return call.timeout(timeout)
                     .doOnComplete(permit::succeeded)
                     .doOnError(permit::failed)
@@ -58,59 +61,40 @@ public final class RedisGuard {
      */
     public void reconnected() {
         connections.incrementAndGet();
-        if (breaker.getState() != CircuitBreaker.State.CLOSED && breaker.getState() != CircuitBreaker.State.DISABLED
-                && breaker.getState() != CircuitBreaker.State.FORCED_OPEN) {
-            breaker.transitionToClosedState();
-        }
+        breaker.reset();
     }
 
-    public CircuitBreaker breaker() {
-        return breaker;
+    /** The breaker's state, for the health endpoint ({@code NONE} without one). */
+    public String circuit() {
+        return breaker.state();
     }
 
-    private Permit permit() {
-        if (!breaker.tryAcquirePermission()) {
-            throw CallNotPermittedException.createCallNotPermittedException(breaker);
-        }
-        return new Permit(connections.get(), breaker.getCurrentTimestamp());
-    }
+    /** A call's permit, which counts a failure only if it happened on the connection the call was made on. */
+    private final class Call {
 
-    /** One call's permission from the breaker, recorded once when the call ends. */
-    private final class Permit {
-
+        private final RedisBreaker.Permit permit;
         private final long connection;
-        private final long start;
-        private boolean done;
 
-        Permit(long connection, long start) {
+        Call(RedisBreaker.Permit permit, long connection) {
+            this.permit = permit;
             this.connection = connection;
-            this.start = start;
         }
 
-        synchronized void succeeded() {
-            if (!done) {
-                done = true;
-                breaker.onSuccess(breaker.getCurrentTimestamp() - start, breaker.getTimestampUnit());
+        void succeeded() {
+            permit.succeeded();
+        }
+
+        void failed(Throwable error) {
+            if (connection == connections.get()) {
+                permit.failed(error);
+            }
+            else {
+                permit.released();
             }
         }
 
-        synchronized void failed(Throwable error) {
-            if (!done) {
-                done = true;
-                if (connection == connections.get()) {
-                    breaker.onError(breaker.getCurrentTimestamp() - start, breaker.getTimestampUnit(), error);
-                }
-                else {
-                    breaker.releasePermission();
-                }
-            }
-        }
-
-        synchronized void released() {
-            if (!done) {
-                done = true;
-                breaker.releasePermission();
-            }
+        void released() {
+            permit.released();
         }
     }
 }

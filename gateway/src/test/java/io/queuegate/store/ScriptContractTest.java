@@ -105,7 +105,7 @@ class ScriptContractTest {
         connections.start();
         try {
             ScriptRunner runner = new ScriptRunner(new ReactiveStringRedisTemplate(connections),
-                    new RedisGuard(CircuitBreaker.ofDefaults("test"), Duration.ofSeconds(10)),
+                    new RedisGuard(new Resilience4jBreaker(CircuitBreaker.ofDefaults("test")), Duration.ofSeconds(10)),
                     ScriptEpoch.fixed(io.queuegate.support.Scripts.EPOCH, false));
             LuaScript status = LuaScript.load("status.lua");
             // Another product's keys: keys.lua refuses them.

@@ -10,6 +10,7 @@ import io.queuegate.store.ProductRules;
 import io.queuegate.store.QueueScripts;
 import io.queuegate.store.QueueSnapshot;
 import io.queuegate.store.RedisGuard;
+import io.queuegate.store.Resilience4jBreaker;
 import io.queuegate.store.ScriptEpoch;
 import io.queuegate.store.ScriptRunner;
 import io.queuegate.store.StaleProductException;
@@ -49,7 +50,7 @@ public final class Scripts implements AutoCloseable {
     private Scripts(LettuceConnectionFactory connections, ScriptEpoch epoch) {
         this.connections = connections;
         ReactiveStringRedisTemplate template = new ReactiveStringRedisTemplate(connections);
-        RedisGuard guard = new RedisGuard(CircuitBreaker.ofDefaults("test"), WAIT);
+        RedisGuard guard = new RedisGuard(new Resilience4jBreaker(CircuitBreaker.ofDefaults("test")), WAIT);
         this.scripts = new QueueScripts(new ScriptRunner(template, guard, epoch));
     }
 
