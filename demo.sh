@@ -16,7 +16,7 @@ management_port=${DEMO_MANAGEMENT_PORT:-9090}
 ./mvnw -q -B -DskipTests package
 
 shop_jar=$(ls demo-backend/target/queuegate-demo-backend-*.jar | grep -v original | head -n 1)
-gateway_jar=$(ls gateway/app/target/queuegate-gateway-app-*-exec.jar | head -n 1)
+gateway_jar=$(ls gateway-app/target/queuegate-gateway-app-*-exec.jar | head -n 1)
 
 if [[ -z "${DEMO_BACKEND_URI:-}" ]]; then
     export DEMO_BACKEND_URI="http://localhost:$shop_port"

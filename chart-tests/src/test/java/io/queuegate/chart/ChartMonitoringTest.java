@@ -25,7 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The Grafana dashboard and the PrometheusRule the chart ships behind {@code dashboards.enabled}
  * and {@code alerts.enabled}: absent by default, and when on, a dashboard the sidecar finds and a
  * rule whose expressions follow the metrics' semantics. That every metric name they use exists in
- * a real scrape is checked against a running gateway, in gateway/app ({@code MonitoringMetricNamesTest}).
+ * a real scrape is checked against a running gateway, in gateway-app ({@code MonitoringMetricNamesTest}).
  */
 class ChartMonitoringTest {
 

@@ -40,7 +40,7 @@ class DocumentedImagesTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = { "gateway/app/Dockerfile", "demo-backend/Dockerfile" })
+    @ValueSource(strings = { "gateway-app/Dockerfile", "demo-backend/Dockerfile" })
     void eachDockerfileNamesItsChartsImage(String dockerfile) throws IOException {
         List<String> named = found(BUILD, Files.readString(ROOT.resolve(dockerfile)));
 

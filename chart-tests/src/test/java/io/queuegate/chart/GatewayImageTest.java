@@ -149,7 +149,7 @@ class GatewayImageTest {
 
     @Test
     void dockerfilesCopyEveryLayerInOrderAndRunTheLauncherAsAnUnprivilegedUser() throws IOException {
-        for (String dockerfile : List.of("gateway/app/Dockerfile", "demo-backend/Dockerfile")) {
+        for (String dockerfile : List.of("gateway-app/Dockerfile", "demo-backend/Dockerfile")) {
             String text = Files.readString(Repository.root().resolve(dockerfile));
             List<Integer> copies = LAYERS.stream().map(layer -> text.indexOf("extracted/" + layer + "/ ./")).toList();
 
@@ -209,13 +209,13 @@ class GatewayImageTest {
     }
 
     private static Path runnableJar() throws IOException {
-        Path target = Repository.root().resolve("gateway/app/target");
+        Path target = Repository.root().resolve("gateway-app/target");
         List<Path> jars;
         try (Stream<Path> files = Files.exists(target) ? Files.list(target) : Stream.empty()) {
             jars = files.filter(file -> file.getFileName().toString().matches("queuegate-gateway-app-.*-exec\\.jar")).toList();
         }
         if (jars.size() != 1) {
-            fail("expected one gateway/app/target/queuegate-gateway-app-*-exec.jar, found " + jars
+            fail("expected one gateway-app/target/queuegate-gateway-app-*-exec.jar, found " + jars
                     + ": build the gateway first, e.g. ./mvnw -B verify (the reactor builds it before these tests)");
         }
         return jars.get(0);

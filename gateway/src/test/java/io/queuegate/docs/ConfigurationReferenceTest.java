@@ -48,7 +48,7 @@ class ConfigurationReferenceTest {
             "h", Duration.ofHours(1), "d", Duration.ofDays(1));
     private static final Pattern DATA_SIZE = Pattern.compile("(\\d+)\\s*(B|KB|MB|GB|TB)", Pattern.CASE_INSENSITIVE);
     private static final String APP_METADATA =
-            "gateway/app/src/main/resources/META-INF/additional-spring-configuration-metadata.json";
+            "gateway-app/src/main/resources/META-INF/additional-spring-configuration-metadata.json";
 
     private final JsonMapper json = new JsonMapper();
 

@@ -5,7 +5,7 @@ import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 
 /**
  * A shop's gateway with nothing but Spring Cloud Gateway and QueueGate's auto-configuration: what
- * the library's tests run. The runnable gateway (gateway/app) has tests of its own for its
+ * the library's tests run. The runnable gateway (gateway-app) has tests of its own for its
  * shipped configuration.
  */
 @SpringBootConfiguration
