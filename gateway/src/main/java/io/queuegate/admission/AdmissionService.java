@@ -4,12 +4,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 
-import io.queuegate.config.InviteMode;
 import io.queuegate.challenge.JoinGate;
 import io.queuegate.config.BindToken;
+import io.queuegate.config.InviteMode;
 import io.queuegate.config.QueuePolicy;
 import io.queuegate.config.RedisFailureMode;
 import io.queuegate.events.QueueEvents;
+import io.queuegate.events.RedisOperation;
 import io.queuegate.identity.ClientAddresses;
 import io.queuegate.invites.Invitation;
 import io.queuegate.invites.InvitationCheck;
@@ -17,9 +18,9 @@ import io.queuegate.line.LocalAnswers;
 import io.queuegate.line.LocalStanding;
 import io.queuegate.recovery.Reclaims;
 import io.queuegate.room.Placement;
+import io.queuegate.room.Stock;
 import io.queuegate.store.ProductQueues;
 import io.queuegate.store.RedisFailures;
-import io.queuegate.room.Stock;
 import io.queuegate.store.script.JoinScript;
 import io.queuegate.token.WaitTokenCodec;
 
@@ -146,7 +147,7 @@ public class AdmissionService {
                     return decide(caller, joined, request, claim, null, limitedFor);
                 })
                 .onErrorResume(RedisFailures::isRedisFailure, error -> {
-                    events.redisFailure(request.productId(), "admission", error);
+                    events.redisFailure(request.productId(), RedisOperation.ADMISSION, error);
                     log.warn("Redis could not answer for product " + request.productId() + "; route fails "
                             + policy.onRedisFailure().name().toLowerCase() + ": " + error);
                     if (policy.onRedisFailure() != RedisFailureMode.OPEN) {

@@ -4,14 +4,15 @@ import java.time.Duration;
 import java.time.Instant;
 
 import io.queuegate.events.QueueEvents;
+import io.queuegate.events.RedisOperation;
 import io.queuegate.line.LocalAnswers;
 import io.queuegate.line.LocalStanding;
 import io.queuegate.recovery.Reclaims;
 import io.queuegate.room.Placement;
-import io.queuegate.store.ProductQueues;
-import io.queuegate.store.RedisFailures;
-import io.queuegate.store.Reclaim;
 import io.queuegate.room.Stock;
+import io.queuegate.store.ProductQueues;
+import io.queuegate.store.Reclaim;
+import io.queuegate.store.RedisFailures;
 import io.queuegate.token.WaitTokenCodec;
 
 import org.apache.commons.logging.Log;
@@ -76,7 +77,7 @@ public class Sessions {
                 .then()
                 .onErrorResume(error -> {
                     if (RedisFailures.isRedisFailure(error)) {
-                        events.redisFailure(caller.productId(), "completion", error);
+                        events.redisFailure(caller.productId(), RedisOperation.COMPLETION, error);
                     }
                     log.warn("Could not end the session of a completed request for product "
                             + caller.productId() + "; the place frees when the session expires: " + error);

@@ -84,7 +84,7 @@ public final class QueueEventHub implements QueueEvents {
     }
 
     @Override
-    public void redisFailure(String productId, String operation, Throwable error) {
+    public void redisFailure(String productId, RedisOperation operation, Throwable error) {
         each(l -> l.redisFailure(productId, operation, error));
     }
 
@@ -99,7 +99,7 @@ public final class QueueEventHub implements QueueEvents {
     }
 
     @Override
-    public void decided(String routeId, String outcome, Duration took) {
+    public void decided(String routeId, Decision outcome, Duration took) {
         each(l -> l.decided(routeId, outcome, took));
     }
 

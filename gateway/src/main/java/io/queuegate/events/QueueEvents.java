@@ -77,9 +77,9 @@ public interface QueueEvents {
      * Redis could not answer.
      *
      * @param productId the product concerned, or {@code null} when the call was for many
-     * @param operation {@code admission}, {@code completion}, {@code promotion} or {@code expiry}
+     * @param operation what QueueGate was doing
      */
-    default void redisFailure(String productId, String operation, Throwable error) {
+    default void redisFailure(String productId, RedisOperation operation, Throwable error) {
     }
 
     /** Redis could not answer and the route fails open: the request went through unchecked. */
@@ -93,9 +93,9 @@ public interface QueueEvents {
     /**
      * The filter decided about one request.
      *
-     * @param outcome {@code active}, {@code waiting}, {@code rejected}, {@code unavailable} or {@code unchecked}
+     * @param outcome what it decided
      */
-    default void decided(String routeId, String outcome, Duration took) {
+    default void decided(String routeId, Decision outcome, Duration took) {
     }
 
     /** An operator changed a product through the {@code queues} endpoint. */

@@ -3,6 +3,7 @@ package io.queuegate.ops;
 import java.time.Duration;
 
 import io.queuegate.events.QueueEvents;
+import io.queuegate.events.RedisOperation;
 import io.queuegate.events.StockSource;
 import io.queuegate.events.Trigger;
 
@@ -75,10 +76,10 @@ public class AuditLog implements QueueEvents {
     }
 
     @Override
-    public void redisFailure(String productId, String operation, Throwable error) {
+    public void redisFailure(String productId, RedisOperation operation, Throwable error) {
         // The class and message only: a stack trace per failed call would flood an outage's log.
         log(Level.WARN, "redis_failure", "product", productId == null ? ProductTags.NONE : productId,
-                "operation", operation, "error", error.getClass().getSimpleName() + ": " + error.getMessage());
+                "operation", operation.value(), "error", error.getClass().getSimpleName() + ": " + error.getMessage());
     }
 
     @Override

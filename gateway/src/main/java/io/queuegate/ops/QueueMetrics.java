@@ -8,7 +8,9 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.queuegate.events.Decision;
 import io.queuegate.events.QueueEvents;
+import io.queuegate.events.RedisOperation;
 import io.queuegate.events.StockSource;
 import io.queuegate.events.Trigger;
 
@@ -23,7 +25,7 @@ public class QueueMetrics implements QueueEvents {
     /** Meters by name and tags; bounded because product tags are ({@link ProductTags}). */
     private final Map<String, Meter> meters = new ConcurrentHashMap<>();
     /** The decision timers by route, then outcome. */
-    private final Map<String, Map<String, Timer>> decisions = new ConcurrentHashMap<>();
+    private final Map<String, Map<Decision, Timer>> decisions = new ConcurrentHashMap<>();
 
     public QueueMetrics(MeterRegistry registry, ProductTags products) {
         this.registry = registry;
@@ -100,9 +102,9 @@ public class QueueMetrics implements QueueEvents {
     }
 
     @Override
-    public void redisFailure(String productId, String operation, Throwable error) {
+    public void redisFailure(String productId, RedisOperation operation, Throwable error) {
         counter("queuegate.redis.failures", "Redis calls that failed, timed out or met the open circuit breaker",
-                "product", products.of(productId), "operation", operation).increment();
+                "product", products.of(productId), "operation", operation.value()).increment();
     }
 
     @Override
@@ -119,12 +121,12 @@ public class QueueMetrics implements QueueEvents {
     }
 
     @Override
-    public void decided(String routeId, String outcome, Duration took) {
+    public void decided(String routeId, Decision outcome, Duration took) {
         // Every protected request lands here: two map reads, no key built per request.
         decisions.computeIfAbsent(routeId, route -> new ConcurrentHashMap<>())
                 .computeIfAbsent(outcome, key -> Timer.builder("queuegate.decision")
                         .description("Latency of the admission filter's decision, Redis included")
-                        .tags("route", routeId, "outcome", outcome)
+                        .tags("route", routeId, "outcome", outcome.value())
                         .publishPercentileHistogram()
                         .minimumExpectedValue(Duration.ofMillis(1))
                         .maximumExpectedValue(Duration.ofSeconds(10))

@@ -8,10 +8,11 @@ import java.util.Map;
 
 import io.queuegate.config.Promotion;
 import io.queuegate.events.QueueEvents;
+import io.queuegate.events.RedisOperation;
+import io.queuegate.room.PromotionOutcome;
 import io.queuegate.store.DueIndex;
 import io.queuegate.store.ProductQueues;
 import io.queuegate.store.ProductRegistry;
-import io.queuegate.room.PromotionOutcome;
 import io.queuegate.store.QueueKeys;
 import io.queuegate.store.RedisFailures;
 import io.queuegate.store.TimedProducts;
@@ -157,7 +158,7 @@ public class PromotionScheduler implements SmartLifecycle {
 
     private Mono<Outcome> failed(String productId, Throwable error) {
         if (RedisFailures.isRedisFailure(error)) {
-            events.redisFailure(productId, "promotion", error);
+            events.redisFailure(productId, RedisOperation.PROMOTION, error);
         }
         log.warn("Promotion pass failed for product " + productId + ": " + error);
         return Mono.empty();

@@ -1,6 +1,7 @@
 package io.queuegate.promotion;
 
 import io.queuegate.events.QueueEvents;
+import io.queuegate.events.RedisOperation;
 import io.queuegate.store.ProductQueues;
 import io.queuegate.store.QueueKeys;
 import io.queuegate.store.RedisFailures;
@@ -51,7 +52,7 @@ public class SlotAvailableListener extends EventSubscription {
         }
         return store.promote(productId, "").map(PromoteScript.Result::moved).onErrorResume(error -> {
             if (RedisFailures.isRedisFailure(error)) {
-                events.redisFailure(productId, "promotion", error);
+                events.redisFailure(productId, RedisOperation.PROMOTION, error);
             }
             log.warn("Promotion after a slot-available message failed for product " + productId + ": " + error);
             return Mono.empty();

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.UUID;
 
 import io.queuegate.events.QueueEvents;
+import io.queuegate.events.RedisOperation;
 import io.queuegate.store.ProductQueues;
 import io.queuegate.store.QueueKeys;
 import io.queuegate.store.RedisFailures;
@@ -96,7 +97,7 @@ public class SlotEventConsumer extends EventSubscription {
         return promote.flatMap(moved -> stream.acknowledge(GROUP, eventId).thenReturn(moved))
                 .onErrorResume(error -> {
                     if (RedisFailures.isRedisFailure(error)) {
-                        events.redisFailure(productId, "promotion", error);
+                        events.redisFailure(productId, RedisOperation.PROMOTION, error);
                     }
                     log.warn("Handling slot event " + eventId + " failed; it stays pending and will be claimed: "
                             + error);

@@ -4,6 +4,7 @@ import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.pubsub.api.reactive.RedisClusterPubSubReactiveCommands;
 import io.lettuce.core.codec.StringCodec;
 import io.queuegate.events.QueueEvents;
+import io.queuegate.events.RedisOperation;
 import io.queuegate.room.ExpiryOutcome;
 import io.queuegate.store.ProductQueues;
 import io.queuegate.store.QueueKeys;
@@ -78,7 +79,7 @@ public class SlotExpiryListener extends EventSubscription {
         }
         return store.expire(productAndUser[0], productAndUser[1]).onErrorResume(error -> {
             if (RedisFailures.isRedisFailure(error)) {
-                events.redisFailure(productAndUser[0], "expiry", error);
+                events.redisFailure(productAndUser[0], RedisOperation.EXPIRY, error);
             }
             log.warn("Handling a slot expiry failed for product " + productAndUser[0]
                     + "; the safety net will: " + error);

@@ -16,10 +16,11 @@ import io.queuegate.admission.PresentedToken;
 import io.queuegate.admission.QueueRejection;
 import io.queuegate.admission.Refusal;
 import io.queuegate.admission.Sessions;
+import io.queuegate.challenge.ProofOfWork;
 import io.queuegate.config.InviteMode;
 import io.queuegate.config.QueueGateProperties;
-import io.queuegate.challenge.ProofOfWork;
 import io.queuegate.config.QueuePolicy;
+import io.queuegate.events.Decision;
 import io.queuegate.events.QueueEvents;
 import io.queuegate.identity.ClientAddresses;
 import io.queuegate.identity.IdentityResolver;
@@ -226,27 +227,27 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
     }
 
     private void report(String routeId, String productId, Admission decision, Duration took) {
-        String outcome;
+        Decision outcome;
         if (decision instanceof Admission.Active) {
-            outcome = "active";
+            outcome = Decision.ACTIVE;
         }
         else if (decision instanceof Admission.Waiting) {
-            outcome = "waiting";
+            outcome = Decision.WAITING;
         }
         else if (decision instanceof Admission.Rejected rejected) {
-            outcome = "rejected";
+            outcome = Decision.REJECTED;
             events.rejected(routeId, QueueError.of(rejected.reason()).code());
         }
         else if (decision instanceof Admission.Challenged challenged) {
-            outcome = "rejected";
+            outcome = Decision.REJECTED;
             events.rejected(routeId, QueueError.of(challenged.reason()).code());
         }
         else if (decision instanceof Admission.Unavailable) {
-            outcome = "unavailable";
+            outcome = Decision.UNAVAILABLE;
             events.rejected(routeId, QueueError.QUEUE_UNAVAILABLE.code());
         }
         else {
-            outcome = "unchecked";
+            outcome = Decision.UNCHECKED;
             events.failOpenPass(productId, routeId);
         }
         events.decided(routeId, outcome, took);

@@ -20,6 +20,12 @@ public class StreamLeaseRelease implements WebFilter, Ordered {
 
     @Override
     public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
+        // Only an event stream takes a lease: every other request (a shop's page, most of all)
+        // passes on without a hook of its own.
+        String path = exchange.getRequest().getPath().pathWithinApplication().value();
+        if (!path.startsWith("/queue/") || !path.endsWith("/events")) {
+            return chain.filter(exchange);
+        }
         return chain.filter(exchange).doFinally(signal -> {
             StreamLimits.Lease lease = exchange.getAttribute(LEASE);
             if (lease != null) {
