@@ -8,33 +8,27 @@ package io.queuegate.events;
 public enum Decision {
 
     /** Let through: the shopper holds a session. */
-    ACTIVE("active"),
+    ACTIVE,
 
     /** Answered with the shopper's place in line (429, or the pre-queue). */
-    WAITING("waiting"),
+    WAITING,
 
     /** Answered with a contract error (the proof of work asked for included). */
-    REJECTED("rejected"),
+    REJECTED,
 
     /** Redis could not answer and the route fails closed (503). */
-    UNAVAILABLE("unavailable"),
+    UNAVAILABLE,
 
     /** Redis could not answer and the route fails open: forwarded unchecked. */
-    UNCHECKED("unchecked");
-
-    private final String value;
-
-    Decision(String value) {
-        this.value = value;
-    }
+    UNCHECKED;
 
     /** The spelling metrics and the docs use. */
     public String value() {
-        return value;
+        return name().toLowerCase(java.util.Locale.ROOT);
     }
 
     @Override
     public String toString() {
-        return value;
+        return value();
     }
 }

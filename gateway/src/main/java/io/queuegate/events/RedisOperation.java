@@ -9,30 +9,24 @@ package io.queuegate.events;
 public enum RedisOperation {
 
     /** Deciding about a request: a join, a poll through Redis, a token holder's check. */
-    ADMISSION("admission"),
+    ADMISSION,
 
     /** Ending a session after its completing request. */
-    COMPLETION("completion"),
+    COMPLETION,
 
     /** A promotion pass (any strategy's, or the scheduler's and the safety net's). */
-    PROMOTION("promotion"),
+    PROMOTION,
 
     /** Handling Redis's expiry of a session ({@code promotion: keyspace}). */
-    EXPIRY("expiry");
-
-    private final String value;
-
-    RedisOperation(String value) {
-        this.value = value;
-    }
+    EXPIRY;
 
     /** The spelling metrics, the audit log and the docs use. */
     public String value() {
-        return value;
+        return name().toLowerCase(java.util.Locale.ROOT);
     }
 
     @Override
     public String toString() {
-        return value;
+        return value();
     }
 }
