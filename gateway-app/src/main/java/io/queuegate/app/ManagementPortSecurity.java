@@ -3,15 +3,15 @@ package io.queuegate.app;
 import java.util.List;
 import java.util.regex.Pattern;
 
+import io.queuegate.ops.OperationsRequestGuard;
+
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.web.server.ManagementPortType;
-import org.springframework.boot.actuate.endpoint.web.WebServerNamespace;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.security.autoconfigure.SecurityProperties;
 import org.springframework.boot.security.autoconfigure.actuate.web.reactive.EndpointRequest;
-import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
@@ -31,7 +31,6 @@ import org.springframework.security.web.server.savedrequest.NoOpServerRequestCac
 import org.springframework.security.web.server.util.matcher.OrServerWebExchangeMatcher;
 import org.springframework.security.web.server.util.matcher.ServerWebExchangeMatcher;
 import org.springframework.security.web.server.util.matcher.ServerWebExchangeMatcher.MatchResult;
-
 import org.springframework.web.server.ServerWebExchange;
 
 import reactor.core.publisher.Mono;
@@ -63,7 +62,6 @@ class ManagementPortSecurity {
     static final List<String> OPEN_READS = List.of("health", "info", "prometheus", "gateway", "queues");
 
     private static final Pattern ENCODED = Pattern.compile("^\\{.+}.*$");
-    private static final String MANAGEMENT = WebServerNamespace.MANAGEMENT.getValue();
 
     @Bean
     @Order(Ordered.HIGHEST_PRECEDENCE)
@@ -124,11 +122,6 @@ class ManagementPortSecurity {
                 .roles(user.getRoles().toArray(String[]::new)).build());
     }
 
-    /** Whether the request came to the management server (its own context, whatever its port). */
-    static boolean onManagementServer(ServerWebExchange exchange) {
-        return WebServerApplicationContext.hasServerNamespace(exchange.getApplicationContext(), MANAGEMENT);
-    }
-
     /** Matches on the management server's context; prepared results, so a shopper's request allocates nothing here. */
     static final class ManagementServerMatcher implements ServerWebExchangeMatcher {
 
@@ -137,7 +130,7 @@ class ManagementPortSecurity {
 
         @Override
         public Mono<MatchResult> matches(ServerWebExchange exchange) {
-            return onManagementServer(exchange) ? MATCH : NO_MATCH;
+            return OperationsRequestGuard.onManagementServer(exchange) ? MATCH : NO_MATCH;
         }
 
         @Override

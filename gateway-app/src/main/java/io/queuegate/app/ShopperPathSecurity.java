@@ -2,6 +2,8 @@ package io.queuegate.app;
 
 import java.util.Set;
 
+import io.queuegate.ops.OperationsRequestGuard;
+
 import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.BeanFactoryAware;
@@ -89,7 +91,7 @@ final class ShopperPathSecurity implements BeanPostProcessor, BeanFactoryAware, 
                 skip = decision.shoppersSkip();
                 shoppersSkip = skip;
             }
-            if (skip && !ManagementPortSecurity.onManagementServer(exchange)) {
+            if (skip && !OperationsRequestGuard.onManagementServer(exchange)) {
                 return chain.filter(exchange);
             }
             return security.filter(exchange, chain);

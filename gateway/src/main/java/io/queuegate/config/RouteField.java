@@ -57,8 +57,9 @@ public record RouteField<T>(String name, Class<T> type, Format format, T default
                 .toList();
     }
 
-    /** The summary, then the default: what the chart's schema says of the field. */
+    /** The summary, whether a product may override it, then the default: what the chart's schema says of the field. */
     public String description() {
-        return summary + " Default " + defaultText + ".";
+        return summary + (perProduct ? "" : " Read from the route only: a product's override of it is accepted and "
+                + "ignored.") + " Default " + defaultText + ".";
     }
 }

@@ -35,12 +35,10 @@ public final class RouteFields {
             "While Redis cannot answer: closed answers 503, open forwards unchecked.");
     public static final RouteField<String> PRODUCT_ID_VARIABLE = new RouteField<>("product-id-variable", String.class,
             Format.NOT_BLANK, "productId", "productId", null, null, false,
-            "The route's path variable that holds the product id; read from the route only (a product override of "
-                    + "it is accepted and ignored).");
+            "The route's path variable that holds the product id.");
     public static final RouteField<String> PRODUCT_ID_PATTERN = new RouteField<>("product-id-pattern", String.class,
             Format.ANY, null, "none", null, null, false,
-            "A Java regular expression every product id of the route must match whole, else 400 invalid_product; "
-                    + "read from the route only (a product override of it is accepted and ignored).");
+            "A Java regular expression every product id of the route must match whole, else 400 invalid_product.");
     public static final RouteField<Instant> OPENS_AT = new RouteField<>("opens-at", Instant.class, Format.INSTANT, null,
             "none: always open", null, null, true,
             "When a scheduled sale opens: " + AN_INSTANT + "; before it, callers wait in a pre-queue shuffled at "

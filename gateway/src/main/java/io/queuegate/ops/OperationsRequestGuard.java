@@ -113,7 +113,7 @@ public class OperationsRequestGuard implements WebFilter, Ordered {
     }
 
     /** Whether the request came in on the actuator's own port, whatever number that port has. */
-    private static boolean onManagementServer(ServerWebExchange exchange) {
+    public static boolean onManagementServer(ServerWebExchange exchange) {
         return WebServerApplicationContext.hasServerNamespace(exchange.getApplicationContext(), MANAGEMENT);
     }
 

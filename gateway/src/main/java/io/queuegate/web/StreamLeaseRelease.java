@@ -6,6 +6,8 @@ import org.springframework.core.Ordered;
 import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebFilter;
 import org.springframework.web.server.WebFilterChain;
+import org.springframework.web.util.pattern.PathPattern;
+import org.springframework.web.util.pattern.PathPatternParser;
 
 import reactor.core.publisher.Mono;
 
@@ -18,12 +20,14 @@ public class StreamLeaseRelease implements WebFilter, Ordered {
 
     static final String LEASE = StreamLeaseRelease.class.getName() + ".lease";
 
+    /** The one endpoint that takes a lease. */
+    private static final PathPattern EVENTS = PathPatternParser.defaultInstance.parse(QueueEndpoints.EVENTS_PATH);
+
     @Override
     public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
         // Only an event stream takes a lease: every other request (a shop's page, most of all)
         // passes on without a hook of its own.
-        String path = exchange.getRequest().getPath().pathWithinApplication().value();
-        if (!path.startsWith("/queue/") || !path.endsWith("/events")) {
+        if (!EVENTS.matches(exchange.getRequest().getPath().pathWithinApplication())) {
             return chain.filter(exchange);
         }
         return chain.filter(exchange).doFinally(signal -> {
