@@ -82,6 +82,45 @@ class SlowClientsTest {
         }
     }
 
+    /**
+     * The deadline is one timer per connection, armed by the first head and not by each one: a
+     * connection busy with quick requests that then trickles a head is still cut off, at that
+     * head's own deadline, not at the first request's.
+     */
+    @Test
+    void aBusyConnectionThatThenTricklesItsHeadersIsCutOffAtThatHeadsDeadline() throws Exception {
+        try (Socket socket = new Socket("127.0.0.1", gateway.port())) {
+            socket.setSoTimeout(10_000);
+            long first = System.nanoTime();
+            // Quick requests for 700 ms: the timer the first one armed is still pending.
+            while (System.nanoTime() - first < Duration.ofMillis(700).toNanos()) {
+                assertThat(request(socket)).startsWith("HTTP/1.1 404");
+            }
+            OutputStream out = socket.getOutputStream();
+            out.write("GET /nowhere HTTP/1.1\r\nHost: localhost\r\n".getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            long trickleStarted = System.nanoTime();
+            // Past the first request's deadline, but not this head's: still open.
+            Thread.sleep(600);
+            out.write("X-Slow-0: y\r\n".getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            assertThat(closedByServer(socket)).as("closed before this head's own deadline").isFalse();
+            int[] lines = { 1 };
+            Awaitility.await("closed by the gateway").atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(100))
+                    .until(() -> {
+                        try {
+                            out.write(("X-Slow-" + lines[0]++ + ": y\r\n").getBytes(StandardCharsets.US_ASCII));
+                            out.flush();
+                        }
+                        catch (SocketException reset) {
+                            return true;
+                        }
+                        return closedByServer(socket);
+                    });
+            assertThat(Duration.ofNanos(System.nanoTime() - trickleStarted)).isGreaterThanOrEqualTo(Duration.ofMillis(1_000));
+        }
+    }
+
     /** A request for a path no route serves, answered 404 with a small body, on a kept-alive connection. */
     private static String request(Socket socket) throws IOException {
         socket.getOutputStream().write("GET /nowhere HTTP/1.1\r\nHost: localhost\r\n\r\n"

@@ -65,11 +65,18 @@ public final class HeaderReadTimeout implements NettyServerCustomizer {
         BODY
     }
 
-    /** One connection's deadline; touched only on its event loop. */
+    /**
+     * One connection's deadline; touched only on its event loop. A kept-alive connection carries
+     * many requests a second, so the deadline is not a timer per request (scheduled and cancelled
+     * each time): one timer at a time per connection, armed when a head starts and none is pending.
+     * When it fires it closes a head that is late, waits on for a head that started since, and
+     * otherwise lapses until the next head starts.
+     */
     private static final class Deadline {
 
-        private final long timeoutMillis;
+        private final long timeoutNanos;
         private State state = State.IDLE;
+        private long headStartedAt;
         private ScheduledFuture<?> timer;
 
         final ChannelInboundHandlerAdapter start = new ChannelInboundHandlerAdapter() {
@@ -78,18 +85,20 @@ public final class HeaderReadTimeout implements NettyServerCustomizer {
             public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
                 if (state == State.IDLE && msg instanceof ByteBuf bytes && bytes.isReadable()) {
                     state = State.HEAD;
-                    timer = ctx.executor().schedule(() -> {
-                        if (state == State.HEAD) {
-                            ctx.channel().close();
-                        }
-                    }, timeoutMillis, TimeUnit.MILLISECONDS);
+                    headStartedAt = System.nanoTime();
+                    if (timer == null) {
+                        arm(ctx, timeoutNanos);
+                    }
                 }
                 super.channelRead(ctx, msg);
             }
 
             @Override
             public void channelInactive(ChannelHandlerContext ctx) throws Exception {
-                cancel();
+                if (timer != null) {
+                    timer.cancel(false);
+                    timer = null;
+                }
                 super.channelInactive(ctx);
             }
         };
@@ -99,7 +108,6 @@ public final class HeaderReadTimeout implements NettyServerCustomizer {
             @Override
             public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
                 if (msg instanceof HttpRequest) {
-                    cancel();
                     state = msg instanceof LastHttpContent ? State.IDLE : State.BODY;
                 }
                 else if (msg instanceof LastHttpContent) {
@@ -110,13 +118,24 @@ public final class HeaderReadTimeout implements NettyServerCustomizer {
         };
 
         Deadline(long timeoutMillis) {
-            this.timeoutMillis = timeoutMillis;
+            this.timeoutNanos = TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
         }
 
-        private void cancel() {
-            if (timer != null) {
-                timer.cancel(false);
-                timer = null;
+        private void arm(ChannelHandlerContext ctx, long delayNanos) {
+            timer = ctx.executor().schedule(() -> expire(ctx), delayNanos, TimeUnit.NANOSECONDS);
+        }
+
+        private void expire(ChannelHandlerContext ctx) {
+            timer = null;
+            if (state != State.HEAD) {
+                return;
+            }
+            long left = timeoutNanos - (System.nanoTime() - headStartedAt);
+            if (left <= 0) {
+                ctx.channel().close();
+            }
+            else {
+                arm(ctx, left);
             }
         }
     }
