@@ -19,7 +19,7 @@ import io.queuegate.line.LocalStanding;
 import io.queuegate.recovery.Reclaims;
 import io.queuegate.room.Placement;
 import io.queuegate.room.Stock;
-import io.queuegate.store.ProductQueues;
+import io.queuegate.store.PlaceStore;
 import io.queuegate.store.RedisFailures;
 import io.queuegate.store.script.JoinScript;
 import io.queuegate.token.WaitTokenCodec;
@@ -41,7 +41,7 @@ public class AdmissionService {
     private static final Log log = LogFactory.getLog(AdmissionService.class);
 
     private final CallerResolver callers;
-    private final ProductQueues queues;
+    private final PlaceStore places;
     private final WaitTokenCodec tokens;
     private final JoinLimiter userLimiter;
     private final JoinLimiter addressLimiter;
@@ -57,11 +57,11 @@ public class AdmissionService {
      * @param joinGate what a join without a token must show first (join-challenge)
      * @param reclaims what a token signed before Redis forgot proves
      */
-    public AdmissionService(CallerResolver callers, ProductQueues queues, WaitTokenCodec tokens,
+    public AdmissionService(CallerResolver callers, PlaceStore places, WaitTokenCodec tokens,
             JoinLimiter userLimiter, JoinLimiter addressLimiter, ActiveCache activeCache, QueueEvents events,
             LocalAnswers local, JoinGate joinGate, Reclaims reclaims) {
         this.callers = callers;
-        this.queues = queues;
+        this.places = places;
         this.tokens = tokens;
         this.userLimiter = userLimiter;
         this.addressLimiter = addressLimiter;
@@ -139,7 +139,7 @@ public class AdmissionService {
         JoinScript.Joiner joiner = new JoinScript.Joiner(caller.userId(), claim, invite,
                 paid == null ? null : paid.solution().mark(), paid == null ? null : paid.solution().markTtl(),
                 otherEpoch ? reclaims.of(caller.token(), policy) : null, terms);
-        return queues.join(caller.productId(), policy.rules(), joiner)
+        return places.join(caller.productId(), policy.rules(), joiner)
                 .map(joined -> {
                     if (joined.enqueued()) {
                         placeMade(caller, request);
@@ -241,7 +241,7 @@ public class AdmissionService {
         if (known != null && unitsLeft >= known.left()) {
             return Mono.empty();
         }
-        return queues.lowerStock(productId, unitsLeft).then().onErrorResume(error -> {
+        return places.lowerStock(productId, unitsLeft).then().onErrorResume(error -> {
             log.debug("Could not note the stock the shop said for product " + productId + ": " + error);
             return Mono.empty();
         });

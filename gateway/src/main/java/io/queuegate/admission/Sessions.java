@@ -10,7 +10,7 @@ import io.queuegate.line.LocalStanding;
 import io.queuegate.recovery.Reclaims;
 import io.queuegate.room.Placement;
 import io.queuegate.room.Stock;
-import io.queuegate.store.ProductQueues;
+import io.queuegate.store.PlaceStore;
 import io.queuegate.store.Reclaim;
 import io.queuegate.store.RedisFailures;
 import io.queuegate.token.WaitTokenCodec;
@@ -30,16 +30,16 @@ public class Sessions {
 
     private static final Log log = LogFactory.getLog(Sessions.class);
 
-    private final ProductQueues queues;
+    private final PlaceStore places;
     private final ActiveCache activeCache;
     private final QueueEvents events;
     private final LocalAnswers local;
     private final WaitTokenCodec tokens;
     private final Reclaims reclaims;
 
-    public Sessions(ProductQueues queues, ActiveCache activeCache, QueueEvents events, LocalAnswers local,
+    public Sessions(PlaceStore places, ActiveCache activeCache, QueueEvents events, LocalAnswers local,
             WaitTokenCodec tokens, Reclaims reclaims) {
-        this.queues = queues;
+        this.places = places;
         this.activeCache = activeCache;
         this.events = events;
         this.local = local;
@@ -54,7 +54,7 @@ public class Sessions {
 
     /** Whether the product is one of {@code queuegate.products}. */
     public boolean isConfigured(String productId) {
-        return queues.isConfigured(productId);
+        return places.isConfigured(productId);
     }
 
     /**
@@ -68,7 +68,7 @@ public class Sessions {
      */
     public Mono<Void> completed(Caller caller, String routeId, Long unitsLeft) {
         activeCache.forget(caller.productId(), caller.userId());
-        return queues.complete(caller.productId(), caller.userId(), unitsLeft)
+        return places.complete(caller.productId(), caller.userId(), unitsLeft)
                 .doOnNext(held -> {
                     if (held) {
                         events.completed(caller.productId(), routeId, caller.userId());
@@ -91,7 +91,7 @@ public class Sessions {
      * given back ends with the session, and one admission still buys at most once.
      */
     public Mono<Void> completionRefused(Caller caller, String claim) {
-        return queues.releaseCompletion(caller.productId(), caller.userId(), claim)
+        return places.releaseCompletion(caller.productId(), caller.userId(), claim)
                 .then()
                 .onErrorResume(error -> {
                     log.warn("Could not release the completion claim of a failed request for product "
@@ -107,7 +107,7 @@ public class Sessions {
      */
     public Mono<Void> noSuchProduct(Caller caller) {
         activeCache.forget(caller.productId(), caller.userId());
-        return queues.unknown(caller.productId(), caller.userId()).then().onErrorResume(error -> Mono.empty());
+        return places.unknown(caller.productId(), caller.userId()).then().onErrorResume(error -> Mono.empty());
     }
 
     /**
@@ -117,7 +117,7 @@ public class Sessions {
      */
     public Mono<Boolean> leave(Caller caller) {
         return Mono.fromRunnable(() -> activeCache.forget(caller.productId(), caller.userId()))
-                .then(queues.leave(caller.productId(), caller.userId()));
+                .then(places.leave(caller.productId(), caller.userId()));
     }
 
     /**
@@ -127,7 +127,7 @@ public class Sessions {
      * again (or one without a ticket yet, or of another epoch) is signed anew for a caller in line.
      */
     public Mono<Standing> status(Caller caller) {
-        Instant now = Instant.ofEpochMilli(queues.millis());
+        Instant now = Instant.ofEpochMilli(places.millis());
         boolean otherEpoch = reclaims.ofAnotherEpoch(caller.token());
         boolean renew = caller.ticket() == null || tokens.dueForRenewal(caller.token()) || otherEpoch;
         if (!renew) {
@@ -139,7 +139,7 @@ public class Sessions {
             }
         }
         Reclaim reclaim = otherEpoch ? reclaims.of(caller.token(), null) : null;
-        return queues.status(caller.productId(), caller.userId(), reclaim).map(status -> {
+        return places.status(caller.productId(), caller.userId(), reclaim).map(status -> {
             String token = null;
             if (renew && status.placement().state().inLine()) {
                 Instant joinedAt = caller.joinedAt() != null ? caller.joinedAt() : tokens.now();

@@ -31,7 +31,7 @@ import reactor.core.publisher.Mono;
  * ({@link StaleProductException}) is asked again once the product is recovered
  * ({@link ProductRecovery}).
  */
-public final class ProductQueues {
+public final class ProductQueues implements PlaceStore {
 
     private final ReactiveStringRedisTemplate redis;
     private final RedisGuard guard;
@@ -72,6 +72,7 @@ public final class ProductQueues {
     }
 
     /** Whether the product is configured ({@code queuegate.products}): its state outlives its sessions. */
+    @Override
     public boolean isConfigured(String productId) {
         return configured.contains(productId);
     }
@@ -98,6 +99,7 @@ public final class ProductQueues {
      *               proof-of-work mark taken once in the same step ({@link Placement.State#CHALLENGE_USED}
      *               when it was taken before, and nothing else is done)
      */
+    @Override
     public Mono<JoinScript.Joined> join(String productId, ProductRules rules, JoinScript.Joiner joiner) {
         return batcher.join(productId, rules, joiner);
     }
@@ -160,6 +162,7 @@ public final class ProductQueues {
      * Where the user stands, without joining; after a loss, what their token proves comes back
      * first ({@code reclaim}, or {@code null}).
      */
+    @Override
     public Mono<StatusScript.Result> status(String productId, String userId, Reclaim reclaim) {
         return recovering(productId, null, Mono.defer(() -> scripts.status().run(productId, userId, clock.millis(),
                 reclaim))).doOnNext(status -> {
@@ -175,6 +178,7 @@ public final class ProductQueues {
      *
      * @return whether the user held a place
      */
+    @Override
     public Mono<Boolean> leave(String productId, String userId) {
         return release(productId, userId, Trigger.LEAVE).doOnNext(held -> {
             if (held) {
@@ -198,6 +202,7 @@ public final class ProductQueues {
      * answer said is left ({@code Queue-Stock}), or {@code null} when it said nothing (a stock an
      * operator or the setting gave then goes down by units-per-shopper).
      */
+    @Override
     public Mono<Boolean> complete(String productId, String userId, Long unitsLeft) {
         return release(productId, userId, Trigger.COMPLETION, false,
                 unitsLeft == null ? LeaveScript.Sale.sold() : LeaveScript.Sale.shopSays(unitsLeft));
@@ -209,6 +214,7 @@ public final class ProductQueues {
      *
      * @return the units left after it, -1 when Redis holds nothing of the product
      */
+    @Override
     public Mono<Long> lowerStock(String productId, long unitsLeft) {
         return recovering(productId, null, Mono.defer(() -> scripts.stock().run(productId, unitsLeft, clock.millis())))
                 .map(result -> {
@@ -226,6 +232,7 @@ public final class ProductQueues {
      *
      * @return whether the user held a place
      */
+    @Override
     public Mono<Boolean> unknown(String productId, String userId) {
         return release(productId, userId, Trigger.UNKNOWN_PRODUCT, true);
     }
@@ -262,6 +269,7 @@ public final class ProductQueues {
      *
      * @return whether it held the claim
      */
+    @Override
     public Mono<Boolean> releaseCompletion(String productId, String userId, String claim) {
         return scripts.unclaim().run(productId, userId, claim);
     }
@@ -350,6 +358,7 @@ public final class ProductQueues {
     }
 
     /** The clock every script is given its {@code now} from (epoch ms). */
+    @Override
     public long millis() {
         return clock.millis();
     }

@@ -1,13 +1,12 @@
 package io.queuegate.challenge;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.List;
 
 import io.queuegate.config.JoinChallenge;
 import io.queuegate.support.PowSolver;
+import io.queuegate.support.TestClock;
 
 import org.junit.jupiter.api.Test;
 
@@ -28,7 +27,7 @@ class JoinGateTest {
     private static final int BASE = 100;
     private static final JsonMapper JSON = new JsonMapper();
 
-    private final MutableClock clock = new MutableClock();
+    private final TestClock clock = new TestClock(NOW);
     private final ProofOfWork pow = new ProofOfWork(ProofOfWork.derivedKey("test-secret-that-is-long-enough-for-hs256-0123456789"),
             List.of(), Duration.ofMinutes(2), clock);
     private final JoinGate gate = new JoinGate(pow, new JoinRates(clock));
@@ -45,7 +44,7 @@ class JoinGateTest {
         });
         assertThat(gate.difficulty("42", BASE, "198.51.100.0")).as("another network pays the base").isEqualTo(BASE);
         assertThat(gate.difficulty("7", BASE, "203.0.113.0")).as("another product too").isEqualTo(BASE);
-        clock.now = NOW.plus(Duration.ofMinutes(1));
+        clock.set(NOW.plus(Duration.ofMinutes(1)));
         assertThat(gate.difficulty("42", BASE, "203.0.113.0")).as("a new minute").isEqualTo(BASE);
     }
 
@@ -105,25 +104,5 @@ class JoinGateTest {
 
     private static JsonNode tree(Challenge challenge) {
         return JSON.valueToTree(challenge);
-    }
-
-    private static final class MutableClock extends Clock {
-
-        Instant now = NOW;
-
-        @Override
-        public ZoneOffset getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(java.time.ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
     }
 }

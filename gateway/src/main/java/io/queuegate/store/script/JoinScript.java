@@ -3,6 +3,7 @@ package io.queuegate.store.script;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Pattern;
 
 import io.queuegate.store.DrawSeed;
 import io.queuegate.room.Placement;
@@ -22,6 +23,9 @@ public final class JoinScript extends ProductScript {
 
     /** The values each user takes in the script's arguments: join.lua's PER_USER. */
     static final int PER_USER = 7;
+
+    /** A solved challenge's mark, as join.lua keys it. Compiled once: every paid join is checked. */
+    private static final Pattern MARK = Pattern.compile("[0-9a-f]{1,64}");
 
     public JoinScript(ScriptRunner runner) {
         super(runner, "join.lua");
@@ -55,7 +59,7 @@ public final class JoinScript extends ProductScript {
             if (invite == null) {
                 invite = Invite.NONE;
             }
-            if (challengeMark != null && (!challengeMark.matches("[0-9a-f]{1,64}") || markTtl == null
+            if (challengeMark != null && (!MARK.matcher(challengeMark).matches() || markTtl == null
                     || markTtl.toMillis() < 1)) {
                 throw new IllegalArgumentException("a challenge mark is hex with a positive ttl");
             }

@@ -1,0 +1,70 @@
+package io.queuegate.store;
+
+import io.queuegate.store.script.JoinScript;
+import io.queuegate.store.script.StatusScript;
+
+import reactor.core.publisher.Mono;
+
+/**
+ * What the admission decision asks of the store about shoppers' places: a join (or finding where
+ * a shopper stands) under a product's rules, the end of a session, a leave, a completion claim
+ * given back, and what the shop said of the stock. {@link ProductQueues} answers it from Redis, one
+ * script a call; admission's own tests answer it from memory, and a contract test holds both to the
+ * same answers.
+ */
+public interface PlaceStore {
+
+    /** Whether the product is one of {@code queuegate.products}: its state outlives its sessions. */
+    boolean isConfigured(String productId);
+
+    /** The clock every decision of the store is made at (epoch ms). */
+    long millis();
+
+    /**
+     * Joins the user under the product's rules, or finds where they stand, and fills free places in
+     * the same step.
+     */
+    Mono<JoinScript.Joined> join(String productId, ProductRules rules, JoinScript.Joiner joiner);
+
+    /**
+     * Where the user stands, without joining; after a loss, what their token proves comes back
+     * first ({@code reclaim}, or {@code null}).
+     */
+    Mono<StatusScript.Result> status(String productId, String userId, Reclaim reclaim);
+
+    /**
+     * Ends an admitted user's session after their completing request succeeded, counting the sale
+     * ({@code unitsLeft}: what the shop said is left, or {@code null}).
+     *
+     * @return whether the user held a place
+     */
+    Mono<Boolean> complete(String productId, String userId, Long unitsLeft);
+
+    /**
+     * Gives back a completion claim whose request the shop refused, if that request still holds it.
+     *
+     * @return whether it held the claim
+     */
+    Mono<Boolean> releaseCompletion(String productId, String userId, String claim);
+
+    /**
+     * Ends the user's place (waiting or active) and refills it at once.
+     *
+     * @return whether the user held a place
+     */
+    Mono<Boolean> leave(String productId, String userId);
+
+    /**
+     * The shop said it sells no such product: the session ends and an unconfigured product's state goes.
+     *
+     * @return whether the user held a place
+     */
+    Mono<Boolean> unknown(String productId, String userId);
+
+    /**
+     * The shop said what is left of a product; believed only when lower than what the store holds.
+     *
+     * @return the units left after it, -1 when the store holds nothing of the product
+     */
+    Mono<Long> lowerStock(String productId, long unitsLeft);
+}

@@ -1,0 +1,160 @@
+package io.queuegate.admission;
+
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.queuegate.room.Placement;
+import io.queuegate.store.PlaceStore;
+import io.queuegate.store.ProductRules;
+import io.queuegate.store.script.JoinScript;
+import io.queuegate.store.script.StatusScript;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * What admission relies on from its store, run against each store: the real one (Redis, through
+ * {@code join.lua}, {@code status.lua} and {@code leave.lua}) and the in-memory one admission's unit
+ * tests use, so the fake cannot tell admission anything the scripts would not.
+ */
+abstract class PlaceStoreContract {
+
+    private static final Duration SESSION = Duration.ofMinutes(1);
+    private static final ProductRules ONE_PLACE = new ProductRules(1, SESSION, "scheduler", null, null, 0,
+            Duration.ZERO, Duration.ZERO);
+    private static final AtomicInteger PRODUCTS = new AtomicInteger();
+
+    /** The store under test. */
+    abstract PlaceStore store();
+
+    /** A product nobody has touched yet. */
+    private static String product() {
+        return "contract-" + PRODUCTS.incrementAndGet();
+    }
+
+    @Test
+    void theFirstIsAdmittedAndTheOthersWaitInTicketOrder() {
+        String product = product();
+        long before = store().millis();
+        JoinScript.Joined alice = join(product, "alice");
+        assertThat(alice.placement().state()).isEqualTo(Placement.State.ACTIVE);
+        assertThat(alice.enqueued()).isTrue();
+        assertThat(alice.ticket()).isNull();
+        assertThat(alice.sessionEnd()).isBetween(before, store().millis() + SESSION.toMillis());
+
+        assertWaiting(join(product, "bob"), 1, 2, true);
+        assertWaiting(join(product, "carol"), 2, 3, true);
+        assertWaiting(join(product, "bob"), 1, 2, false);
+        JoinScript.Joined again = join(product, "alice");
+        assertThat(again.placement().state()).isEqualTo(Placement.State.ACTIVE);
+        assertThat(again.enqueued()).isFalse();
+    }
+
+    @Test
+    void aCompletionGivesThePlaceToTheNextInLine() {
+        String product = product();
+        join(product, "alice");
+        join(product, "bob");
+        assertThat(store().complete(product, "alice", null).block()).isTrue();
+        assertThat(store().complete(product, "alice", null).block()).as("held nothing any more").isFalse();
+        JoinScript.Joined bob = join(product, "bob");
+        assertThat(bob.placement().state()).isEqualTo(Placement.State.ACTIVE);
+        assertThat(bob.enqueued()).isFalse();
+        assertThat(status(product, "alice").placement().state()).isEqualTo(Placement.State.NOT_FOUND);
+    }
+
+    @Test
+    void aLeaveGivesUpAPlaceInLine() {
+        String product = product();
+        join(product, "alice");
+        join(product, "bob");
+        join(product, "carol");
+        assertThat(store().leave(product, "bob").block()).isTrue();
+        assertThat(store().leave(product, "bob").block()).isFalse();
+        StatusScript.Result carol = status(product, "carol");
+        assertThat(carol.placement().state()).isEqualTo(Placement.State.WAITING);
+        assertThat(carol.placement().rank()).isEqualTo(1);
+        assertThat(carol.ticket()).isEqualTo(3);
+    }
+
+    @Test
+    void statusTellsWhereEachStandsWithoutJoining() {
+        String product = product();
+        join(product, "alice");
+        join(product, "bob");
+        assertThat(status(product, "alice").placement().state()).isEqualTo(Placement.State.ACTIVE);
+        assertThat(status(product, "alice").ticket()).isNull();
+        StatusScript.Result bob = status(product, "bob");
+        assertThat(bob.placement().state()).isEqualTo(Placement.State.WAITING);
+        assertThat(bob.placement().rank()).isEqualTo(1);
+        assertThat(bob.ticket()).isEqualTo(2);
+        assertThat(status(product, "nobody").placement().state()).isEqualTo(Placement.State.NOT_FOUND);
+        assertThat(status(product, "nobody").placement().state()).as("asking made no place")
+                .isEqualTo(Placement.State.NOT_FOUND);
+    }
+
+    @Test
+    void oneCompletionClaimAtATimeUntilItIsGivenBack() {
+        String product = product();
+        assertThat(join(product, joiner("alice", "first", JoinScript.Terms.NONE)).placement().state())
+                .isEqualTo(Placement.State.ACTIVE);
+        assertThat(join(product, joiner("alice", "second", JoinScript.Terms.NONE)).placement().state())
+                .isEqualTo(Placement.State.COMPLETING);
+        assertThat(store().releaseCompletion(product, "alice", "second").block()).as("not its claim").isFalse();
+        assertThat(store().releaseCompletion(product, "alice", "first").block()).isTrue();
+        assertThat(join(product, joiner("alice", "second", JoinScript.Terms.NONE)).placement().state())
+                .isEqualTo(Placement.State.ACTIVE);
+    }
+
+    @Test
+    void whoHoldsNothingHearsTheTermsOfANewPlaceAndWhoHoldsOneKeepsIt() {
+        String product = product();
+        join(product, "alice");
+        join(product, "bob");
+        assertThat(join(product, joiner("carol", null, new JoinScript.Terms(true, false, false))).placement().state())
+                .isEqualTo(Placement.State.SESSION_ENDED);
+        assertThat(join(product, joiner("carol", null, new JoinScript.Terms(false, true, false))).placement().state())
+                .isEqualTo(Placement.State.CHALLENGE_REQUIRED);
+        assertThat(join(product, joiner("carol", null, new JoinScript.Terms(false, false, true))).placement().state())
+                .isEqualTo(Placement.State.JOIN_LIMITED);
+        assertThat(status(product, "carol").placement().state()).isEqualTo(Placement.State.NOT_FOUND);
+        assertWaiting(join(product, joiner("bob", null, new JoinScript.Terms(false, true, true))), 1, 2, false);
+    }
+
+    @Test
+    void aProofOfWorkMarkBuysOnePlace() {
+        String product = product();
+        JoinScript.Joiner paid = new JoinScript.Joiner("alice", null, JoinScript.Invite.NONE, "c0ffee",
+                Duration.ofMinutes(2), null, JoinScript.Terms.NONE);
+        assertThat(join(product, paid).enqueued()).isTrue();
+        JoinScript.Joiner again = new JoinScript.Joiner("bob", null, JoinScript.Invite.NONE, "c0ffee",
+                Duration.ofMinutes(2), null, JoinScript.Terms.NONE);
+        assertThat(join(product, again).placement().state()).isEqualTo(Placement.State.CHALLENGE_USED);
+        assertThat(status(product, "bob").placement().state()).isEqualTo(Placement.State.NOT_FOUND);
+    }
+
+    private JoinScript.Joined join(String product, String user) {
+        return join(product, joiner(user, null, JoinScript.Terms.NONE));
+    }
+
+    private JoinScript.Joined join(String product, JoinScript.Joiner joiner) {
+        return store().join(product, ONE_PLACE, joiner).block();
+    }
+
+    private StatusScript.Result status(String product, String user) {
+        return store().status(product, user, null).block();
+    }
+
+    private static JoinScript.Joiner joiner(String user, String claim, JoinScript.Terms terms) {
+        return new JoinScript.Joiner(user, claim, JoinScript.Invite.NONE, null, null, null, terms);
+    }
+
+    private static void assertWaiting(JoinScript.Joined joined, long rank, long ticket, boolean enqueued) {
+        assertThat(joined.placement().state()).isEqualTo(Placement.State.WAITING);
+        assertThat(joined.placement().rank()).isEqualTo(rank);
+        assertThat(joined.ticket()).isEqualTo(ticket);
+        assertThat(joined.enqueued()).isEqualTo(enqueued);
+        assertThat(joined.sessionEnd()).isNull();
+    }
+}
