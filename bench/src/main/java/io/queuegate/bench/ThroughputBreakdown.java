@@ -63,6 +63,8 @@ public final class ThroughputBreakdown {
                         Map.of("spring.cloud.gateway.server.webflux.observability.enabled", "false")),
                 new Variant("no-keep-alive-workaround", "`queuegate.server.keep-alive-workaround: false`",
                         Map.of("queuegate.server.keep-alive-workaround", "false")),
+                new Variant("no-idle-timeout", "no `server.netty.idle-timeout` (Reactor Netty's idle timer between requests)",
+                        Map.of("server.netty.idle-timeout", "")),
                 new Variant("no-header-read-timeout", "`queuegate.server.header-read-timeout: 0` (none)",
                         Map.of("queuegate.server.header-read-timeout", "0")),
                 new Variant("queuegate-off", "`queuegate.enabled: false` (no QueueGate filter of any kind)",
