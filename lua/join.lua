@@ -14,31 +14,47 @@
 -- second, a seen bitmap's expiry once per span.
 --
 -- KEYS  settings, active, seq (keys.lua)
--- ARGV  1 product id   2 now (epoch ms)   3 max-active   4 session ttl (ms)   5 promotion strategy
---       6 idle ttl (ms): how long the product's keys outlive its last visitor, so queues nobody
---       visits any more (or that a hostile client invented) vanish   7 opens-at (epoch ms, '' =
---       always open)   8 closes-at (epoch ms, '' = never)   9 max-admit-per-minute (0 = unpaced)
---       10 abandon-after (ms, 0 = never)   11 arrival-ttl (ms, 0 = the session ttl)   12 the seed
---       of the sale's draw (derived by the gateway from the product and opens-at), used if this
---       call opens the pre-queue's draw ('' when no draw can open: no opens-at, or it has passed)
---       13 the seed's commitment (its SHA-256, hex; '' with no seed)   14 '1' when the product is
---       configured (queuegate.products): its keys then live the idle ttl; an unconfigured product
---       nobody waits in and no operator touched keeps them only as long as its sessions can last
---       15 units-per-shopper (how many units one admission may buy)   16 the product's stock
---       setting (units; '' = none): it sets the stock when it first comes or changes (fill.lua's
---       store_rules)   17 onwards, PER_USER values per user: the user id; when the
---       request would complete the session (complete-on: an active user must then claim the
---       completion) the claim's id, a random string without ':', else ''; what the user brings
---       towards the product's invitations: '' (none needed), 'required' (a new place needs a valid
---       invitation and the request brought none), or a valid invitation the gateway checked, as
---       '<uses> <expires (epoch ms)> <line> <jti>' (line 'invited' for the invited line of
---       invites: priority, 'main' to count it only); when the join paid a proof of work, the
---       solved challenge's mark (hex), else ''; how long the mark must be kept (ms), else '';
---       what the user's wait token proves that Redis may have lost, for fill.lua's reclaim
---       ('s <session end> <signed>', 'w <ticket>'), else ''; and the request's terms for a new
---       place, letters: 'c' a completing request of a token holder (it never makes a place),
---       'p' the product asks a proof of work the request did not bring, 'l' the caller is past
---       its join limit (the gateway counts a join only when a place is made)
+-- ARGV  the product id, then the call's arguments by name (ARGUMENTS below), then each user's
+--       (USER_ARGUMENTS): JoinScript sends them in this order, from its Argument and UserArgument
+--       enums, and ScriptContractTest holds the two lists to one order.
+--   now                   the call's time (epoch ms)
+--   max_active            the route's max-active
+--   session_ttl           an admitted user's time to finish (ms)
+--   strategy              the promotion strategy
+--   idle_ttl              how long the product's keys outlive its last visitor (ms), so queues nobody
+--                         visits any more (or that a hostile client invented) vanish
+--   opens_at, closes_at   the sale's times (epoch ms; '' = always open, never closes)
+--   max_admit_per_minute  the pace of admissions (0 = unpaced)
+--   abandon_after         how long a user in line may go unseen (ms, 0 = never)
+--   arrival_ttl           how long an admitted user has to arrive (ms, 0 = the session ttl)
+--   draw_seed             the seed of the sale's draw (derived by the gateway from the product and
+--                         opens-at), used if this call opens the pre-queue's draw ('' when no draw
+--                         can open: no opens-at, or it has passed)
+--   seed_commitment       the seed's commitment (its SHA-256, hex; '' with no seed)
+--   configured            '1' when the product is configured (queuegate.products): its keys then
+--                         live the idle ttl; an unconfigured product nobody waits in and no operator
+--                         touched keeps them only as long as its sessions can last
+--   units_per_shopper     how many units one admission may buy
+--   stock                 the product's stock setting (units; '' = none): it sets the stock when it
+--                         first comes or changes (fill.lua's store_rules)
+--   and per user:
+--   user                  the user id
+--   claim                 when the request would complete the session (complete-on: an active user
+--                         must then claim the completion) the claim's id, a random string without
+--                         ':', else ''
+--   invite                what the user brings towards the product's invitations: '' (none needed),
+--                         'required' (a new place needs a valid invitation and the request brought
+--                         none), or a valid invitation the gateway checked, as '<uses> <expires
+--                         (epoch ms)> <line> <jti>' (line 'invited' for the invited line of invites:
+--                         priority, 'main' to count it only)
+--   mark, mark_ttl        when the join paid a proof of work, the solved challenge's mark (hex) and
+--                         how long it must be kept (ms), else ''
+--   reclaim               what the user's wait token proves that Redis may have lost, for fill.lua's
+--                         reclaim ('s <session end> <signed>', 'w <ticket>'), else ''
+--   terms                 the request's terms for a new place, letters: 'c' a completing request of
+--                         a token holder (it never makes a place), 'p' the product asks a proof of
+--                         work the request did not bring, 'l' the caller is past its join limit (the
+--                         gateway counts a join only when a place is made)
 -- Reply rate (admissions per second x 10^6), promoted (users this call admitted), abandoned (users
 --       it dropped as not seen lately), commitment (the
 --       commitment to the seed of the product's last draw, '' when none), stock (units left, -1
@@ -50,13 +66,22 @@
 --       in line, negative in the invited line; else 0), session end (epoch ms while active, else
 --       0)}; JoinScript reads it. {'recover', 1} instead, deciding nothing, when the product must
 --       be recovered first (fill.lua's stale)
+local ARGUMENTS = { 'now', 'max_active', 'session_ttl', 'strategy', 'idle_ttl', 'opens_at', 'closes_at',
+    'max_admit_per_minute', 'abandon_after', 'arrival_ttl', 'draw_seed', 'seed_commitment', 'configured',
+    'units_per_shopper', 'stock' }
+local USER_ARGUMENTS = { 'user', 'claim', 'invite', 'mark', 'mark_ttl', 'reclaim', 'terms' }
+-- After script_keys(), which takes the gateway's epoch out of ARGV.
 local k = script_keys()
-local now, ttl = tonumber(ARGV[2]), tonumber(ARGV[4])
-local idle = tonumber(ARGV[6])
-local opens, closes = ARGV[7], ARGV[8]
-local abandon = tonumber(ARGV[10]) or 0
-local arrival = tonumber(ARGV[11]) or 0
-local seed, commitment = ARGV[12], ARGV[13]
+local call = {}
+for i, name in ipairs(ARGUMENTS) do
+    call[name] = ARGV[i + 1]
+end
+local now, ttl = tonumber(call.now), tonumber(call.session_ttl)
+local idle = tonumber(call.idle_ttl)
+local opens, closes = call.opens_at, call.closes_at
+local abandon = tonumber(call.abandon_after) or 0
+local arrival = tonumber(call.arrival_ttl) or 0
+local seed, commitment = call.draw_seed, call.seed_commitment
 if arrival <= 0 then
     arrival = ttl
 end
@@ -69,7 +94,7 @@ local c = settings_of(k)
 if stale(k, c) then
     return RECOVER
 end
-local configured = ARGV[14] == '1'
+local configured = call.configured == '1'
 -- A product with no state before this call keeps none unless someone in it holds something after.
 local known = c.max and true or false
 local changes = {}
@@ -81,10 +106,11 @@ if c.epoch ~= k.epoch then
 end
 -- The scheduler and the leave path have no request to read the route from; they use the rules
 -- the last join stored. All of this call's rules in one string: most calls only compare it.
-local units, stock_set = tostring(math.max(1, tonumber(ARGV[15]) or 1)), ARGV[16] or ''
-local given = table.concat({ ARGV[3], ARGV[4], ARGV[5], opens, ARGV[9], ARGV[10], ARGV[11], units, stock_set }, '|')
-store_rules(k, c, now, given, { max = ARGV[3], ttl = tostring(ttl), strategy = ARGV[5],
-    apm = tostring(tonumber(ARGV[9]) or 0), abandon = tostring(abandon), arrival = tostring(arrival),
+local units, stock_set = tostring(math.max(1, tonumber(call.units_per_shopper) or 1)), call.stock or ''
+local given = table.concat({ call.max_active, call.session_ttl, call.strategy, opens, call.max_admit_per_minute,
+    call.abandon_after, call.arrival_ttl, units, stock_set }, '|')
+store_rules(k, c, now, given, { max = call.max_active, ttl = tostring(ttl), strategy = call.strategy,
+    apm = tostring(tonumber(call.max_admit_per_minute) or 0), abandon = tostring(abandon), arrival = tostring(arrival),
     opens = opens ~= '' and opens or false, units = units ~= '1' and units or false,
     stock_set = stock_set ~= '' and stock_set or false }, changes, true)
 heard(now, c, changes)
@@ -95,12 +121,12 @@ if renew then
     changes[#changes + 1] = c.kept_at
 end
 
-defer_line_writes(ARGV[6])
+defer_line_writes(call.idle_ttl)
 
 -- The user is still there: seen, and their line entries kept (in the line lk, whose settings are lc).
 local function present(lk, lc, uid, ticket)
     stamp_seen(lk, ticket, now, lc, changes)
-    keep(lk, uid, ticket, ARGV[6])
+    keep(lk, uid, ticket, call.idle_ttl)
 end
 
 -- Once a fill finds no place free (or no admission due by the pace), none frees within the call.
@@ -303,11 +329,11 @@ local function decide(uid, claim, invite, mark, mark_ttl, back, terms)
     return { STATE.WAITING, rank_among_all(k, c, lk, lc, ticket), enqueued, reply_ticket(k, lk, ticket), 0 }
 end
 
-local PER_USER = 7
+local PER_USER = #USER_ARGUMENTS
 local users = {}
 local holds = { [STATE.ACTIVE] = true, [STATE.WAITING] = true, [STATE.PRE_QUEUE] = true, [STATE.COMPLETING] = true }
 local held = false
-for i = 17, #ARGV, PER_USER do
+for i = #ARGUMENTS + 2, #ARGV, PER_USER do
     local user = decide(ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4], ARGV[i + 5], ARGV[i + 6])
     held = held or holds[user[1]] or false
     users[#users + 1] = user

@@ -4,13 +4,17 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.queuegate.room.ScriptCode;
+import io.queuegate.store.script.JoinScript;
 import io.queuegate.support.RedisProcess;
 
 import org.junit.jupiter.api.AfterAll;
@@ -83,6 +87,32 @@ class ScriptContractTest {
     }
 
     @Test
+    void joinLuaNamesItsArgumentsInTheOrderJoinScriptSendsThem() {
+        String join = source("join.lua");
+        assertThat(luaNames(join, "ARGUMENTS")).isEqualTo(javaNames(JoinScript.Argument.class));
+        assertThat(luaNames(join, "USER_ARGUMENTS")).isEqualTo(javaNames(JoinScript.UserArgument.class));
+        assertThat(ownText("join.lua")).as("no argument is read by its position but a user's")
+                .doesNotContainPattern("ARGV\\[[0-9]+\\]");
+    }
+
+    /** The names in {@code local <table> = { 'a', 'b', ... }}, in order. */
+    private static List<String> luaNames(String lua, String table) {
+        Matcher list = Pattern.compile("local " + table + " = \\{([^}]*)}").matcher(lua);
+        assertThat(list.find()).as("join.lua's %s", table).isTrue();
+        List<String> names = new ArrayList<>();
+        Matcher name = Pattern.compile("'([a-z_]+)'").matcher(list.group(1));
+        while (name.find()) {
+            names.add(name.group(1));
+        }
+        return names;
+    }
+
+    private static List<String> javaNames(Class<? extends Enum<?>> arguments) {
+        return Arrays.stream(arguments.getEnumConstants()).map(argument -> argument.name().toLowerCase(Locale.ROOT))
+                .toList();
+    }
+
+    @Test
     void everyScriptIsItsOwnFileWithTheFilesItIncludesPutInTheirPlace() {
         LuaScript join = LuaScript.load("join.lua");
         List<String> files = new ArrayList<>();
@@ -117,6 +147,16 @@ class ScriptContractTest {
         }
         finally {
             connections.destroy();
+        }
+    }
+
+    /** The file as written, without the files it includes. */
+    private static String ownText(String file) {
+        try (var in = ScriptContractTest.class.getClassLoader().getResourceAsStream(LuaScript.LOCATION + file)) {
+            return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
+        catch (java.io.IOException ex) {
+            throw new java.io.UncheckedIOException(ex);
         }
     }
 

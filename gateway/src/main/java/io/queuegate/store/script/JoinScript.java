@@ -2,7 +2,9 @@ package io.queuegate.store.script;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Pattern;
 
 import io.queuegate.store.DrawSeed;
@@ -21,8 +23,19 @@ import reactor.core.publisher.Mono;
  */
 public final class JoinScript extends ProductScript {
 
-    /** The values each user takes in the script's arguments: join.lua's PER_USER. */
-    static final int PER_USER = 7;
+    /**
+     * The call's arguments after the product id, in the order join.lua's {@code ARGUMENTS} names them
+     * (its own name, lower case, is the Lua name; ScriptContractTest holds the two lists to one order).
+     */
+    public enum Argument {
+        NOW, MAX_ACTIVE, SESSION_TTL, STRATEGY, IDLE_TTL, OPENS_AT, CLOSES_AT, MAX_ADMIT_PER_MINUTE, ABANDON_AFTER,
+        ARRIVAL_TTL, DRAW_SEED, SEED_COMMITMENT, CONFIGURED, UNITS_PER_SHOPPER, STOCK
+    }
+
+    /** Each user's arguments, in the order join.lua's {@code USER_ARGUMENTS} names them. */
+    public enum UserArgument {
+        USER, CLAIM, INVITE, MARK, MARK_TTL, RECLAIM, TERMS
+    }
 
     /** A solved challenge's mark, as join.lua keys it. Compiled once: every paid join is checked. */
     private static final Pattern MARK = Pattern.compile("[0-9a-f]{1,64}");
@@ -242,32 +255,46 @@ public final class JoinScript extends ProductScript {
      */
     public static String[] arguments(Args args) {
         ProductRules rules = args.rules();
-        List<String> argv = new ArrayList<>(12 + PER_USER * args.joiners().size());
-        argv.add(Long.toString(args.now()));
-        argv.add(Integer.toString(rules.maxActive()));
-        argv.add(Long.toString(rules.sessionTtl().toMillis()));
-        argv.add(rules.strategy());
-        argv.add(Long.toString(args.idle().toMillis()));
-        argv.add(rules.opensAt() == null ? "" : Long.toString(rules.opensAt().toEpochMilli()));
-        argv.add(rules.closesAt() == null ? "" : Long.toString(rules.closesAt().toEpochMilli()));
-        argv.add(Integer.toString(rules.maxAdmitPerMinute()));
-        argv.add(Long.toString(rules.abandonAfter().toMillis()));
-        argv.add(Long.toString(rules.arrivalTtl().toMillis()));
-        argv.add(args.drawSeed() == null ? "" : args.drawSeed().seed());
-        argv.add(args.drawSeed() == null ? "" : args.drawSeed().commitment());
-        argv.add(args.configured() ? "1" : "");
-        argv.add(Integer.toString(rules.unitsPerShopper()));
-        argv.add(rules.stock() == null ? "" : Long.toString(rules.stock()));
+        Map<Argument, String> call = new EnumMap<>(Argument.class);
+        call.put(Argument.NOW, Long.toString(args.now()));
+        call.put(Argument.MAX_ACTIVE, Integer.toString(rules.maxActive()));
+        call.put(Argument.SESSION_TTL, Long.toString(rules.sessionTtl().toMillis()));
+        call.put(Argument.STRATEGY, rules.strategy());
+        call.put(Argument.IDLE_TTL, Long.toString(args.idle().toMillis()));
+        call.put(Argument.OPENS_AT, rules.opensAt() == null ? "" : Long.toString(rules.opensAt().toEpochMilli()));
+        call.put(Argument.CLOSES_AT, rules.closesAt() == null ? "" : Long.toString(rules.closesAt().toEpochMilli()));
+        call.put(Argument.MAX_ADMIT_PER_MINUTE, Integer.toString(rules.maxAdmitPerMinute()));
+        call.put(Argument.ABANDON_AFTER, Long.toString(rules.abandonAfter().toMillis()));
+        call.put(Argument.ARRIVAL_TTL, Long.toString(rules.arrivalTtl().toMillis()));
+        call.put(Argument.DRAW_SEED, args.drawSeed() == null ? "" : args.drawSeed().seed());
+        call.put(Argument.SEED_COMMITMENT, args.drawSeed() == null ? "" : args.drawSeed().commitment());
+        call.put(Argument.CONFIGURED, args.configured() ? "1" : "");
+        call.put(Argument.UNITS_PER_SHOPPER, Integer.toString(rules.unitsPerShopper()));
+        call.put(Argument.STOCK, rules.stock() == null ? "" : Long.toString(rules.stock()));
+        List<String> argv = new ArrayList<>(call.size() + UserArgument.values().length * args.joiners().size());
+        addAll(argv, call, Argument.class);
         for (Joiner joiner : args.joiners()) {
-            argv.add(joiner.userId());
-            argv.add(joiner.claim() == null ? "" : joiner.claim());
-            argv.add(joiner.invite().argument());
-            argv.add(joiner.challengeMark() == null ? "" : joiner.challengeMark());
-            argv.add(joiner.challengeMark() == null ? "" : Long.toString(joiner.markTtl().toMillis()));
-            argv.add(Reclaim.argument(joiner.reclaim()));
-            argv.add(joiner.terms().argument());
+            Map<UserArgument, String> user = new EnumMap<>(UserArgument.class);
+            user.put(UserArgument.USER, joiner.userId());
+            user.put(UserArgument.CLAIM, joiner.claim() == null ? "" : joiner.claim());
+            user.put(UserArgument.INVITE, joiner.invite().argument());
+            user.put(UserArgument.MARK, joiner.challengeMark() == null ? "" : joiner.challengeMark());
+            user.put(UserArgument.MARK_TTL,
+                    joiner.challengeMark() == null ? "" : Long.toString(joiner.markTtl().toMillis()));
+            user.put(UserArgument.RECLAIM, Reclaim.argument(joiner.reclaim()));
+            user.put(UserArgument.TERMS, joiner.terms().argument());
+            addAll(argv, user, UserArgument.class);
         }
         return argv.toArray(String[]::new);
+    }
+
+    /** The values in the enum's order, which is the script's; every argument must be given. */
+    private static <A extends Enum<A>> void addAll(List<String> argv, Map<A, String> values, Class<A> names) {
+        if (values.size() != names.getEnumConstants().length) {
+            throw new IllegalStateException("join.lua takes every " + names.getSimpleName() + ", given only "
+                    + values.keySet());
+        }
+        argv.addAll(values.values());
     }
 
     /** The reply's {@code users} entries are fixed lists: state, rank, enqueued, ticket, session end. */
