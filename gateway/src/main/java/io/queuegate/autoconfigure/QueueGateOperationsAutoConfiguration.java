@@ -19,10 +19,8 @@ import io.queuegate.ops.OperationsRequestGuard;
 import io.queuegate.ops.ProductTags;
 import io.queuegate.ops.QueueConsole;
 import io.queuegate.ops.QueueConsoleEndpoint;
-import io.queuegate.ops.QueueConsoleProperties;
 import io.queuegate.ops.QueueDirectory;
 import io.queuegate.ops.QueueGateHealthIndicator;
-import io.queuegate.ops.QueueGateMetricsProperties;
 import io.queuegate.ops.QueueGauges;
 import io.queuegate.ops.QueueMetrics;
 import io.queuegate.ops.QueuesEndpoint;
@@ -49,7 +47,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
-import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.cloud.gateway.filter.GlobalFilter;
 import org.springframework.cloud.gateway.route.RouteLocator;
 import org.springframework.context.annotation.Bean;
@@ -66,7 +63,6 @@ import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
 @ConditionalOnClass({ GlobalFilter.class, ReactiveStringRedisTemplate.class })
 @ConditionalOnProperty(name = "queuegate.enabled", matchIfMissing = true)
 @ConditionalOnBean(ProductQueues.class)
-@EnableConfigurationProperties({ QueueGateMetricsProperties.class, QueueConsoleProperties.class })
 public class QueueGateOperationsAutoConfiguration {
 
     @Bean
@@ -98,9 +94,8 @@ public class QueueGateOperationsAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    QueueDirectory queueDirectory(ProductRegistry registry, ProductQueues queues, QueueGateProperties properties,
-            QueueGateMetricsProperties metrics) {
-        return new QueueDirectory(registry, queues, configuredProducts(properties), metrics.maxProducts());
+    QueueDirectory queueDirectory(ProductRegistry registry, ProductQueues queues, QueueGateProperties properties) {
+        return new QueueDirectory(registry, queues, configuredProducts(properties), properties.metrics().maxProducts());
     }
 
     /** Product ids of {@code queuegate.products} that are valid ids (the others never reach Redis). */
@@ -128,8 +123,8 @@ public class QueueGateOperationsAutoConfiguration {
 
         @Bean
         @ConditionalOnMissingBean
-        ProductTags queuegateProductTags(QueueGateProperties properties, QueueGateMetricsProperties metrics) {
-            return new ProductTags(metrics.maxProducts(), configuredProducts(properties));
+        ProductTags queuegateProductTags(QueueGateProperties properties) {
+            return new ProductTags(properties.metrics().maxProducts(), configuredProducts(properties));
         }
 
         @Bean
@@ -141,8 +136,8 @@ public class QueueGateOperationsAutoConfiguration {
         @Bean
         @ConditionalOnMissingBean
         QueueGauges queueGauges(MeterRegistry registry, QueueDirectory directory, ProductQueues store, ProductTags tags,
-                QueueGateMetricsProperties metrics) {
-            return new QueueGauges(registry, directory, store, tags, metrics.refreshInterval());
+                QueueGateProperties properties) {
+            return new QueueGauges(registry, directory, store, tags, properties.metrics().refreshInterval());
         }
     }
 
@@ -211,18 +206,18 @@ public class QueueGateOperationsAutoConfiguration {
 
         @Bean
         @ConditionalOnMissingBean
-        ConsolePage queuegateConsolePage(QueueConsoleProperties properties) {
-            return new ConsolePage(properties);
+        ConsolePage queuegateConsolePage(QueueGateProperties properties) {
+            return new ConsolePage(properties.console());
         }
 
         @Bean
         @ConditionalOnMissingBean
         QueueConsole queueConsole(ProductQueues queues, QueueDirectory directory, RouteQueuePolicies policies,
-                ObjectProvider<MeterRegistry> registry, QueueConsoleProperties properties,
+                ObjectProvider<MeterRegistry> registry, QueueGateProperties properties,
                 ObjectProvider<WebEndpointsSupplier> webEndpoints, Clock queuegateClock) {
             MeterRegistry meters = registry.getIfAvailable();
             return new QueueConsole(queues, directory, policies,
-                    meters == null ? WaitPercentiles.NONE : new WaitPercentiles(meters), properties,
+                    meters == null ? WaitPercentiles.NONE : new WaitPercentiles(meters), properties.console(),
                     () -> queuesTakeActions(webEndpoints.getIfAvailable()), queuegateClock);
         }
 

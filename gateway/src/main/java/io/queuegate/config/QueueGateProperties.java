@@ -39,6 +39,8 @@ import org.springframework.util.unit.DataSize;
  * @param server what QueueGate adds to the HTTP server's own protection
  * @param page the waiting page shown to browsers
  * @param invites the keys invitations are checked with, for routes with {@code invites} on
+ * @param metrics QueueGate's metrics and the {@code queues} endpoint's list
+ * @param console the operator console ({@code /actuator/queueconsole})
  * @param activeCacheTtl how long an instance may trust that a token holder is active without
  *                       asking Redis again; at most 1 second, 0 to always ask; default 1 second
  * @param maxBodySize larger request bodies on protected routes are refused with 413: by
@@ -72,6 +74,8 @@ public record QueueGateProperties(
         @DefaultValue Server server,
         @DefaultValue Page page,
         @DefaultValue Invites invites,
+        @DefaultValue Metrics metrics,
+        @DefaultValue Console console,
         @DefaultValue("1MB") DataSize maxBodySize,
         @DefaultValue("1s") Duration activeCacheTtl,
         @DefaultValue("join") UnknownProducts unknownProducts,
@@ -545,6 +549,68 @@ public record QueueGateProperties(
     private static void requirePositive(String property, Duration value) {
         if (value.isNegative() || value.isZero()) {
             throw new IllegalArgumentException(property + " must be positive, was " + value);
+        }
+    }
+
+    /**
+     * @param maxProducts products that get their own {@code product} tag and gauges, and that the
+     *                    {@code queues} endpoint lists; further products are tagged {@code (other)}.
+     *                    Product ids come from request paths, so without a bound a client inventing
+     *                    ids could grow the metrics without end
+     * @param refreshInterval how often the {@code queuegate.waiting} and {@code queuegate.active}
+     *                        gauges are read from Redis (a scrape itself never calls Redis)
+     */
+    public record Metrics(@DefaultValue("200") int maxProducts, @DefaultValue("10s") Duration refreshInterval) {
+
+        public Metrics {
+            if (maxProducts < 1) {
+                throw new IllegalArgumentException("queuegate.metrics.max-products must be at least 1, was "
+                        + maxProducts);
+            }
+            if (refreshInterval.isNegative() || refreshInterval.isZero()) {
+                throw new IllegalArgumentException("queuegate.metrics.refresh-interval must be positive");
+            }
+        }
+    }
+
+    /**
+     * @param sampleInterval how often every listed product is read from Redis for the console's list
+     *                       and its admission-rate chart; default 10s
+     * @param history how far back the chart goes; default 30m. The console keeps
+     *                {@code history / sample-interval} points per product in memory
+     * @param maxProducts the most products the console follows; default 5000. Unlike
+     *                    {@code queuegate.metrics.max-products} this bounds no time series, only
+     *                    this instance's memory (about 1.5 KB a product at the defaults) and the reads
+     *                    of each sample
+     */
+    public record Console(@DefaultValue("10s") Duration sampleInterval, @DefaultValue("30m") Duration history,
+            @DefaultValue("5000") int maxProducts) {
+
+        /** Points per product beyond which a chart says nothing more and only costs memory. */
+        public static final int MAX_POINTS = 2_000;
+
+        public Console {
+            if (sampleInterval.compareTo(Duration.ofSeconds(1)) < 0) {
+                throw new IllegalArgumentException("queuegate.console.sample-interval must be at least 1s, was "
+                        + sampleInterval);
+            }
+            if (history.compareTo(sampleInterval) < 0) {
+                throw new IllegalArgumentException("queuegate.console.history (" + history
+                        + ") must be at least queuegate.console.sample-interval (" + sampleInterval + ")");
+            }
+            if (history.toMillis() / sampleInterval.toMillis() > MAX_POINTS) {
+                throw new IllegalArgumentException("queuegate.console.history / sample-interval must be at most "
+                        + MAX_POINTS + " points, was " + history.toMillis() / sampleInterval.toMillis());
+            }
+            if (maxProducts < 1) {
+                throw new IllegalArgumentException("queuegate.console.max-products must be at least 1, was "
+                        + maxProducts);
+            }
+        }
+
+        /** Points each product's chart holds. */
+        public int points() {
+            return (int) Math.max(2, history.toMillis() / sampleInterval.toMillis() + 1);
         }
     }
 }

@@ -12,6 +12,8 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import io.queuegate.config.QueueGateProperties;
+
 import org.springframework.core.io.ClassPathResource;
 
 /**
@@ -28,7 +30,7 @@ public final class ConsolePage {
     private final String html;
     private final String contentSecurityPolicy;
 
-    public ConsolePage(QueueConsoleProperties properties) {
+    public ConsolePage(QueueGateProperties.Console properties) {
         this.html = read("queuegate/console.html")
                 .replace("{{pollMillis}}", Long.toString(3_000))
                 .replace("{{historyMinutes}}", Long.toString(properties.history().toMinutes()));

@@ -13,6 +13,7 @@ import java.util.function.BooleanSupplier;
 
 import io.queuegate.admission.Identifiers;
 import io.queuegate.admission.QueueRejection;
+import io.queuegate.config.QueueGateProperties;
 import io.queuegate.ops.QueuesEndpoint.QueueView;
 import io.queuegate.routes.RouteQueuePolicies;
 import io.queuegate.routes.RouteQueuePolicies.ProductLabel;
@@ -48,7 +49,7 @@ public class QueueConsole implements SmartLifecycle {
     private final QueueDirectory directory;
     private final RouteQueuePolicies policies;
     private final WaitPercentiles waits;
-    private final QueueConsoleProperties properties;
+    private final QueueGateProperties.Console properties;
     private final BooleanSupplier writable;
     private final Clock clock;
     private final long baseSecond;
@@ -60,7 +61,7 @@ public class QueueConsole implements SmartLifecycle {
      *                 is not read-only): the console offers them only then
      */
     public QueueConsole(ProductQueues store, QueueDirectory directory, RouteQueuePolicies policies,
-            WaitPercentiles waits, QueueConsoleProperties properties, BooleanSupplier writable, Clock clock) {
+            WaitPercentiles waits, QueueGateProperties.Console properties, BooleanSupplier writable, Clock clock) {
         this.store = store;
         this.directory = directory;
         this.policies = policies;

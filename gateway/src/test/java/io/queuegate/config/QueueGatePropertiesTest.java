@@ -85,6 +85,23 @@ class QueueGatePropertiesTest {
     }
 
     @Test
+    void theMetricsAndConsoleSettingsAreOneTreeWithQueueGatesAndCheckedAsTheyBind() {
+        runner.withPropertyValues(SECRET, "queuegate.metrics.max-products=7", "queuegate.console.history=5m")
+                .run(context -> {
+                    QueueGateProperties properties = context.getBean(QueueGateProperties.class);
+                    assertThat(properties.metrics().maxProducts()).isEqualTo(7);
+                    assertThat(properties.metrics().refreshInterval()).hasSeconds(10);
+                    assertThat(properties.console().history()).hasMinutes(5);
+                    assertThat(properties.console().points()).isEqualTo(31);
+                });
+        runner.withPropertyValues(SECRET, "queuegate.metrics.max-products=0").run(context -> assertThat(context)
+                .hasFailed().getFailure().rootCause().hasMessageContaining("queuegate.metrics.max-products must be at least 1"));
+        runner.withPropertyValues(SECRET, "queuegate.console.sample-interval=1s", "queuegate.console.history=1h")
+                .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
+                        .hasMessageContaining("at most 2000 points, was 3600"));
+    }
+
+    @Test
     void refusesAnInvalidProductOverride() {
         runner.withPropertyValues(SECRET, "queuegate.products.42.max-active=0").run(context -> assertThat(context)
                 .hasFailed().getFailure().rootCause().hasMessageContaining("max-active must be at least 1"));
