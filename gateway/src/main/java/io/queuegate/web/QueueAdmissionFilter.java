@@ -152,14 +152,20 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
                                 completing, invites ? PresentedInvitation.check(request, invitations, productId,
                                         identity.orElse(null)) : InvitationCheck.ABSENT,
                                 request.getHeaders().getFirst(ProofOfWork.HEADER)))
-                        .flatMap(decision -> {
-                            report(route.getId(), productId, decision, Duration.ofNanos(System.nanoTime() - started));
-                            if (cleanAddressBar && decision instanceof Admission.Active active) {
-                                return withoutInvitation(forwardable, active);
-                            }
-                            return act(forwardable, chain, decision, identity.orElse(null), route.getId(),
-                                    policy.displayName());
-                        }));
+                        .flatMap(decision -> act(forwardable, chain, decision,
+                                new Asked(route.getId(), productId, identity.orElse(null), policy.displayName(),
+                                        cleanAddressBar),
+                                Duration.ofNanos(System.nanoTime() - started))));
+    }
+
+    /**
+     * What the decision is answered with, beside the decision itself.
+     *
+     * @param identity the caller's identity, {@code null} for an anonymous caller
+     * @param cleanAddressBar whether an admitted browser is sent to the address without its invitation
+     */
+    private record Asked(String routeId, String productId, String identity, String displayName,
+            boolean cleanAddressBar) {
     }
 
     /**
@@ -226,54 +232,42 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
                 false, 30);
     }
 
-    private void report(String routeId, String productId, Admission decision, Duration took) {
-        Decision outcome;
-        if (decision instanceof Admission.Active) {
-            outcome = Decision.ACTIVE;
-        }
-        else if (decision instanceof Admission.Waiting) {
-            outcome = Decision.WAITING;
-        }
-        else if (decision instanceof Admission.Rejected rejected) {
-            outcome = Decision.REJECTED;
-            events.rejected(routeId, QueueError.of(rejected.reason()).code());
-        }
-        else if (decision instanceof Admission.Challenged challenged) {
-            outcome = Decision.REJECTED;
-            events.rejected(routeId, QueueError.of(challenged.reason()).code());
-        }
-        else if (decision instanceof Admission.Unavailable) {
-            outcome = Decision.UNAVAILABLE;
-            events.rejected(routeId, QueueError.QUEUE_UNAVAILABLE.code());
-        }
-        else {
-            outcome = Decision.UNCHECKED;
-            events.failOpenPass(productId, routeId);
-        }
-        events.decided(routeId, outcome, took);
-    }
-
-    private Mono<Void> act(ServerWebExchange exchange, GatewayFilterChain chain, Admission decision, String identity,
-            String routeId, String displayName) {
+    /** Reports the decision (metrics, the audit log) and answers it: one branch per kind of decision. */
+    private Mono<Void> act(ServerWebExchange exchange, GatewayFilterChain chain, Admission decision, Asked asked,
+            Duration took) {
+        String routeId = asked.routeId();
         if (decision instanceof Admission.Active active) {
-            return forward(exchange, chain, active, routeId);
+            events.decided(routeId, Decision.ACTIVE, took);
+            return asked.cleanAddressBar() ? withoutInvitation(exchange, active) : forward(exchange, chain, active, routeId);
         }
         if (decision instanceof Admission.Waiting waiting) {
-            return responses.waiting(exchange, waiting, displayName);
+            events.decided(routeId, Decision.WAITING, took);
+            return responses.waiting(exchange, waiting, asked.displayName());
         }
         if (decision instanceof Admission.Rejected rejected) {
+            refused(routeId, QueueError.of(rejected.reason()), took);
             return responses.rejected(exchange, rejected);
         }
         if (decision instanceof Admission.Challenged challenged) {
+            refused(routeId, QueueError.of(challenged.reason()), took);
             return responses.challenged(exchange, challenged);
         }
         if (decision instanceof Admission.Unavailable) {
+            events.rejected(routeId, QueueError.QUEUE_UNAVAILABLE.code());
+            events.decided(routeId, Decision.UNAVAILABLE, took);
             return responses.unavailable(exchange);
         }
+        events.failOpenPass(asked.productId(), routeId);
+        events.decided(routeId, Decision.UNCHECKED, took);
         // Forwarded unchecked while Redis is down: the identity is still the one the request proves.
         exchange.getAttributes().put(ForwardedRequestHeaders.IDENTITY,
-                identity == null ? ForwardedRequestHeaders.ANONYMOUS : UserIds.forwardable(identity));
+                asked.identity() == null ? ForwardedRequestHeaders.ANONYMOUS : UserIds.forwardable(asked.identity()));
         return bodyLimited(exchange, chain, routeId);
+    }
+
+    private void refused(String routeId, QueueError error, Duration took) {
+        events.rejected(routeId, error.code());
+        events.decided(routeId, Decision.REJECTED, took);
     }
 
     private Mono<Void> forward(ServerWebExchange exchange, GatewayFilterChain chain, Admission.Active active,

@@ -29,23 +29,23 @@ import io.queuegate.token.WaitTokenCodec;
  * to an {@link InMemoryPlaceStore} and a {@link TestClock}: no Redis, no HTTP, no waiting. This
  * instance has never read a view of any line, so every shopper in line is answered by the store.
  */
-final class InMemoryAdmission {
+public final class InMemoryAdmission {
 
-    static final String SECRET = "unit-test-secret-that-is-long-enough-for-hs256-0123456789";
-    static final Instant START = Instant.parse("2026-12-05T12:00:00Z");
+    public static final String SECRET = "unit-test-secret-that-is-long-enough-for-hs256-0123456789";
+    public static final Instant START = Instant.parse("2026-12-05T12:00:00Z");
 
-    final TestClock clock = new TestClock(START);
-    final InMemoryPlaceStore store = new InMemoryPlaceStore(clock, Set.of());
-    final WaitTokenCodec tokens = Tokens.codec(SECRET, clock);
-    final List<String> admittedAfterWaiting = new ArrayList<>();
-    final AdmissionService service;
-    final Sessions sessions;
+    public final TestClock clock = new TestClock(START);
+    public final InMemoryPlaceStore store = new InMemoryPlaceStore(clock, Set.of());
+    public final WaitTokenCodec tokens = Tokens.codec(SECRET, clock);
+    public final List<String> admittedAfterWaiting = new ArrayList<>();
+    public final AdmissionService service;
+    public final Sessions sessions;
 
     /**
      * @param joinsPerAddress how many places one address may make a minute
      * @param joinsPerCaller how many places one identified caller may make a minute
      */
-    InMemoryAdmission(int joinsPerAddress, int joinsPerCaller) {
+    public InMemoryAdmission(int joinsPerAddress, int joinsPerCaller) {
         ActiveCache activeCache = new ActiveCache(null, clock, Duration.ofSeconds(1));
         QueueEvents events = new QueueEvents() {
             @Override
@@ -65,27 +65,27 @@ final class InMemoryAdmission {
         sessions = new Sessions(store, activeCache, events, local, tokens, reclaims);
     }
 
-    InMemoryAdmission() {
+    public InMemoryAdmission() {
         this(1_000, 1_000);
     }
 
     /** The session every policy here gives unless a test says otherwise. */
-    static final Duration SESSION = Duration.ofMinutes(5);
+    public static final Duration SESSION = Duration.ofMinutes(5);
 
     /**
      * A route's policy: {@code maxActive} places of {@code session} each, the given proof of work,
      * the given answer to a Redis failure; nobody is dropped for not asking (abandon-after 0).
      */
-    static QueuePolicy policy(int maxActive, Duration session, JoinChallenge challenge, RedisFailureMode onRedisFailure) {
+    public static QueuePolicy policy(int maxActive, Duration session, JoinChallenge challenge, RedisFailureMode onRedisFailure) {
         return QueuePolicy.from(new QueueSettings(maxActive, session, null, null, onRedisFailure, null, null, null,
                 null, null, Duration.ZERO, null, null, null, challenge, null, null, null, null));
     }
 
-    static QueuePolicy policy(int maxActive, JoinChallenge challenge, RedisFailureMode onRedisFailure) {
+    public static QueuePolicy policy(int maxActive, JoinChallenge challenge, RedisFailureMode onRedisFailure) {
         return policy(maxActive, SESSION, challenge, onRedisFailure);
     }
 
-    static QueuePolicy policy(int maxActive) {
+    public static QueuePolicy policy(int maxActive) {
         return policy(maxActive, JoinChallenge.NONE, RedisFailureMode.CLOSED);
     }
 
@@ -95,11 +95,11 @@ final class InMemoryAdmission {
      * @param identity the caller's identity, {@code null} for an anonymous caller
      * @param token the wait token it presents, or {@code null}
      */
-    Admission admit(QueuePolicy policy, String identity, String token, boolean completing) {
+    public Admission admit(QueuePolicy policy, String identity, String token, boolean completing) {
         return admit(policy, identity, token, completing, "203.0.113.7");
     }
 
-    Admission admit(QueuePolicy policy, String identity, String token, boolean completing, String address) {
+    public Admission admit(QueuePolicy policy, String identity, String token, boolean completing, String address) {
         return service.admit(new AdmissionRequest("42", identity,
                 token == null ? null : new PresentedToken(token, false, false), policy, () -> address, "products",
                 completing, null, null)).block();

@@ -29,7 +29,7 @@ import reactor.core.publisher.Mono;
  * {@link PlaceStoreContractTest} holds it to the answers {@code join.lua}, {@code status.lua} and
  * {@code leave.lua} give on a real Redis.
  */
-final class InMemoryPlaceStore implements PlaceStore {
+public final class InMemoryPlaceStore implements PlaceStore {
 
     private final Clock clock;
     private final Map<String, Product> products = new HashMap<>();
@@ -37,18 +37,18 @@ final class InMemoryPlaceStore implements PlaceStore {
     private final AtomicInteger calls = new AtomicInteger();
     private volatile boolean failing;
 
-    InMemoryPlaceStore(Clock clock, Set<String> configured) {
+    public InMemoryPlaceStore(Clock clock, Set<String> configured) {
         this.clock = clock;
         this.configured = Set.copyOf(configured);
     }
 
     /** How many calls reached the store, as a Redis round trip each would. */
-    int calls() {
+    public int calls() {
         return calls.get();
     }
 
     /** From now on every call fails as Redis does when it cannot answer in time. */
-    void failing(boolean failing) {
+    public void failing(boolean failing) {
         this.failing = failing;
     }
 
