@@ -443,7 +443,11 @@ public final class Crowd {
                                 + "%.4f µs a second a waiter. One core at 50 %% holds **%,d waiting pages** "
                                 + "(extrapolated from %,d streams on a line of %,d; the per-instance share assumes "
                                 + "%,d streams an instance).%n", perStreamMicrosPerSecond, streams, renewalPerSecond,
-                        streamTotal, streamCapacity, streams, waiting, streams));
+                        streamTotal, streamCapacity, streams, waiting, streams))
+                .append(String.format(Locale.ROOT, "- **Joining** (new users on top of the streams, the storm "
+                                + "above: abandon-after on, no sale times, pace or proof of work): %.2f µs a join, so "
+                                + "one core at 50 %% takes **%,.0f joins a second** for one product (the target is "
+                                + "40,000, at most 12.5 µs a join).%n", joinMicros, 500_000 / joinMicros));
         return md.toString();
     }
 }
