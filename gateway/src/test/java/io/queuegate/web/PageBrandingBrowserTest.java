@@ -18,6 +18,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
+import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
@@ -73,6 +74,8 @@ class PageBrandingBrowserTest {
         properties.put("queuegate.page.primary-color", "#0f766e");
         properties.put("queuegate.page.accent-color", "#c2410c");
         properties.put("queuegate.page.tagline", "Drops every Friday at 10:00 KST");
+        // The shop's own words first, QueueGate's for everything they leave out.
+        properties.put("queuegate.page.messages", "branding/shop-messages,queuegate/messages");
         gateway = GatewayInstance.start(properties);
     }
 
@@ -136,6 +139,39 @@ class PageBrandingBrowserTest {
         }
         finally {
             scripts.admin().run("43", AdminAction.MODE, "queue", System.currentTimeMillis()).block(Duration.ofSeconds(5));
+        }
+    }
+
+    /**
+     * A message the page shows by itself (here: the place has lapsed, heard live) is the shop's
+     * text as written, an ampersand and angle brackets included: not their markup, and not markup.
+     */
+    @Test
+    void theShopsOwnWordsAreShownAsWrittenWhenThePlaceLapses() {
+        join("44", "holder");
+        Map<String, String> expected = Map.of(
+                "en-US", "Your place at Kicks & Co. has lapsed. Reload this page <now> to join the line again.",
+                "ko-KR", "Kicks & Co. 대기 순서가 만료되었습니다. <지금> 이 페이지를 새로 고침하세요.");
+        for (String language : new String[] { "en-US", "ko-KR" }) {
+            open(language, "/api/products/44");
+            new WebDriverWait(browser, Duration.ofSeconds(10)).until(ExpectedConditions.textToBe(By.id("rank"), "1"));
+            // The shopper gives up their place from another tab: this page hears it live.
+            Object status = browser.executeAsyncScript("var done = arguments[arguments.length - 1];"
+                    + "fetch('/queue/44', { method: 'DELETE' }).then(function (r) { done(r.status); });");
+            assertThat(((Number) status).intValue()).isEqualTo(200);
+            WebElement message = new WebDriverWait(browser, Duration.ofSeconds(10))
+                    .until(ExpectedConditions.visibilityOfElementLocated(By.id("message")));
+            assertThat(message.getText()).isEqualTo(expected.get(language));
+            assertThat(browser.findElements(By.cssSelector("#message *"))).as("text, not markup").isEmpty();
+            assertThat(browser.getTitle()).isEqualTo(language.startsWith("ko") ? "대기 순번이 만료되었습니다"
+                    : "Your place has lapsed");
+            assertThat(browser.findElement(By.id("heading")).getText()).isEqualTo(browser.getTitle());
+            for (String stale : new String[] { "intro", "line", "keep-open" }) {
+                assertThat(browser.findElement(By.id(stale)).isDisplayed()).as("a lapsed place's %s", stale).isFalse();
+            }
+            assertThat(chromium.policyViolations()).isEmpty();
+            chromium.screenshotsAtWidths("shop-words-lapsed-" + language.substring(0, 2));
+            chromium.close();
         }
     }
 
