@@ -3,18 +3,13 @@ package io.queuegate.web;
 import java.time.Duration;
 import java.util.Map;
 
-import com.github.tomakehurst.wiremock.WireMockServer;
 import io.queuegate.room.AdminAction;
 import io.queuegate.store.QueueScripts;
-import io.queuegate.support.Backend;
-import io.queuegate.support.GatewayInstance;
+import io.queuegate.support.GatewayFixture;
 import io.queuegate.support.HeadlessChromium;
 import io.queuegate.support.PowSolver;
-import io.queuegate.support.RedisProcess;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
@@ -42,40 +37,23 @@ class ChallengePageBrowserTest {
     /** About two seconds here: long enough to see the checking state, with no one waiting on it. */
     private static final int DIFFICULTY = 1_000_000;
 
-    private static RedisProcess redis;
-    private static WireMockServer backend;
-    private static GatewayInstance gateway;
     private ChromeDriver browser;
+
+    @RegisterExtension
+    static final GatewayFixture fixture = GatewayFixture.withQueue(Map.of(
+            "max-active", "1",
+            "session-ttl", "10m",
+            "join-challenge", "pow",
+            "pow-difficulty", Integer.toString(DIFFICULTY)));
 
     @RegisterExtension
     static final HeadlessChromium chromium = HeadlessChromium.window(420, 860);
 
     @BeforeAll
-    static void start() {
-        redis = RedisProcess.start();
-        backend = Backend.start();
-        backend.stubFor(get(urlPathMatching("/api/products/[0-9]+")).willReturn(aResponse().withStatus(200)
+    static void shop() {
+        fixture.backend().stubFor(get(urlPathMatching("/api/products/[0-9]+")).willReturn(aResponse().withStatus(200)
                 .withHeader("Content-Type", "text/html")
                 .withBody("<html><body><h1 id=\"product\">Limited sneakers</h1></body></html>")));
-        gateway = GatewayInstance.start(GatewayInstance.defaults(redis, backend.baseUrl(), Map.of(
-                "max-active", "1",
-                "session-ttl", "10m",
-                "join-challenge", "pow",
-                "pow-difficulty", Integer.toString(DIFFICULTY))));
-    }
-
-    @AfterAll
-    static void stop() {
-        if (gateway != null) {
-            gateway.close();
-            backend.stop();
-            redis.close();
-        }
-    }
-
-    @BeforeEach
-    void emptyQueues() {
-        redis.flushAll();
     }
 
     @Test
@@ -86,7 +64,7 @@ class ChallengePageBrowserTest {
         // look, so a product or two more may be needed to catch the checking state on screen.
         String product = null;
         for (int attempt = 0; attempt < 3 && product == null; attempt++) {
-            browser.get(gateway.baseUrl() + "/api/products/" + (42 + attempt));
+            browser.get(fixture.gateway().baseUrl() + "/api/products/" + (42 + attempt));
             if (checkingShown()) {
                 product = "/api/products/" + (42 + attempt);
                 assertThat(browser.getTitle()).isEqualTo("Checking your browser");
@@ -99,13 +77,13 @@ class ChallengePageBrowserTest {
         assertThat(product).as("the checking state was on screen in one of three tries").isNotNull();
         assertThat(browser.findElement(By.id("product")).getText()).isEqualTo("Limited sneakers");
         chromium.screenshot("challenge-solved-product-page.png");
-        long marks = redis.commands().keys("qg:{*}:pow:*").size();
+        long marks = fixture.redis().commands().keys("qg:{*}:pow:*").size();
 
         // The cookie carries the shopper now: the product again, with no second proof of work.
-        browser.get(gateway.baseUrl() + product);
+        browser.get(fixture.gateway().baseUrl() + product);
         wait.until(ExpectedConditions.presenceOfElementLocated(By.id("product")));
         assertThat(browser.findElements(By.id("challenge"))).isEmpty();
-        assertThat(redis.commands().keys("qg:{*}:pow:*")).hasSize((int) marks);
+        assertThat(fixture.redis().commands().keys("qg:{*}:pow:*")).hasSize((int) marks);
         Object solvedIn = browser.executeScript("return sessionStorage.getItem('queuegate.solved-ms')");
         assertThat(solvedIn).as("the page noted how long the solve took").isNotNull();
     }
@@ -113,16 +91,16 @@ class ChallengePageBrowserTest {
     @Test
     void aShopperWhoMustWaitIsTakenToTheWaitingPageAfterTheCheck() {
         // Someone holds the one place: a JSON client that paid its own proof of work.
-        String challenge = WebClient.create(gateway.baseUrl()).get().uri("/api/products/42")
+        String challenge = WebClient.create(fixture.gateway().baseUrl()).get().uri("/api/products/42")
                 .header("X-User-Id", "holder")
                 .exchangeToMono(r -> r.bodyToMono(String.class)).block(Duration.ofSeconds(10));
-        WebClient.create(gateway.baseUrl()).get().uri("/api/products/42").header("X-User-Id", "holder")
+        WebClient.create(fixture.gateway().baseUrl()).get().uri("/api/products/42").header("X-User-Id", "holder")
                 .header("Queue-Challenge", PowSolver.solveBody(challenge))
                 .exchangeToMono(r -> r.releaseBody().thenReturn(r.statusCode().value()))
                 .block(Duration.ofSeconds(10));
 
         browser = chromium.open();
-        browser.get(gateway.baseUrl() + "/api/products/42");
+        browser.get(fixture.gateway().baseUrl() + "/api/products/42");
         WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(60));
         wait.until(ExpectedConditions.textToBe(By.id("rank"), "1"));
         assertThat(browser.getTitle()).isEqualTo("You are in line");
@@ -133,14 +111,14 @@ class ChallengePageBrowserTest {
     void withoutJavaScriptTheShopperIsToldTheSaleNeedsIt() {
         browser = chromium.open("ko-KR");
         browser.executeCdpCommand("Emulation.setScriptExecutionDisabled", Map.of("value", true));
-        browser.get(gateway.baseUrl() + "/api/products/42");
+        browser.get(fixture.gateway().baseUrl() + "/api/products/42");
 
         WebElement main = browser.findElement(By.tagName("main"));
         assertThat(main.getText()).contains("이 판매에 참여하려면 JavaScript가 필요합니다");
         assertThat(browser.findElement(By.id("checking")).isDisplayed()).isFalse();
         assertThat(browser.getTitle()).isEqualTo("브라우저 확인 중");
         chromium.screenshot("challenge-noscript-ko.png");
-        assertThat(redis.commands().keys("qg:{*}:pow:*")).isEmpty();
+        assertThat(fixture.redis().commands().keys("qg:{*}:pow:*")).isEmpty();
     }
 
     @Test
@@ -148,10 +126,10 @@ class ChallengePageBrowserTest {
         for (String language : new String[] { "ko-KR", "en-US" }) {
             String product = language.startsWith("ko") ? "77" : "78";
             // The product exists in Redis, with someone in it: a JSON client that paid its own proof of work.
-            String challenge = WebClient.create(gateway.baseUrl()).get().uri("/api/products/" + product)
+            String challenge = WebClient.create(fixture.gateway().baseUrl()).get().uri("/api/products/" + product)
                     .header("X-User-Id", "holder").exchangeToMono(r -> r.bodyToMono(String.class))
                     .block(Duration.ofSeconds(10));
-            WebClient.create(gateway.baseUrl()).get().uri("/api/products/" + product).header("X-User-Id", "holder")
+            WebClient.create(fixture.gateway().baseUrl()).get().uri("/api/products/" + product).header("X-User-Id", "holder")
                     .header("Queue-Challenge", PowSolver.solveBody(challenge))
                     .exchangeToMono(r -> r.releaseBody().thenReturn(r.statusCode().value()))
                     .block(Duration.ofSeconds(10));
@@ -160,10 +138,10 @@ class ChallengePageBrowserTest {
             // The worker's search starts only when the test says so: the room closes in between.
             chromium.onEveryDocument(HOLD_THE_WORKER);
             chromium.watchPolicyViolations();
-            browser.get(gateway.baseUrl() + "/api/products/" + product);
+            browser.get(fixture.gateway().baseUrl() + "/api/products/" + product);
             WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(60));
             wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("checking")));
-            QueueScripts scripts = gateway.bean(QueueScripts.class);
+            QueueScripts scripts = fixture.gateway().bean(QueueScripts.class);
             scripts.admin().run(product, AdminAction.MODE, "closed", System.currentTimeMillis())
                     .block(Duration.ofSeconds(5));
             try {

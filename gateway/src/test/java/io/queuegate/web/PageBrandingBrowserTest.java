@@ -4,17 +4,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 
-import com.github.tomakehurst.wiremock.WireMockServer;
 import io.queuegate.room.AdminAction;
 import io.queuegate.store.QueueScripts;
-import io.queuegate.support.Backend;
-import io.queuegate.support.GatewayInstance;
+import io.queuegate.support.GatewayFixture;
 import io.queuegate.support.HeadlessChromium;
-import io.queuegate.support.RedisProcess;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
@@ -45,52 +40,29 @@ class PageBrandingBrowserTest {
             + "<rect width=\"96\" height=\"48\" rx=\"8\" fill=\"#0f766e\"/><text x=\"48\" y=\"31\" font-size=\"18\" "
             + "font-family=\"sans-serif\" fill=\"#fff\" text-anchor=\"middle\">KICKS</text></svg>";
 
-    private static RedisProcess redis;
-    private static WireMockServer backend;
-    private static GatewayInstance gateway;
     private ChromeDriver browser;
+
+    @RegisterExtension
+    static final GatewayFixture fixture = GatewayFixture.withQueue(Map.of("max-active", "1", "session-ttl", "10m"))
+            .withOpenRoute("static", "/static/**")
+            .with("queuegate.products.drop.opens-at", Instant.now().plus(Duration.ofHours(26)))
+            .with("queuegate.products.drop.display-name", "Air Runner 95")
+            .with("queuegate.products.42.display-name", "Air Runner 95")
+            .with("queuegate.page.shop-name", SHOP_NAME)
+            .with("queuegate.page.logo-url", "/static/logo.svg")
+            .with("queuegate.page.primary-color", "#0f766e")
+            .with("queuegate.page.accent-color", "#c2410c")
+            .with("queuegate.page.tagline", "Drops every Friday at 10:00 KST")
+            // The shop's own words first, QueueGate's for everything they leave out.
+            .with("queuegate.page.messages", "branding/shop-messages,queuegate/messages");
 
     @RegisterExtension
     static final HeadlessChromium chromium = HeadlessChromium.window(390, 860);
 
     @BeforeAll
-    static void start() {
-        redis = RedisProcess.start();
-        backend = Backend.start();
-        backend.stubFor(get(urlPathEqualTo("/static/logo.svg")).willReturn(aResponse().withStatus(200)
+    static void logo() {
+        fixture.backend().stubFor(get(urlPathEqualTo("/static/logo.svg")).willReturn(aResponse().withStatus(200)
                 .withHeader("Content-Type", "image/svg+xml").withBody(LOGO)));
-        Map<String, Object> properties = GatewayInstance.defaults(redis, backend.baseUrl(), Map.of(
-                "max-active", "1",
-                "session-ttl", "10m"));
-        String statics = "spring.cloud.gateway.server.webflux.routes[1].";
-        properties.put(statics + "id", "static");
-        properties.put(statics + "uri", backend.baseUrl());
-        properties.put(statics + "predicates[0]", "Path=/static/**");
-        properties.put("queuegate.products.drop.opens-at", Instant.now().plus(Duration.ofHours(26)));
-        properties.put("queuegate.products.drop.display-name", "Air Runner 95");
-        properties.put("queuegate.products.42.display-name", "Air Runner 95");
-        properties.put("queuegate.page.shop-name", SHOP_NAME);
-        properties.put("queuegate.page.logo-url", "/static/logo.svg");
-        properties.put("queuegate.page.primary-color", "#0f766e");
-        properties.put("queuegate.page.accent-color", "#c2410c");
-        properties.put("queuegate.page.tagline", "Drops every Friday at 10:00 KST");
-        // The shop's own words first, QueueGate's for everything they leave out.
-        properties.put("queuegate.page.messages", "branding/shop-messages,queuegate/messages");
-        gateway = GatewayInstance.start(properties);
-    }
-
-    @AfterAll
-    static void stop() {
-        if (gateway != null) {
-            gateway.close();
-            backend.stop();
-            redis.close();
-        }
-    }
-
-    @BeforeEach
-    void emptyQueues() {
-        redis.flushAll();
     }
 
     @Test
@@ -126,7 +98,7 @@ class PageBrandingBrowserTest {
     @Test
     void aNoticePageCarriesItToo() {
         join("43", "holder");
-        QueueScripts scripts = gateway.bean(QueueScripts.class);
+        QueueScripts scripts = fixture.gateway().bean(QueueScripts.class);
         scripts.admin().run("43", AdminAction.MODE, "closed", System.currentTimeMillis()).block(Duration.ofSeconds(5));
         try {
             for (String language : new String[] { "en-US", "ko-KR" }) {
@@ -178,7 +150,7 @@ class PageBrandingBrowserTest {
     @Test
     void thePagesPolicyAllowsTheirOwnScriptsAndStylesAndImagesFromTheGatewayOnly() {
         join("42", "holder");
-        HttpHeaders headers = WebClient.create(gateway.baseUrl()).get().uri("/api/products/42")
+        HttpHeaders headers = WebClient.create(fixture.gateway().baseUrl()).get().uri("/api/products/42")
                 .header("X-User-Id", "someone").header("Accept", "text/html")
                 .exchangeToMono(r -> r.releaseBody().thenReturn(r.headers().asHttpHeaders()))
                 .block(Duration.ofSeconds(5));
@@ -190,7 +162,7 @@ class PageBrandingBrowserTest {
     private void open(String language, String path) {
         browser = chromium.open(language);
         chromium.watchPolicyViolations();
-        browser.get(gateway.baseUrl() + path);
+        browser.get(fixture.gateway().baseUrl() + path);
     }
 
     private void assertBranded() {
@@ -205,7 +177,7 @@ class PageBrandingBrowserTest {
     }
 
     private static void join(String product, String user) {
-        WebClient.create(gateway.baseUrl()).get().uri("/api/products/" + product).header("X-User-Id", user)
+        WebClient.create(fixture.gateway().baseUrl()).get().uri("/api/products/" + product).header("X-User-Id", user)
                 .exchangeToMono(r -> r.releaseBody().thenReturn(r.statusCode().value())).block(Duration.ofSeconds(5));
     }
 }

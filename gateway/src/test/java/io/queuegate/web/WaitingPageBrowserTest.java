@@ -4,16 +4,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 
-import com.github.tomakehurst.wiremock.WireMockServer;
-import io.queuegate.support.Backend;
 import io.queuegate.support.Draw;
-import io.queuegate.support.GatewayInstance;
+import io.queuegate.support.GatewayFixture;
 import io.queuegate.support.HeadlessChromium;
-import io.queuegate.support.RedisProcess;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
@@ -37,51 +32,32 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class WaitingPageBrowserTest {
 
-
-    private static RedisProcess redis;
-    private static WireMockServer backend;
-    private static GatewayInstance gateway;
     private ChromeDriver browser;
+
+    @RegisterExtension
+    static final GatewayFixture fixture = GatewayFixture.withQueue(Map.of(
+                    "max-active", "1",
+                    "session-ttl", "10m",
+                    "promotion", "pubsub",
+                    "complete-on", "POST /api/products/{productId}/orders"))
+            // A sale that does not open while this class runs: its page stays the pre-queue's.
+            .with("queuegate.products.drop.opens-at", Instant.now().plus(Duration.ofHours(1)));
 
     @RegisterExtension
     static final HeadlessChromium chromium = HeadlessChromium.window(420, 860);
 
     @BeforeAll
-    static void start() {
-        redis = RedisProcess.start();
-        backend = Backend.start();
-        backend.stubFor(get(urlPathEqualTo("/api/products/42")).willReturn(aResponse().withStatus(200)
+    static void shop() {
+        fixture.backend().stubFor(get(urlPathEqualTo("/api/products/42")).willReturn(aResponse().withStatus(200)
                 .withHeader("Content-Type", "text/html")
                 .withBody("<html><body><h1 id=\"product\">Limited sneakers</h1></body></html>")));
-        Map<String, Object> properties = GatewayInstance.defaults(redis, backend.baseUrl(), Map.of(
-                "max-active", "1",
-                "session-ttl", "10m",
-                "promotion", "pubsub",
-                "complete-on", "POST /api/products/{productId}/orders"));
-        // A sale that does not open while this class runs: its page stays the pre-queue's.
-        properties.put("queuegate.products.drop.opens-at", Instant.now().plus(Duration.ofHours(1)));
-        gateway = GatewayInstance.start(properties);
-    }
-
-    @AfterAll
-    static void stop() {
-        if (gateway != null) {
-            gateway.close();
-            backend.stop();
-            redis.close();
-        }
-    }
-
-    @BeforeEach
-    void emptyQueues() {
-        redis.flushAll();
     }
 
     @Test
     void theWaitingPageMovesOnToTheProductByItselfWhenAPlaceFrees() {
         String holder = join("holder");
         browser = chromium.open();
-        browser.get(gateway.baseUrl() + "/api/products/42");
+        browser.get(fixture.gateway().baseUrl() + "/api/products/42");
 
         WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(10));
         wait.until(ExpectedConditions.textToBe(By.id("rank"), "1"));
@@ -91,7 +67,7 @@ class WaitingPageBrowserTest {
         chromium.screenshot("waiting-page-en.png");
         chromium.screenshotsAtWidths("waiting-page-en");
 
-        WebClient.create(gateway.baseUrl()).post().uri("/api/products/42/orders")
+        WebClient.create(fixture.gateway().baseUrl()).post().uri("/api/products/42/orders")
                 .header("X-User-Id", "holder").header("Queue-Token", holder)
                 .retrieve().toBodilessEntity().block(Duration.ofSeconds(5));
 
@@ -104,7 +80,7 @@ class WaitingPageBrowserTest {
     @Test
     void aPreQueuePageShowsTheDrawsCommitmentBehindHowIsThisFairAndAPlainLineShowsNone() {
         browser = chromium.open();
-        browser.get(gateway.baseUrl() + "/api/products/drop");
+        browser.get(fixture.gateway().baseUrl() + "/api/products/drop");
         WebElement line = browser.findElement(By.id("draw"));
         assertThat(line.isDisplayed()).isTrue();
         assertThat(browser.findElement(By.id("commitment")).isDisplayed()).as("a shopper need not read a hash")
@@ -112,12 +88,12 @@ class WaitingPageBrowserTest {
         browser.findElement(By.cssSelector("#draw summary")).click();
         assertThat(line.getText()).startsWith("How is this fair?\nPlaces are drawn at random, not by who clicked first.");
         String shown = browser.findElement(By.id("commitment")).getText();
-        String seed = redis.commands().hget("qg:{drop}:settings", "seed");
+        String seed = fixture.redis().commands().hget("qg:{drop}:settings", "seed");
         assertThat(shown).as("the SHA-256 of the seed kept secret in Redis").isEqualTo(Draw.commitment(seed));
         chromium.screenshot("pre-queue-commitment.png");
 
         join("holder");
-        browser.get(gateway.baseUrl() + "/api/products/42");
+        browser.get(fixture.gateway().baseUrl() + "/api/products/42");
         new WebDriverWait(browser, Duration.ofSeconds(10)).until(ExpectedConditions.textToBe(By.id("rank"), "1"));
         assertThat(browser.findElement(By.id("draw")).isDisplayed()).as("no draw, no line").isFalse();
     }
@@ -126,7 +102,7 @@ class WaitingPageBrowserTest {
     void thePreQueuePageCountsDownToTheOpeningInTheShoppersOwnTime() {
         browser = chromium.open();
         browser.executeCdpCommand("Emulation.setTimezoneOverride", Map.of("timezoneId", "Asia/Seoul"));
-        browser.get(gateway.baseUrl() + "/api/products/drop");
+        browser.get(fixture.gateway().baseUrl() + "/api/products/drop");
         String first = browser.findElement(By.id("countdown")).getText();
         assertThat(first).as("an hour to go, give or take the test's own minutes").matches("(00|01):[0-5][0-9]:[0-5][0-9]");
         new WebDriverWait(browser, Duration.ofSeconds(5)).until(d -> !d.findElement(By.id("countdown")).getText().equals(first));
@@ -145,14 +121,14 @@ class WaitingPageBrowserTest {
         join("drop", "early-2");
         browser = chromium.open("ko-KR");
         browser.executeCdpCommand("Emulation.setScriptExecutionDisabled", Map.of("value", true));
-        browser.get(gateway.baseUrl() + "/api/products/drop");
+        browser.get(fixture.gateway().baseUrl() + "/api/products/drop");
         assertThat(browser.findElement(By.id("countdown")).isDisplayed()).isFalse();
         assertThat(browser.findElement(By.id("opens-at")).getText()).startsWith("판매 시작: ").endsWith("(UTC)");
         assertThat(browser.findElement(By.id("pre-queued")).getText()).isEqualTo("판매 시작을 기다리는 분: 4명 (본인 포함)");
         chromium.close();
 
         browser = chromium.open("ko-KR");
-        browser.get(gateway.baseUrl() + "/api/products/drop");
+        browser.get(fixture.gateway().baseUrl() + "/api/products/drop");
         assertThat(browser.findElement(By.id("countdown")).getText()).matches("(00|01):[0-5][0-9]:[0-5][0-9]");
         assertThat(browser.findElement(By.id("opens-at")).getText()).startsWith("판매 시작: ").endsWith("(현지 시각)");
         assertThat(browser.findElement(By.id("pre-queued")).getText()).isEqualTo("판매 시작을 기다리는 분: 5명 (본인 포함)");
@@ -166,7 +142,7 @@ class WaitingPageBrowserTest {
         join("holder");
         join("someone");
         browser = chromium.open("ko-KR");
-        browser.get(gateway.baseUrl() + "/api/products/42");
+        browser.get(fixture.gateway().baseUrl() + "/api/products/42");
         WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(10));
         wait.until(ExpectedConditions.textToBe(By.id("rank"), "2"));
         assertThat(browser.getTitle()).isEqualTo("대기 중입니다");
@@ -181,7 +157,7 @@ class WaitingPageBrowserTest {
     }
 
     private static String join(String product, String user) {
-        return WebClient.create(gateway.baseUrl()).get().uri("/api/products/" + product).header("X-User-Id", user)
+        return WebClient.create(fixture.gateway().baseUrl()).get().uri("/api/products/" + product).header("X-User-Id", user)
                 .exchangeToMono(r -> r.releaseBody().thenReturn(r.headers().asHttpHeaders().getFirst("Queue-Token")))
                 .block(Duration.ofSeconds(5));
     }
