@@ -212,9 +212,13 @@ public class QueueConsole implements SmartLifecycle {
                 id -> new Followed(new RateHistory(properties.points(), baseSecond), now));
     }
 
-    /** An operator changed it: it stays listed while nobody is in it, so it can be changed back. */
+    /**
+     * An operator changed it (its room, its cap, or its stock: a stock said by the shop's answers is
+     * not a change of theirs): it stays listed while nobody is in it, so it can be changed back.
+     */
     private static boolean steered(QueueSnapshot snapshot) {
-        return snapshot.mode() != RoomMode.QUEUE || snapshot.draining() || snapshot.maxOverride() != null;
+        return snapshot.mode() != RoomMode.QUEUE || snapshot.draining() || snapshot.maxOverride() != null
+                || (snapshot.stock() != null && snapshot.stock().set());
     }
 
     private static Comparator<Row> comparator(String order) {

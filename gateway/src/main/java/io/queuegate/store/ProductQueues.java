@@ -335,6 +335,8 @@ public final class ProductQueues implements PlaceStore {
             events.abandoned(productId, Trigger.ADMIN, changed.abandoned());
             // A resume, a new mode or a larger max-active changes what is due.
             due.mark(productId);
+            // Operators' lists find it by its activity, though nobody may be in it.
+            registry.changed(productId);
             return changed.promoted();
         });
     }

@@ -18,7 +18,7 @@ import reactor.core.publisher.Mono;
 /**
  * The set of products with people in line ({@link QueueKeys#PRODUCTS}), walked by the safety
  * net's backstop pass, and the products by their last activity ({@link QueueKeys#ACTIVITY}: new
- * waiters and admissions), from which operators' lists are ranked. Both are keys of no product's
+ * waiters, admissions and operators' changes), from which operators' lists are ranked. Both are keys of no product's
  * slot, so they are written off the request path: products are gathered here and written in one
  * command each every {@link #FLUSH_PERIOD}. The activity index keeps the most recent
  * {@link #MAX_ACTIVE_PRODUCTS} for {@link #ACTIVITY_KEPT}: a flood of invented ids pushes out the
@@ -57,6 +57,14 @@ public final class ProductRegistry {
 
     /** Notes that the product admitted someone; written with the next flush. */
     public void admitted(String productId) {
+        active.add(productId);
+    }
+
+    /**
+     * Notes that an operator changed the product (its room, its cap, its stock); written with the
+     * next flush. It counts as activity: operators' lists show it though nobody may be in it.
+     */
+    public void changed(String productId) {
         active.add(productId);
     }
 

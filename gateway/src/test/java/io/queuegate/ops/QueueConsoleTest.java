@@ -211,6 +211,19 @@ class QueueConsoleTest {
                 .jsonPath("$.products[0].queue.stock").doesNotExist();
     }
 
+    /** An operator's stock is a change like a pause: the product stays listed, empty, to be changed back. */
+    @Test
+    void listsAProductNobodyIsInOnceAnOperatorSetItsStock() {
+        redis.flushAll();
+        management.post().uri("/actuator/queues/restocked").contentType(MediaType.APPLICATION_JSON)
+                .bodyValue("{\"action\":\"stock\",\"value\":\"40\"}").exchange().expectStatus().isOk();
+        Awaitility.await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> management.get()
+                .uri("/actuator/queueconsole/products?size=20").exchange()
+                .expectStatus().isOk()
+                .expectBody()
+                .jsonPath("$.products[?(@.productId == 'restocked')].queue.stock.left").isEqualTo(40));
+    }
+
     @Test
     void refusesAChangeAnotherSiteMakesAnOperatorsBrowserSend() {
         redis.flushAll();
