@@ -1,6 +1,5 @@
 package io.queuegate.admission;
 
-import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 
 import io.queuegate.config.QueuePolicy;
@@ -25,14 +24,10 @@ import io.queuegate.invites.InvitationCheck;
  *                   (the proof of work among them)
  * @param challengeSolution the request's {@code Queue-Challenge} header (a proof-of-work
  *                          solution), or {@code null}; read only for a join without a token
- * @param home where the decision goes on once Redis has answered: the request's own event loop.
- *             Redis's replies arrive on its client's one thread, which would otherwise sign
- *             tokens and write answers for every request of a call in turn. {@code null}: where
- *             the answer arrives
  */
 public record AdmissionRequest(String productId, String identity, PresentedToken presented, QueuePolicy policy,
         Supplier<String> clientAddress, String routeId, boolean completing, InvitationCheck invitation,
-        String challengeSolution, Executor home) {
+        String challengeSolution) {
 
     public AdmissionRequest {
         if (invitation == null) {

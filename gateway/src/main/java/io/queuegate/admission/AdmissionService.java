@@ -3,7 +3,6 @@ package io.queuegate.admission;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
-import java.util.concurrent.Executor;
 
 import io.queuegate.challenge.JoinGate;
 import io.queuegate.config.BindToken;
@@ -29,7 +28,6 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 import reactor.core.publisher.Mono;
-import reactor.core.scheduler.Schedulers;
 
 /**
  * Decides what happens to a request on a protected route: join or find the caller's place in
@@ -141,7 +139,7 @@ public class AdmissionService {
         JoinScript.Joiner joiner = new JoinScript.Joiner(caller.userId(), claim, invite,
                 paid == null ? null : paid.solution().mark(), paid == null ? null : paid.solution().markTtl(),
                 otherEpoch ? reclaims.of(caller.token(), policy) : null, terms);
-        return home(places.join(caller.productId(), policy.rules(), joiner), request.home())
+        return places.join(caller.productId(), policy.rules(), joiner)
                 .map(joined -> {
                     if (joined.enqueued()) {
                         placeMade(caller, request);
@@ -160,11 +158,6 @@ public class AdmissionService {
                     return Mono.just(invite.required() && !caller.hasToken() ? refused(request.invitation())
                             : new Admission.Unchecked());
                 });
-    }
-
-    /** The store's answer, going on at {@code home} (the request's event loop) when there is one. */
-    private static <T> Mono<T> home(Mono<T> answer, Executor home) {
-        return home == null ? answer : answer.publishOn(Schedulers.fromExecutor(home));
     }
 
     /** What the caller brings to a join under the route's {@code invites}. */

@@ -5,7 +5,6 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 
 import io.queuegate.admission.Admission;
@@ -40,11 +39,9 @@ import org.springframework.core.Ordered;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.server.reactive.ServerHttpRequest;
-import org.springframework.http.server.reactive.ServerHttpRequestDecorator;
 import org.springframework.web.server.ServerWebExchange;
 
 import reactor.core.publisher.Mono;
-import reactor.netty.Connection;
 
 /**
  * The waiting room: on routes whose metadata has a {@code queue} block, lets a request through
@@ -154,7 +151,7 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
                                 PresentedToken.of(request), policy, clientAddress(request), route.getId(),
                                 completing, invites ? PresentedInvitation.check(request, invitations, productId,
                                         identity.orElse(null)) : InvitationCheck.ABSENT,
-                                request.getHeaders().getFirst(ProofOfWork.HEADER), eventLoop(request)))
+                                request.getHeaders().getFirst(ProofOfWork.HEADER)))
                         .flatMap(decision -> act(forwardable, chain, decision,
                                 new Asked(route.getId(), productId, identity.orElse(null), policy.displayName(),
                                         cleanAddressBar),
@@ -201,18 +198,6 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
         URI stripped = forwardable.getRequest().getURI();
         String location = stripped.getRawPath() + (stripped.getRawQuery() == null ? "" : "?" + stripped.getRawQuery());
         return responses.seeOther(forwardable, URI.create(location));
-    }
-
-    /** The event loop the request is served on, where its decision goes on after Redis; {@code null} off Reactor Netty. */
-    private static Executor eventLoop(ServerHttpRequest request) {
-        try {
-            return ServerHttpRequestDecorator.getNativeRequest(request) instanceof Connection connection
-                    ? connection.channel().eventLoop() : null;
-        }
-        catch (IllegalStateException noNativeRequest) {
-            // A mock request (a test's): no server, so nowhere to go back to.
-            return null;
-        }
     }
 
     /**

@@ -2,10 +2,7 @@ package io.queuegate.admission;
 
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
-import io.queuegate.events.QueueEventHub;
-import io.queuegate.events.QueueEvents;
 import io.queuegate.store.ProductQueues;
 import io.queuegate.support.Lines;
 import io.queuegate.support.GatewayFixture;
@@ -214,24 +211,6 @@ class AdmissionFlowTest {
     private void fill(String productId) {
         get(productId, "alice", null).expectStatus().isOk();
         get(productId, "bob", null).expectStatus().isOk();
-    }
-
-    /**
-     * Redis's replies arrive on its client's one thread; a decision must not go on there (signing
-     * the token, writing the answer), or one thread would do that work for every request of a
-     * group-committed call in turn. It goes on on the request's own event loop.
-     */
-    @Test
-    void aDecisionRedisAnsweredGoesOnOnTheRequestsEventLoopNotOnTheRedisClientsThread() {
-        Map<String, String> threads = new ConcurrentHashMap<>();
-        fixture.gateway().bean(QueueEventHub.class).register(new QueueEvents() {
-            @Override
-            public void joined(String productId, String routeId, String userId, long rank) {
-                threads.put(userId, Thread.currentThread().getName());
-            }
-        });
-        get("77", "threaded", null).expectStatus().isOk();
-        assertThat(threads.get("threaded")).startsWith("reactor-http-");
     }
 
     private WebTestClient.ResponseSpec get(String productId, String user, String token) {

@@ -102,6 +102,6 @@ public final class InMemoryAdmission {
     public Admission admit(QueuePolicy policy, String identity, String token, boolean completing, String address) {
         return service.admit(new AdmissionRequest("42", identity,
                 token == null ? null : new PresentedToken(token, false, false), policy, () -> address, "products",
-                completing, null, null, null)).block();
+                completing, null, null)).block();
     }
 }
