@@ -55,18 +55,7 @@ class SlowClientsTest {
             out.write("GET /api/products/42 HTTP/1.1\r\nHost: localhost\r\n".getBytes(StandardCharsets.US_ASCII));
             // A header line every 200 ms, well within any idle timeout between bytes: only the
             // header deadline (1 s) stops it, and soon after it.
-            int[] lines = { 0 };
-            Awaitility.await("closed by the gateway").atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(200))
-                    .until(() -> {
-                        try {
-                            out.write(("X-Slow-" + lines[0]++ + ": y\r\n").getBytes(StandardCharsets.US_ASCII));
-                            out.flush();
-                        }
-                        catch (SocketException reset) {
-                            return true;
-                        }
-                        return closedByServer(socket);
-                    });
+            trickleUntilClosed(socket, 0, Duration.ofMillis(200));
         }
     }
 
@@ -105,20 +94,26 @@ class SlowClientsTest {
             out.write("X-Slow-0: y\r\n".getBytes(StandardCharsets.US_ASCII));
             out.flush();
             assertThat(closedByServer(socket)).as("closed before this head's own deadline").isFalse();
-            int[] lines = { 1 };
-            Awaitility.await("closed by the gateway").atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(100))
-                    .until(() -> {
-                        try {
-                            out.write(("X-Slow-" + lines[0]++ + ": y\r\n").getBytes(StandardCharsets.US_ASCII));
-                            out.flush();
-                        }
-                        catch (SocketException reset) {
-                            return true;
-                        }
-                        return closedByServer(socket);
-                    });
+            trickleUntilClosed(socket, 1, Duration.ofMillis(100));
             assertThat(Duration.ofNanos(System.nanoTime() - trickleStarted)).isGreaterThanOrEqualTo(Duration.ofMillis(1_000));
         }
+    }
+
+    /** Sends a header line every {@code interval} until the gateway closes the connection (within 5 s). */
+    private static void trickleUntilClosed(Socket socket, int firstLine, Duration interval) {
+        int[] lines = { firstLine };
+        Awaitility.await("closed by the gateway").atMost(Duration.ofSeconds(5)).pollInterval(interval)
+                .until(() -> {
+                    try {
+                        socket.getOutputStream().write(("X-Slow-" + lines[0]++ + ": y\r\n")
+                                .getBytes(StandardCharsets.US_ASCII));
+                        socket.getOutputStream().flush();
+                    }
+                    catch (SocketException reset) {
+                        return true;
+                    }
+                    return closedByServer(socket);
+                });
     }
 
     /** A request for a path no route serves, answered 404 with a small body, on a kept-alive connection. */

@@ -1,11 +1,9 @@
 package io.queuegate.admission;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
-import java.util.concurrent.atomic.AtomicReference;
+
+import io.queuegate.support.TestClock;
 
 import org.junit.jupiter.api.Test;
 
@@ -13,23 +11,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class JoinLimiterTest {
 
-    private final AtomicReference<Instant> now = new AtomicReference<>(Instant.parse("2026-12-02T12:00:00Z"));
-    private final Clock clock = new Clock() {
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now.get();
-        }
-    };
+    private final TestClock clock = new TestClock(Instant.parse("2026-12-02T12:00:00Z"));
     private final JoinLimiter limiter = new JoinLimiter(3, Duration.ofMinutes(1), clock);
 
     @Test
@@ -46,9 +28,9 @@ class JoinLimiterTest {
         for (int i = 0; i < 4; i++) {
             limiter.tryJoin("alice");
         }
-        now.set(now.get().plusSeconds(45));
+        clock.advance(Duration.ofSeconds(45));
         assertThat(limiter.tryJoin("alice")).isEqualTo(15_000);
-        now.set(now.get().plusSeconds(15));
+        clock.advance(Duration.ofSeconds(15));
         assertThat(limiter.tryJoin("alice")).isZero();
     }
 
@@ -68,7 +50,7 @@ class JoinLimiterTest {
         limiter.count("alice");
         int flooders = 0;
         for (int second = 1; second <= 10; second++) {
-            now.set(now.get().plusSeconds(1));
+            clock.advance(Duration.ofSeconds(1));
             for (int i = 0; i < 10_001; i++) {
                 limiter.tryJoin("ip:flood-" + flooders++);
             }
@@ -92,7 +74,7 @@ class JoinLimiterTest {
         limiter.count("alice");
         assertThat(limiter.check("alice")).as("two of three").isZero();
         limiter.count("alice");
-        now.set(now.get().plusSeconds(20));
+        clock.advance(Duration.ofSeconds(20));
         assertThat(limiter.check("alice")).as("three of three: the rest of the window").isEqualTo(40_000);
         assertThat(limiter.check("alice")).isEqualTo(40_000);
         assertThat(limiter.check("bob")).isZero();
@@ -103,10 +85,10 @@ class JoinLimiterTest {
         for (int i = 0; i < 3; i++) {
             limiter.count("alice");
         }
-        now.set(now.get().plusSeconds(60));
+        clock.advance(Duration.ofSeconds(60));
         assertThat(limiter.check("alice")).isZero();
         limiter.count("alice");
-        now.set(now.get().plusSeconds(30));
+        clock.advance(Duration.ofSeconds(30));
         limiter.count("alice");
         limiter.count("alice");
         assertThat(limiter.check("alice")).as("the new window began at its first count").isEqualTo(30_000);
@@ -127,7 +109,7 @@ class JoinLimiterTest {
             limiter.count("ip:caller-" + i);
         }
         assertThat(limiter.size()).isEqualTo(1000);
-        now.set(now.get().plusSeconds(61));
+        clock.advance(Duration.ofSeconds(61));
         limiter.count("alice");
         assertThat(limiter.size()).isEqualTo(1);
     }

@@ -1,12 +1,11 @@
 package io.queuegate.identity;
 
 import java.net.InetSocketAddress;
-import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
+
+import io.queuegate.support.TestClock;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -27,34 +26,18 @@ class IgnoredForwardedForTest {
 
     private static final String WARNING = "Ignored X-Forwarded-For from ";
 
-    private final AtomicLong now = new AtomicLong(1_000_000);
-    private final ClientAddresses addresses = new ClientAddresses(new TrustedProxies(List.of("10.0.0.0/8")),
-            new Clock() {
-                @Override
-                public ZoneOffset getZone() {
-                    return ZoneOffset.UTC;
-                }
-
-                @Override
-                public Clock withZone(ZoneId zone) {
-                    return this;
-                }
-
-                @Override
-                public Instant instant() {
-                    return Instant.ofEpochMilli(now.get());
-                }
-            });
+    private final TestClock clock = new TestClock(Instant.ofEpochMilli(1_000_000));
+    private final ClientAddresses addresses = new ClientAddresses(new TrustedProxies(List.of("10.0.0.0/8")), clock);
 
     @Test
     void anUntrustedPeersForwardedForIsReportedAtOnceThenAtMostOnceAMinute(CapturedOutput output) {
         assertThat(addresses.of(request("192.0.2.10", "198.51.100.7"))).isEqualTo("192.0.2.10");
         addresses.of(request("192.0.2.11", "198.51.100.8"));
-        now.addAndGet(59_999);
+        clock.advance(Duration.ofMillis(59_999));
         addresses.of(request("192.0.2.12", "198.51.100.9"));
         assertThat(count(output)).isEqualTo(1);
         assertThat(output.getAll()).contains(WARNING + "192.0.2.10").contains("queuegate.trusted-proxies");
-        now.addAndGet(1);
+        clock.advance(Duration.ofMillis(1));
         addresses.of(request("192.0.2.13", "198.51.100.10"));
         assertThat(count(output)).isEqualTo(2);
     }
