@@ -4,11 +4,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -43,6 +40,7 @@ import io.queuegate.store.SlotEventStream;
 import io.queuegate.store.TimedProducts;
 import io.queuegate.store.script.JoinScript;
 import io.queuegate.support.RedisProcess;
+import io.queuegate.support.TestClock;
 
 import org.HdrHistogram.Histogram;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
@@ -487,7 +485,7 @@ public final class Scale {
         factory.afterPropertiesSet();
         factory.start();
         try {
-            SettableClock clock = new SettableClock();
+            TestClock clock = new TestClock(Instant.EPOCH);
             ReactiveStringRedisTemplate template = new ReactiveStringRedisTemplate(factory);
             RedisGuard guard = new RedisGuard(new io.queuegate.store.Resilience4jBreaker(CircuitBreaker.ofDefaults("bench")), Duration.ofMinutes(1));
             QueueScripts scripts = new QueueScripts(new ScriptRunner(template, guard,
@@ -549,8 +547,8 @@ public final class Scale {
     private record Pass(String name, double millis, long scriptCalls, long moved) {
     }
 
-    private Pass pass(String name, SettableClock clock, long now, java.util.function.Supplier<Mono<Long>> run) {
-        clock.set(now);
+    private Pass pass(String name, TestClock clock, long now, java.util.function.Supplier<Mono<Long>> run) {
+        clock.set(Instant.ofEpochMilli(now));
         sync.configResetstat();
         long start = System.nanoTime();
         Long moved = run.get().block(Duration.ofMinutes(5));
@@ -559,36 +557,6 @@ public final class Scale {
         long calls = field(stats.get("cmdstat_evalsha"), "calls") + field(stats.get("cmdstat_eval"), "calls");
         System.out.printf("pass %s: %.0f ms, script calls %d, moved %d%n", name, millis, calls, moved);
         return new Pass(name, millis, calls, moved == null ? 0 : moved);
-    }
-
-    /** A clock the bench moves by hand: the passes' "now". */
-    private static final class SettableClock extends Clock {
-
-        private volatile long millis;
-
-        void set(long millis) {
-            this.millis = millis;
-        }
-
-        @Override
-        public long millis() {
-            return millis;
-        }
-
-        @Override
-        public Instant instant() {
-            return Instant.ofEpochMilli(millis);
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
     }
 
     // ---- helpers --------------------------------------------------------------------------------
