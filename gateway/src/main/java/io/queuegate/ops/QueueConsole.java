@@ -213,12 +213,11 @@ public class QueueConsole implements SmartLifecycle {
     }
 
     /**
-     * An operator changed it (its room, its cap, or its stock: a stock said by the shop's answers is
-     * not a change of theirs): it stays listed while nobody is in it, so it can be changed back.
+     * An operator changed it: it stays listed while nobody is in it, so it can be changed back. (A
+     * stock is not told apart: an operator's and the route's setting are written alike.)
      */
     private static boolean steered(QueueSnapshot snapshot) {
-        return snapshot.mode() != RoomMode.QUEUE || snapshot.draining() || snapshot.maxOverride() != null
-                || (snapshot.stock() != null && snapshot.stock().set());
+        return snapshot.mode() != RoomMode.QUEUE || snapshot.draining() || snapshot.maxOverride() != null;
     }
 
     private static Comparator<Row> comparator(String order) {

@@ -25,8 +25,8 @@ import reactor.netty.http.server.HttpServer;
  * stays with {@code server.netty.idle-timeout}.
  *
  * <p>Two handlers share one deadline per connection: one before the HTTP codec sees the first
- * bytes of a request and starts the clock, one after it sees the decoded request head and stops
- * it. HTTP/2 connections are left as they are.
+ * bytes of a request and starts the clock, one after it sees the decoded request head and marks
+ * the head as in (the timer, if pending, then lapses). HTTP/2 connections are left as they are.
  */
 public final class HeaderReadTimeout implements NettyServerCustomizer {
 

@@ -43,14 +43,6 @@ public record QueueSnapshot(long waiting, long active, Integer routeMaxActive, I
      * @param soldOutAt when it ran out (epoch ms), or {@code null} while some is left
      */
     public record StockState(long left, int unitsPerShopper, String source, Long soldOutAt) {
-
-        /** The {@code source} of a stock an operator or the product's setting gave (fill.lua's {@code stock_src}). */
-        public static final String SET = "set";
-
-        /** Whether an operator or the product's setting said it last, not the shop's answers. */
-        public boolean set() {
-            return SET.equals(source);
-        }
     }
 
     /**

@@ -26,7 +26,7 @@ import reactor.core.publisher.Mono;
  * {@code max-active} places and a line in ticket order, sessions that end by time, completion
  * claims and proof-of-work marks taken once, and a join's terms for a new place. Only what a plain
  * route needs: no sale times, pace, invitations, stock or recovery (those stay with the script tests).
- * {@link PlaceStoreContractTest} holds it to the answers {@code join.lua}, {@code status.lua} and
+ * {@link PlaceStoreContract} holds it to the answers {@code join.lua}, {@code status.lua} and
  * {@code leave.lua} give on a real Redis.
  */
 public final class InMemoryPlaceStore implements PlaceStore {
@@ -63,7 +63,7 @@ public final class InMemoryPlaceStore implements PlaceStore {
     }
 
     @Override
-    public synchronized Mono<JoinScript.Joined> join(String productId, ProductRules rules, JoinScript.Joiner joiner) {
+    public Mono<JoinScript.Joined> join(String productId, ProductRules rules, JoinScript.Joiner joiner) {
         return call(() -> product(productId).join(rules, joiner, clock.millis()));
     }
 
@@ -103,12 +103,17 @@ public final class InMemoryPlaceStore implements PlaceStore {
         return call(() -> -1L);
     }
 
-    private synchronized <T> Mono<T> call(java.util.function.Supplier<T> work) {
-        calls.incrementAndGet();
-        if (failing) {
-            return Mono.error(new QueryTimeoutException("Redis command timed out (in-memory store set to fail)"));
-        }
-        return Mono.just(work.get());
+    /** One call, made when subscribed (as a script call is sent), not when the {@code Mono} is built. */
+    private <T> Mono<T> call(java.util.function.Supplier<T> work) {
+        return Mono.defer(() -> {
+            synchronized (this) {
+                calls.incrementAndGet();
+                if (failing) {
+                    return Mono.error(new QueryTimeoutException("Redis command timed out (in-memory store set to fail)"));
+                }
+                return Mono.just(work.get());
+            }
+        });
     }
 
     private Product product(String productId) {
@@ -161,7 +166,8 @@ public final class InMemoryPlaceStore implements PlaceStore {
         }
 
         StatusScript.Result status(String user, long now) {
-            endSessions(now);
+            // As status.lua: ended sessions no longer count, but nobody is admitted by asking.
+            expire(now);
             Duration abandonAfter = rules == null ? Duration.ZERO : rules.abandonAfter();
             if (active.containsKey(user)) {
                 return new StatusScript.Result(new Placement(Placement.State.ACTIVE, 0, 0), null, abandonAfter, false,
@@ -209,12 +215,17 @@ public final class InMemoryPlaceStore implements PlaceStore {
             }
         }
 
+        /** Ended sessions go, and their places are filled (as a join or a release does). */
         private void endSessions(long now) {
-            active.values().removeIf(end -> end <= now);
-            claims.keySet().retainAll(active.keySet());
+            expire(now);
             if (rules != null) {
                 fill(now);
             }
+        }
+
+        private void expire(long now) {
+            active.values().removeIf(end -> end <= now);
+            claims.keySet().retainAll(active.keySet());
         }
 
         private long rank(String user) {

@@ -42,6 +42,10 @@ class SessionsTest {
         assertThat(admission.sessions.leave(alice.caller()).block()).isTrue();
         assertThat(admission.sessions.leave(alice.caller()).block()).isFalse();
         assertThat(admission.admit(policy, "bob", bob.token(), false)).isInstanceOf(Admission.Active.class);
+        // Within the second her pass was remembered for: the store is asked, and her place is gone.
+        int calls = admission.store.calls();
+        assertThat(admission.admit(policy, "alice", alice.issuedToken(), false)).isInstanceOf(Admission.Waiting.class);
+        assertThat(admission.store.calls()).isEqualTo(calls + 1);
     }
 
     @Test

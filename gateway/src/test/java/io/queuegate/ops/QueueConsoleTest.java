@@ -211,17 +211,17 @@ class QueueConsoleTest {
                 .jsonPath("$.products[0].queue.stock").doesNotExist();
     }
 
-    /** An operator's stock is a change like a pause: the product stays listed, empty, to be changed back. */
+    /** An operator's change to a product nobody is in lists it, so it can be changed back. */
     @Test
-    void listsAProductNobodyIsInOnceAnOperatorSetItsStock() {
+    void listsAProductNobodyIsInOnceAnOperatorClosesIt() {
         redis.flushAll();
-        management.post().uri("/actuator/queues/restocked").contentType(MediaType.APPLICATION_JSON)
-                .bodyValue("{\"action\":\"stock\",\"value\":\"40\"}").exchange().expectStatus().isOk();
+        management.post().uri("/actuator/queues/quiet").contentType(MediaType.APPLICATION_JSON)
+                .bodyValue("{\"action\":\"mode\",\"value\":\"closed\"}").exchange().expectStatus().isOk();
         Awaitility.await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> management.get()
                 .uri("/actuator/queueconsole/products?size=20").exchange()
                 .expectStatus().isOk()
                 .expectBody()
-                .jsonPath("$.products[?(@.productId == 'restocked')].queue.stock.left").isEqualTo(40));
+                .jsonPath("$.products[?(@.productId == 'quiet')].queue.mode").isEqualTo("closed"));
     }
 
     @Test

@@ -37,7 +37,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class QueueAdmissionFilterTest {
 
     private final InMemoryAdmission admission = new InMemoryAdmission();
-    private final List<String> decisions = new ArrayList<>();
+    /** The events the filter reports, in order: what metrics and the audit log hear. */
+    private final List<String> events = new ArrayList<>();
     private final List<ServerWebExchange> forwarded = new ArrayList<>();
     private final QueueAdmissionFilter filter;
     private final Route queued = Route.async().id("products").uri(URI.create("http://shop.internal"))
@@ -46,6 +47,10 @@ class QueueAdmissionFilterTest {
             .build();
     private final Route open = Route.async().id("open").uri(URI.create("http://shop.internal"))
             .predicate(exchange -> true).build();
+    private final Route guarded = Route.async().id("guarded").uri(URI.create("http://shop.internal"))
+            .predicate(exchange -> true).metadata(Map.of("queue", Map.of("join-challenge", "anonymous"))).build();
+    private final Route forgiving = Route.async().id("forgiving").uri(URI.create("http://shop.internal"))
+            .predicate(exchange -> true).metadata(Map.of("queue", Map.of("on-redis-failure", "open"))).build();
 
     QueueAdmissionFilterTest() {
         ResourceBundleMessageSource messages = new ResourceBundleMessageSource();
@@ -55,14 +60,24 @@ class QueueAdmissionFilterTest {
                 new WaitingPage(new ClassPathResource("queuegate/waiting-page.html"),
                         new ClassPathResource("queuegate/unavailable-page.html"), messages),
                 Duration.ofHours(2));
-        QueueEvents events = new QueueEvents() {
+        QueueEvents heard = new QueueEvents() {
             @Override
             public void decided(String routeId, Decision outcome, Duration took) {
-                decisions.add(routeId + " " + outcome.value());
+                events.add("decided " + routeId + " " + outcome.value());
+            }
+
+            @Override
+            public void rejected(String routeId, String code) {
+                events.add("rejected " + routeId + " " + code);
+            }
+
+            @Override
+            public void failOpenPass(String productId, String routeId) {
+                events.add("unchecked pass " + productId + " " + routeId);
             }
         };
         filter = new QueueAdmissionFilter(new RouteQueuePolicies(Map.of()), admission.service, admission.sessions,
-                events, responses, new ClientAddresses(new TrustedProxies(List.of())),
+                heard, responses, new ClientAddresses(new TrustedProxies(List.of())),
                 exchange -> Mono.justOrEmpty(exchange.getRequest().getHeaders().getFirst("X-User-Id")), 1 << 20,
                 null, false);
     }
@@ -77,7 +92,7 @@ class QueueAdmissionFilterTest {
         assertThat(exchange.getResponse().getStatusCode()).isEqualTo(HttpStatus.OK);
         assertThat(exchange.getResponse().getHeaders().getFirst("Queue-Token")).isNotBlank();
         assertThat(exchange.getResponse().getCookies().getFirst("queue_token")).isNotNull();
-        assertThat(decisions).containsExactly("products active");
+        assertThat(events).containsExactly("decided products active");
     }
 
     @Test
@@ -92,7 +107,7 @@ class QueueAdmissionFilterTest {
         assertThat(bob.getResponse().getHeaders().getFirst("Queue-Rank")).isEqualTo("1");
         assertThat(bob.getResponse().getHeaders().getFirst("Retry-After")).isNotBlank();
         assertThat(bob.getResponse().getBodyAsString().block()).contains("\"status\":\"WAITING\"").contains("\"rank\":1");
-        assertThat(decisions).containsExactly("products active", "products waiting");
+        assertThat(events).containsExactly("decided products active", "decided products waiting");
     }
 
     @Test
@@ -108,6 +123,7 @@ class QueueAdmissionFilterTest {
                 HttpStatus.CREATED);
         assertThat(again.getResponse().getStatusCode()).as("one admission buys once").isEqualTo(HttpStatus.CONFLICT);
         assertThat(again.getResponse().getBodyAsString().block()).contains("\"error\":\"session_ended\"");
+        assertThat(events).endsWith("rejected products session_ended", "decided products rejected");
     }
 
     @Test
@@ -130,7 +146,7 @@ class QueueAdmissionFilterTest {
         filter.filter(exchange, shop(HttpStatus.OK)).block();
         assertThat(forwarded).containsExactly(exchange);
         assertThat(admission.store.calls()).isZero();
-        assertThat(decisions).isEmpty();
+        assertThat(events).isEmpty();
     }
 
     @Test
@@ -152,7 +168,29 @@ class QueueAdmissionFilterTest {
         MockServerWebExchange exchange = filter(MockServerHttpRequest.get("/api/products/42"), "alice", null, HttpStatus.OK);
         assertThat(exchange.getResponse().getStatusCode()).isEqualTo(HttpStatus.SERVICE_UNAVAILABLE);
         assertThat(forwarded).isEmpty();
-        assertThat(decisions).containsExactly("products unavailable");
+        assertThat(events).containsExactly("rejected products queue_unavailable", "decided products unavailable");
+    }
+
+    @Test
+    void whenTheStoreCannotAnswerAnOpenRouteForwardsUncheckedWithTheProvenIdentity() {
+        admission.store.failing(true);
+        MockServerWebExchange exchange = request(forgiving, MockServerHttpRequest.get("/api/products/42"), "alice", null);
+        filter.filter(exchange, shop(HttpStatus.OK)).block();
+        assertThat(forwarded).containsExactly(exchange);
+        assertThat((String) exchange.getAttribute(ForwardedRequestHeaders.IDENTITY)).isEqualTo("alice");
+        assertThat(events).containsExactly("unchecked pass 42 forgiving", "decided forgiving unchecked");
+    }
+
+    @Test
+    void anAnonymousCallerIsAskedForProofOfWorkBeforeTheStoreIsAsked() {
+        MockServerWebExchange exchange = request(guarded, MockServerHttpRequest.get("/api/products/42"), null, null);
+        filter.filter(exchange, shop(HttpStatus.OK)).block();
+        assertThat(exchange.getResponse().getStatusCode()).isEqualTo(HttpStatus.PRECONDITION_REQUIRED);
+        assertThat(exchange.getResponse().getBodyAsString().block()).contains("\"error\":\"challenge_required\"")
+                .contains("\"challenge\":{");
+        assertThat(forwarded).isEmpty();
+        assertThat(admission.store.calls()).isZero();
+        assertThat(events).containsExactly("rejected guarded challenge_required", "decided guarded rejected");
     }
 
     private MockServerWebExchange filter(MockServerHttpRequest.BaseBuilder<?> request, String user, String token,
@@ -164,7 +202,10 @@ class QueueAdmissionFilterTest {
 
     private static MockServerWebExchange request(Route route, MockServerHttpRequest.BaseBuilder<?> request, String user,
             String token) {
-        request.header("X-User-Id", user).header("Accept", "application/json");
+        if (user != null) {
+            request.header("X-User-Id", user);
+        }
+        request.header("Accept", "application/json");
         if (token != null) {
             request.header("Queue-Token", token);
         }
