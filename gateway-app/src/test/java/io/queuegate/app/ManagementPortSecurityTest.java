@@ -1,17 +1,12 @@
 package io.queuegate.app;
 
-import java.util.Map;
 
-import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.client.WireMock;
-import io.queuegate.support.Backend;
 import io.queuegate.support.PowSolver;
-import io.queuegate.support.RedisProcess;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -32,41 +27,25 @@ class ManagementPortSecurityTest {
     static final String PASSWORD = "correct-horse-battery-staple";
     private static final String PAUSE = "{\"action\":\"pause\"}";
 
-    private static RedisProcess redis;
-    private static WireMockServer shop;
-    private static ShopJwts jwts;
-    private static RunnableGateway gateway;
+    private static final ShopJwts jwts = new ShopJwts();
 
-    @BeforeAll
-    static void start() {
-        redis = RedisProcess.start();
-        shop = Backend.start();
-        jwts = new ShopJwts();
-        Map<String, Object> properties = RunnableGateway.properties(redis, shop.baseUrl());
-        properties.put("spring.security.user.name", OPERATOR);
-        properties.put("spring.security.user.password", PASSWORD);
-        properties.put("spring.security.oauth2.resourceserver.jwt.public-key-location", jwts.publicKeyLocation());
-        gateway = RunnableGateway.start(properties);
-    }
-
-    @AfterAll
-    static void stop() {
-        gateway.close();
-        shop.stop();
-        redis.close();
-    }
+    @RegisterExtension
+    static final RunnableGatewayFixture fixture = RunnableGatewayFixture.create()
+            .with("spring.security.user.name", OPERATOR)
+            .with("spring.security.user.password", PASSWORD)
+            .with("spring.security.oauth2.resourceserver.jwt.public-key-location", jwts.publicKeyLocation());
 
     /** Product 42 exists (a shopper joined it) and nobody paused it. */
     @BeforeEach
     void oneShopperJoined() {
-        redis.flushAll();
-        assertThat(gateway.anonymousJoin("/api/products/42").statusCode()).isEqualTo(200);
+        fixture.redis().flushAll();
+        assertThat(fixture.gateway().anonymousJoin("/api/products/42").statusCode()).isEqualTo(200);
         assertThat(paused()).isFalse();
     }
 
     @Test
     void shoppersRequestsPassSpringSecurityWhenItValidatesTheirJwts() {
-        assertThat(gateway.bean(ShopperPathSecurity.Filter.class).shoppersSkip()).isFalse();
+        assertThat(fixture.gateway().bean(ShopperPathSecurity.Filter.class).shoppersSkip()).isFalse();
     }
 
     @Test
@@ -101,7 +80,7 @@ class ManagementPortSecurityTest {
 
     @Test
     void aDnsRebindingPageCannotActEvenWithTheOperatorsLogin() {
-        String evil = "evil.example:" + gateway.managementPort();
+        String evil = "evil.example:" + fixture.gateway().managementPort();
         // What the browser of a rebinding page sends: its own name, and same-origin by its own account.
         RawHttp.Answer rebound = post("/actuator/queues/42", PAUSE, "Host", evil, "Origin", "http://" + evil,
                 "Sec-Fetch-Site", "same-origin", "Authorization", RawHttp.basic(OPERATOR, PASSWORD));
@@ -117,13 +96,13 @@ class ManagementPortSecurityTest {
         assertThat(anonymous.status()).as(anonymous.toString()).isEqualTo(421);
         assertThat(anonymous.header("WWW-Authenticate")).isEmpty();
         // Another address of the same network is no name of this gateway either.
-        assertThat(post("/actuator/queues/42", PAUSE, "Host", "10.1.2.3:" + gateway.managementPort(),
+        assertThat(post("/actuator/queues/42", PAUSE, "Host", "10.1.2.3:" + fixture.gateway().managementPort(),
                 "Authorization", RawHttp.basic(OPERATOR, PASSWORD)).status()).isEqualTo(421);
         assertThat(paused()).as("nothing was paused").isFalse();
 
         // The gateway's own names act.
-        for (String host : new String[] { "localhost:" + gateway.managementPort(), "127.0.0.1:" + gateway.managementPort(),
-                "[::1]:" + gateway.managementPort() }) {
+        for (String host : new String[] { "localhost:" + fixture.gateway().managementPort(), "127.0.0.1:" + fixture.gateway().managementPort(),
+                "[::1]:" + fixture.gateway().managementPort() }) {
             RawHttp.Answer own = post("/actuator/queues/42", PAUSE, "Host", host, "Origin", "http://" + host,
                     "Sec-Fetch-Site", "same-origin", "Authorization", RawHttp.basic(OPERATOR, PASSWORD));
             assertThat(own.status()).as(host + ": " + own).isEqualTo(200);
@@ -137,14 +116,14 @@ class ManagementPortSecurityTest {
         assertThat(get("/actuator/queueconsole").status()).isEqualTo(401);
         assertThat(get("/actuator/queueconsole/products").status()).isEqualTo(401);
 
-        RawHttp.Answer rebound = get("/actuator/queueconsole", "Host", "evil.example:" + gateway.managementPort(),
+        RawHttp.Answer rebound = get("/actuator/queueconsole", "Host", "evil.example:" + fixture.gateway().managementPort(),
                 "Authorization", login);
         assertThat(rebound.status()).as(rebound.toString()).isEqualTo(421);
         assertThat(rebound.body()).doesNotContain("QueueGate console");
-        assertThat(get("/actuator/queueconsole/products", "Host", "evil.example:" + gateway.managementPort(),
+        assertThat(get("/actuator/queueconsole/products", "Host", "evil.example:" + fixture.gateway().managementPort(),
                 "Authorization", login).status()).isEqualTo(421);
 
-        RawHttp.Answer console = get("/actuator/queueconsole", "Host", "localhost:" + gateway.managementPort(),
+        RawHttp.Answer console = get("/actuator/queueconsole", "Host", "localhost:" + fixture.gateway().managementPort(),
                 "Authorization", login);
         assertThat(console.status()).as(console.toString()).isEqualTo(200);
         assertThat(console.body()).contains("QueueGate console");
@@ -168,30 +147,30 @@ class ManagementPortSecurityTest {
         // Each request is a new anonymous shopper, so each asks a product of its own, which admits it.
         int product = 100;
         for (String[] credentials : new String[][] { {}, { "Authorization", RawHttp.basic(OPERATOR, PASSWORD) },
-                { "Authorization", RawHttp.basic(OPERATOR, "wrong") }, { "Host", "shop.example" } }) {
+                { "Authorization", RawHttp.basic(OPERATOR, "wrong") }, { "Host", "fixture.shop().example" } }) {
             String path = "/api/products/" + ++product;
             // Anonymous, so first asked for the proof of work the runnable gateway asks of anonymous callers.
-            RawHttp.Answer challenged = RawHttp.send(gateway.port(), "GET", path, null, credentials);
+            RawHttp.Answer challenged = RawHttp.send(fixture.gateway().port(), "GET", path, null, credentials);
             assertThat(challenged.status()).as(challenged.toString()).isEqualTo(428);
             assertThat(challenged.headers()).doesNotContainKey("www-authenticate");
             String[] paid = java.util.Arrays.copyOf(credentials, credentials.length + 2);
             paid[credentials.length] = "Queue-Challenge";
             paid[credentials.length + 1] = PowSolver.solveBody(challenged.body());
-            RawHttp.Answer answer = RawHttp.send(gateway.port(), "GET", path, null, paid);
+            RawHttp.Answer answer = RawHttp.send(fixture.gateway().port(), "GET", path, null, paid);
             assertThat(answer.status()).as(answer.toString()).isEqualTo(200);
             assertThat(answer.headers()).as("no login challenge, no security headers of the management chain")
                     .doesNotContainKeys("www-authenticate", "x-frame-options", "x-content-type-options",
                             "x-xss-protection", "cache-control", "pragma", "expires");
         }
         // A write from another origin, without a login, passes to the shop as before.
-        RawHttp.Answer unpaid = RawHttp.send(gateway.port(), "POST", "/api/products/300", "{}",
+        RawHttp.Answer unpaid = RawHttp.send(fixture.gateway().port(), "POST", "/api/products/300", "{}",
                 "Content-Type", "application/json", "Origin", "http://elsewhere.example");
         assertThat(unpaid.status()).as(unpaid.toString()).isEqualTo(428);
-        RawHttp.Answer write = RawHttp.send(gateway.port(), "POST", "/api/products/300", "{}",
+        RawHttp.Answer write = RawHttp.send(fixture.gateway().port(), "POST", "/api/products/300", "{}",
                 "Content-Type", "application/json", "Origin", "http://elsewhere.example",
                 "Queue-Challenge", PowSolver.solveBody(unpaid.body()));
         assertThat(write.status()).as("the shop's own answer (it has no such handler): %s", write).isEqualTo(404);
-        assertThat(shop.findAll(WireMock.postRequestedFor(WireMock.urlEqualTo("/api/products/300")))).hasSize(1);
+        assertThat(fixture.shop().findAll(WireMock.postRequestedFor(WireMock.urlEqualTo("/api/products/300")))).hasSize(1);
     }
 
     private static boolean paused() {
@@ -201,7 +180,7 @@ class ManagementPortSecurityTest {
     }
 
     private static RawHttp.Answer get(String path, String... headers) {
-        return RawHttp.send(gateway.managementPort(), "GET", path, null, headers);
+        return RawHttp.send(fixture.gateway().managementPort(), "GET", path, null, headers);
     }
 
     private static RawHttp.Answer post(String path, String body, String... headers) {
@@ -209,6 +188,6 @@ class ManagementPortSecurityTest {
         all[0] = "Content-Type";
         all[1] = "application/json";
         System.arraycopy(headers, 0, all, 2, headers.length);
-        return RawHttp.send(gateway.managementPort(), "POST", path, body, all);
+        return RawHttp.send(fixture.gateway().managementPort(), "POST", path, body, all);
     }
 }

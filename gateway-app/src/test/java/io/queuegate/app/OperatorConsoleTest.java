@@ -5,16 +5,11 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.Map;
 
-import com.github.tomakehurst.wiremock.WireMockServer;
-import io.queuegate.support.Backend;
-import io.queuegate.support.RedisProcess;
 
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -35,50 +30,34 @@ class OperatorConsoleTest {
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private static final String LOGIN = RawHttp.basic("ops-alice", "console-test-password");
 
-    private static RedisProcess redis;
-    private static WireMockServer shop;
-    private static ShopJwts jwts;
-    private static RunnableGateway gateway;
+    private static final ShopJwts jwts = new ShopJwts();
 
-    @BeforeAll
-    static void start() {
-        redis = RedisProcess.start();
-        shop = Backend.start();
-        jwts = new ShopJwts();
-        Map<String, Object> properties = RunnableGateway.properties(redis, shop.baseUrl());
-        properties.put("spring.security.oauth2.resourceserver.jwt.public-key-location", jwts.publicKeyLocation());
-        properties.put("spring.security.user.name", "ops-alice");
-        properties.put("spring.security.user.password", "console-test-password");
-        properties.put("logging.level.io.queuegate.audit", "INFO");
-        gateway = RunnableGateway.start(properties);
-    }
-
-    @AfterAll
-    static void stop() {
-        gateway.close();
-        shop.stop();
-        redis.close();
-    }
+    @RegisterExtension
+    static final RunnableGatewayFixture fixture = RunnableGatewayFixture.create()
+            .with("spring.security.oauth2.resourceserver.jwt.public-key-location", jwts.publicKeyLocation())
+            .with("spring.security.user.name", "ops-alice")
+            .with("spring.security.user.password", "console-test-password")
+            .with("logging.level.io.queuegate.audit", "INFO");
 
     @Test
     void servesTheConsoleOnTheManagementPortAndNeverOnTheShopperPort() {
-        HttpResponse<String> console = send(gateway.managementPort(), "GET", "/actuator/queueconsole", null,
+        HttpResponse<String> console = send(fixture.gateway().managementPort(), "GET", "/actuator/queueconsole", null,
                 "Accept", "text/html", "Authorization", LOGIN);
         assertThat(console.statusCode()).isEqualTo(200);
         assertThat(console.body()).contains("QueueGate console");
         assertThat(console.headers().firstValue("Content-Security-Policy")).hasValueSatisfying(policy ->
                 assertThat(policy).contains("frame-ancestors 'none'"));
-        assertThat(send(gateway.managementPort(), "GET", "/actuator/queueconsole/products", null,
+        assertThat(send(fixture.gateway().managementPort(), "GET", "/actuator/queueconsole/products", null,
                 "Authorization", LOGIN).statusCode()).isEqualTo(200);
 
-        assertThat(send(gateway.port(), "GET", "/actuator/queueconsole", null, "Accept", "text/html").statusCode())
+        assertThat(send(fixture.gateway().port(), "GET", "/actuator/queueconsole", null, "Accept", "text/html").statusCode())
                 .isEqualTo(404);
-        assertThat(send(gateway.port(), "GET", "/actuator/queueconsole/products", null).statusCode()).isEqualTo(404);
+        assertThat(send(fixture.gateway().port(), "GET", "/actuator/queueconsole/products", null).statusCode()).isEqualTo(404);
     }
 
     @Test
     void theAuditLogNamesTheOperatorWhoActed(CapturedOutput output) {
-        HttpResponse<String> paused = send(gateway.managementPort(), "POST", "/actuator/queues/42",
+        HttpResponse<String> paused = send(fixture.gateway().managementPort(), "POST", "/actuator/queues/42",
                 "{\"action\":\"pause\"}", "Content-Type", "application/json", "Authorization", LOGIN);
         assertThat(paused.statusCode()).isEqualTo(200);
 
@@ -86,15 +65,15 @@ class OperatorConsoleTest {
                 .contains("operator_action product=42 action=pause value= promoted=0 by=ops-alice"));
 
         // Nobody acts anonymously any more: without the login nothing happens, so nothing is logged.
-        HttpResponse<String> anonymous = send(gateway.managementPort(), "POST", "/actuator/queues/42",
+        HttpResponse<String> anonymous = send(fixture.gateway().managementPort(), "POST", "/actuator/queues/42",
                 "{\"action\":\"resume\"}", "Content-Type", "application/json");
         assertThat(anonymous.statusCode()).isEqualTo(401);
         // Nor does a JWT of the shop's identity provider: it names a shopper, who is no operator.
-        HttpResponse<String> shopper = send(gateway.managementPort(), "POST", "/actuator/queues/42",
+        HttpResponse<String> shopper = send(fixture.gateway().managementPort(), "POST", "/actuator/queues/42",
                 "{\"action\":\"resume\"}", "Content-Type", "application/json",
                 "Authorization", "Bearer " + jwts.signed("ops-alice"));
         assertThat(shopper.statusCode()).isEqualTo(401);
-        HttpResponse<String> resumed = send(gateway.managementPort(), "POST", "/actuator/queues/42",
+        HttpResponse<String> resumed = send(fixture.gateway().managementPort(), "POST", "/actuator/queues/42",
                 "{\"action\":\"resume\"}", "Content-Type", "application/json", "Authorization", LOGIN);
         assertThat(resumed.statusCode()).isEqualTo(200);
         Awaitility.await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(output.getOut())
@@ -105,12 +84,12 @@ class OperatorConsoleTest {
 
     @Test
     void refusesAChangeFromAnotherSiteThoughSpringSecurityChecksNoCsrfToken() {
-        HttpResponse<String> forged = send(gateway.managementPort(), "POST", "/actuator/queues/42",
+        HttpResponse<String> forged = send(fixture.gateway().managementPort(), "POST", "/actuator/queues/42",
                 "{\"action\":\"drain\"}", "Content-Type", "application/json", "Origin", "http://evil.example",
                 "Authorization", LOGIN);
         assertThat(forged.statusCode()).isEqualTo(403);
         assertThat(forged.body()).contains("cross_site_request");
-        assertThat(redis.commands().hget("qg:{42}:settings", "draining")).isNotEqualTo("1");
+        assertThat(fixture.redis().commands().hget("qg:{42}:settings", "draining")).isNotEqualTo("1");
     }
 
     private static HttpResponse<String> send(int port, String method, String path, String body, String... headers) {

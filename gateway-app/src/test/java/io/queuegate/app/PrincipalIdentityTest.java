@@ -5,18 +5,13 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.Map;
 
-import com.github.tomakehurst.wiremock.WireMockServer;
 import io.queuegate.identity.UserIds;
-import io.queuegate.support.Backend;
 import io.queuegate.support.Lines;
-import io.queuegate.support.RedisProcess;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.anyRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
@@ -33,35 +28,17 @@ class PrincipalIdentityTest {
     /** Each header on its own line, as HTTP/1.1 sends them. */
     private static final HttpClient HTTP_1_1 = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
-    private static RedisProcess redis;
-    private static WireMockServer shop;
-    private static ShopJwts jwts;
-    private static RunnableGateway gateway;
+    private static final ShopJwts jwts = new ShopJwts();
 
-    @BeforeAll
-    static void start() {
-        redis = RedisProcess.start();
-        shop = Backend.start();
-        jwts = new ShopJwts();
-        Map<String, Object> properties = RunnableGateway.properties(redis, shop.baseUrl());
-        properties.put("spring.security.oauth2.resourceserver.jwt.public-key-location", jwts.publicKeyLocation());
-        properties.put("spring.cloud.gateway.server.webflux.routes[1].id", "open");
-        properties.put("spring.cloud.gateway.server.webflux.routes[1].uri", shop.baseUrl());
-        properties.put("spring.cloud.gateway.server.webflux.routes[1].predicates[0]", "Path=/open/**");
-        gateway = RunnableGateway.start(properties);
-    }
-
-    @AfterAll
-    static void stop() {
-        gateway.close();
-        shop.stop();
-        redis.close();
-    }
+    @RegisterExtension
+    static final RunnableGatewayFixture fixture = RunnableGatewayFixture.create()
+            .with("spring.security.oauth2.resourceserver.jwt.public-key-location", jwts.publicKeyLocation())
+            .withOpenRoute("open", "/open/**");
 
     @BeforeEach
     void empty() {
-        redis.flushAll();
-        shop.resetRequests();
+        fixture.redis().flushAll();
+        fixture.shop().resetRequests();
     }
 
     @Test
@@ -70,8 +47,8 @@ class PrincipalIdentityTest {
         HttpResponse<String> bob = product(bearer("bob"));
         assertThat(bob.statusCode()).isEqualTo(429);
         assertThat(bob.body()).contains("\"userId\":\"bob\"").contains("\"rank\":1");
-        assertThat(Lines.of(redis.commands(), "42")).containsExactly("bob");
-        assertThat(shop.findAll(anyRequestedFor(anyUrl()))).singleElement()
+        assertThat(Lines.of(fixture.redis().commands(), "42")).containsExactly("bob");
+        assertThat(fixture.shop().findAll(anyRequestedFor(anyUrl()))).singleElement()
                 .satisfies(request -> assertThat(request.getHeader("X-User-Id")).isEqualTo("alice"));
     }
 
@@ -79,13 +56,13 @@ class PrincipalIdentityTest {
     void aJwtTheShopDidNotSignNeverGetsAPlace() {
         for (String forged : new String[] { jwts.signedByAnotherKey("alice"), jwts.unsigned("alice"),
                 jwts.expired("alice"), "not-a-jwt" }) {
-            HttpResponse<String> answer = gateway.shopper("GET", "/api/products/42", "Authorization", "Bearer " + forged);
+            HttpResponse<String> answer = fixture.gateway().shopper("GET", "/api/products/42", "Authorization", "Bearer " + forged);
             assertThat(answer.statusCode()).as(forged).isEqualTo(401);
             assertThat(answer.headers().firstValue("WWW-Authenticate")).as("Spring Security refused it")
                     .hasValueSatisfying(value -> assertThat(value).startsWith("Bearer"));
         }
-        assertThat(redis.commands().keys("qg:{42}:*")).isEmpty();
-        assertThat(shop.findAll(anyRequestedFor(anyUrl()))).isEmpty();
+        assertThat(fixture.redis().commands().keys("qg:{42}:*")).isEmpty();
+        assertThat(fixture.shop().findAll(anyRequestedFor(anyUrl()))).isEmpty();
     }
 
     @Test
@@ -93,18 +70,18 @@ class PrincipalIdentityTest {
         product(bearer("bob"));
         // Anonymous, whatever the header says: asked for the proof of work anonymous callers pay.
         assertThat(product("X-User-Id", "alice").statusCode()).isEqualTo(428);
-        HttpResponse<String> forged = gateway.anonymousJoin("/api/products/42", "X-User-Id", "alice");
+        HttpResponse<String> forged = fixture.gateway().anonymousJoin("/api/products/42", "X-User-Id", "alice");
         assertThat(forged.statusCode()).isEqualTo(429);
         assertThat(forged.body()).contains("\"userId\":\"anon-");
         HttpResponse<String> both = product("Authorization", "Bearer " + jwts.signed("carol"), "X-User-Id", "alice");
         assertThat(both.body()).contains("\"userId\":\"carol\"");
-        assertThat(Lines.of(redis.commands(), "42")).doesNotContain("alice").contains("carol");
+        assertThat(Lines.of(fixture.redis().commands(), "42")).doesNotContain("alice").contains("carol");
     }
 
     @Test
     void aSubjectOutsideTheIdAlphabetQueuesUnderItsHashedId() {
         assertThat(product(bearer("auth0|123")).statusCode()).isEqualTo(200);
-        assertThat(redis.commands().zrange("qg:{42}:active", 0, -1)).containsExactly(UserIds.of("auth0|123"));
+        assertThat(fixture.redis().commands().zrange("qg:{42}:active", 0, -1)).containsExactly(UserIds.of("auth0|123"));
     }
 
     @Test
@@ -113,16 +90,16 @@ class PrincipalIdentityTest {
         String bobs = first.headers().firstValue("Queue-Token").orElseThrow();
         String alices = product(bearer("alice")).headers().firstValue("Queue-Token").orElseThrow();
 
-        HttpResponse<String> status = gateway.shopper("GET", "/queue/42/status", "Queue-Token", alices);
+        HttpResponse<String> status = fixture.gateway().shopper("GET", "/queue/42/status", "Queue-Token", alices);
         assertThat(status.body()).contains("\"status\":\"WAITING\"");
 
-        gateway.shopper("DELETE", "/queue/42", "Queue-Token", bobs);
+        fixture.gateway().shopper("DELETE", "/queue/42", "Queue-Token", bobs);
         HttpResponse<String> tokenAlone = product("Queue-Token", alices);
         assertThat(tokenAlone.statusCode()).as(tokenAlone.body()).isEqualTo(403);
         assertThat(tokenAlone.body()).contains("wrong_user");
         HttpResponse<String> withJwt = product("Queue-Token", alices, "Authorization", "Bearer " + jwts.signed("alice"));
         assertThat(withJwt.statusCode()).isEqualTo(200);
-        assertThat(shop.findAll(anyRequestedFor(anyUrl())).stream().map(request -> request.getHeader("X-User-Id")))
+        assertThat(fixture.shop().findAll(anyRequestedFor(anyUrl())).stream().map(request -> request.getHeader("X-User-Id")))
                 .containsExactly("bob", "alice");
     }
 
@@ -146,13 +123,13 @@ class PrincipalIdentityTest {
                         .isEmpty();
             }
         }
-        assertThat(redis.commands().keys("qg:{42}:*")).isEmpty();
-        assertThat(shop.findAll(anyRequestedFor(anyUrl()))).isEmpty();
+        assertThat(fixture.redis().commands().keys("qg:{42}:*")).isEmpty();
+        assertThat(fixture.shop().findAll(anyRequestedFor(anyUrl()))).isEmpty();
     }
 
     private static HttpResponse<String> withTwoAuthorizations(String path, String first, String second)
             throws Exception {
-        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + path))
+        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + fixture.gateway().port() + path))
                 .timeout(Duration.ofSeconds(10)).header("Accept", "application/json")
                 .header("Authorization", first).header("Authorization", second).GET().build();
         return HTTP_1_1.send(request, HttpResponse.BodyHandlers.ofString());
@@ -163,6 +140,6 @@ class PrincipalIdentityTest {
     }
 
     private static HttpResponse<String> product(String... headers) {
-        return gateway.shopper("GET", "/api/products/42", headers);
+        return fixture.gateway().shopper("GET", "/api/products/42", headers);
     }
 }

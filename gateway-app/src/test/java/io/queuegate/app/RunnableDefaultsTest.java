@@ -1,16 +1,11 @@
 package io.queuegate.app;
 
 import java.net.http.HttpResponse;
-import java.util.Map;
 
-import com.github.tomakehurst.wiremock.WireMockServer;
 import io.queuegate.server.KeepAliveWorkaround;
-import io.queuegate.support.Backend;
-import io.queuegate.support.RedisProcess;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -26,77 +21,62 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class RunnableDefaultsTest {
 
-    private static RedisProcess redis;
-    private static WireMockServer shop;
-    private static RunnableGateway gateway;
-
-    @BeforeAll
-    static void start() {
-        redis = RedisProcess.start();
-        shop = Backend.start();
-        gateway = RunnableGateway.start(RunnableGateway.properties(redis, shop.baseUrl()));
-    }
-
-    @AfterAll
-    static void stop() {
-        gateway.close();
-        shop.stop();
-        redis.close();
-    }
+    @RegisterExtension
+    static final RunnableGatewayFixture fixture = RunnableGatewayFixture.create();
 
     @ParameterizedTest
     @ValueSource(strings = { "/actuator", "/actuator/health", "/actuator/health/readiness", "/actuator/gateway/routes",
             "/actuator/queues", "/actuator/queueconsole", "/actuator/prometheus", "/actuator/env" })
     void theShopperPortServesNoActuator(String path) {
-        assertThat(gateway.shopper("GET", path).statusCode()).as(path).isEqualTo(404);
+        assertThat(fixture.gateway().shopper("GET", path).statusCode()).as(path).isEqualTo(404);
     }
 
     @Test
     void routesCannotBeWrittenOnEitherPort() {
-        assertThat(gateway.shopper("POST", "/actuator/gateway/routes/injected").statusCode()).isEqualTo(404);
-        assertThat(gateway.shopper("POST", "/actuator/gateway/refresh").statusCode()).isEqualTo(404);
+        assertThat(fixture.gateway().shopper("POST", "/actuator/gateway/routes/injected").statusCode()).isEqualTo(404);
+        assertThat(fixture.gateway().shopper("POST", "/actuator/gateway/refresh").statusCode()).isEqualTo(404);
         // Not even the operator's login writes routes: there is no such operation.
-        HttpResponse<String> write = gateway.operator("POST", "/actuator/gateway/routes/injected");
+        HttpResponse<String> write = fixture.gateway().operator("POST", "/actuator/gateway/routes/injected");
         assertThat(write.statusCode()).as(write.body()).isIn(404, 405);
-        assertThat(gateway.operator("DELETE", "/actuator/gateway/routes/products").statusCode()).isIn(404, 405);
-        assertThat(gateway.operator("POST", "/actuator/gateway/refresh").statusCode()).isIn(404, 405);
+        assertThat(fixture.gateway().operator("DELETE", "/actuator/gateway/routes/products").statusCode()).isIn(404, 405);
+        assertThat(fixture.gateway().operator("POST", "/actuator/gateway/refresh").statusCode()).isIn(404, 405);
 
-        HttpResponse<String> routes = gateway.management("GET", "/actuator/gateway/routes");
+        HttpResponse<String> routes = fixture.gateway().management("GET", "/actuator/gateway/routes");
         assertThat(routes.statusCode()).isEqualTo(200);
         assertThat(routes.body()).contains("\"products\"").doesNotContain("injected");
         // The product route still queues: the first shopper passes, the second waits (each
         // anonymous, so each pays the proof of work the runnable gateway asks of them).
-        assertThat(gateway.anonymousJoin("/api/products/42").statusCode()).isEqualTo(200);
-        assertThat(gateway.anonymousJoin("/api/products/42").statusCode()).isEqualTo(429);
+        assertThat(fixture.gateway().anonymousJoin("/api/products/42").statusCode()).isEqualTo(200);
+        assertThat(fixture.gateway().anonymousJoin("/api/products/42").statusCode()).isEqualTo(429);
     }
 
     /** Reactor Netty 1.3.6 parks a kept-alive connection without it (KeepAliveConnectionTest). */
     @Test
     void withoutAJwtToValidateShoppersPassNoSpringSecurityWhileOperatorsStillLogIn() {
-        assertThat(gateway.anonymousJoin("/api/products/7").statusCode()).isEqualTo(200);
-        assertThat(gateway.bean(ShopperPathSecurity.Filter.class).shoppersSkip()).isTrue();
-        assertThat(gateway.management("POST", "/actuator/queues/7").statusCode()).isEqualTo(401);
+        assertThat(fixture.gateway().anonymousJoin("/api/products/7").statusCode()).isEqualTo(200);
+        assertThat(fixture.gateway().bean(ShopperPathSecurity.Filter.class).shoppersSkip()).isTrue();
+        assertThat(fixture.gateway().management("POST", "/actuator/queues/7").statusCode()).isEqualTo(401);
     }
 
     @Test
     void theRunnableGatewayTurnsTheKeepAliveWorkaroundOn() {
-        assertThat(gateway.bean(KeepAliveWorkaround.class)).isNotNull();
+        assertThat(fixture.gateway().bean(KeepAliveWorkaround.class)).isNotNull();
     }
 
     @Test
     void theManagementPortServesHealthMetricsAndTheQueues() {
-        HttpResponse<String> health = gateway.management("GET", "/actuator/health");
+        HttpResponse<String> health = fixture.gateway().management("GET", "/actuator/health");
         assertThat(health.statusCode()).isEqualTo(200);
         assertThat(health.body()).contains("\"queuegate\"");
-        assertThat(gateway.management("GET", "/actuator/health/readiness").statusCode()).isEqualTo(200);
-        assertThat(gateway.management("GET", "/actuator/health/liveness").statusCode()).isEqualTo(200);
-        assertThat(gateway.management("GET", "/actuator/prometheus", "Accept", "text/plain").statusCode()).isEqualTo(200);
-        assertThat(gateway.management("GET", "/actuator/queues").statusCode()).isEqualTo(200);
+        assertThat(fixture.gateway().management("GET", "/actuator/health/readiness").statusCode()).isEqualTo(200);
+        assertThat(fixture.gateway().management("GET", "/actuator/health/liveness").statusCode()).isEqualTo(200);
+        assertThat(fixture.gateway().management("GET", "/actuator/prometheus", "Accept", "text/plain").statusCode()).isEqualTo(200);
+        assertThat(fixture.gateway().management("GET", "/actuator/queues").statusCode()).isEqualTo(200);
     }
 
     @Test
     void healthSaysNothingAboutADiscoveryClientTheGatewayDoesNotUse() {
-        HttpResponse<String> health = gateway.management("GET", "/actuator/health");
+        HttpResponse<String> health = fixture.gateway().management("GET", "/actuator/health");
         assertThat(health.body()).as(health.body()).doesNotContain("discoveryComposite")
                 .doesNotContain("Discovery Client not initialized")
                 .contains("\"queuegate\"").contains("\"redis\"").contains("\"status\":\"UP\"");
