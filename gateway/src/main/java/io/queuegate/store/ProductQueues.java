@@ -188,16 +188,6 @@ public final class ProductQueues implements PlaceStore {
     }
 
     /**
-     * Ends an admitted user's session after their {@code complete-on} request succeeded; like
-     * {@link #leave}, but the caller reports the completion (it knows the route).
-     *
-     * @return whether the user held a place
-     */
-    public Mono<Boolean> complete(String productId, String userId) {
-        return complete(productId, userId, null);
-    }
-
-    /**
      * {@link #complete(String, String)}, counting the sale: {@code unitsLeft} is what the shop's
      * answer said is left ({@code Queue-Stock}), or {@code null} when it said nothing (a stock an
      * operator or the setting gave then goes down by units-per-shopper).
