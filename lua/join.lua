@@ -55,6 +55,7 @@
 --                         a token holder (it never makes a place), 'p' the product asks a proof of
 --                         work the request did not bring, 'l' the caller is past its join limit (the
 --                         gateway counts a join only when a place is made)
+--   bucket                the user's bucket in the line (line.lua), as the gateway worked it out
 -- Reply rate (admissions per second x 10^6), promoted (users this call admitted), abandoned (users
 --       it dropped as not seen lately), commitment (the
 --       commitment to the seed of the product's last draw, '' when none), stock (units left, -1
@@ -69,7 +70,7 @@
 local ARGUMENTS = { 'now', 'max_active', 'session_ttl', 'strategy', 'idle_ttl', 'opens_at', 'closes_at',
     'max_admit_per_minute', 'abandon_after', 'arrival_ttl', 'draw_seed', 'seed_commitment', 'configured',
     'units_per_shopper', 'stock' }
-local USER_ARGUMENTS = { 'user', 'claim', 'invite', 'mark', 'mark_ttl', 'reclaim', 'terms' }
+local USER_ARGUMENTS = { 'user', 'claim', 'invite', 'mark', 'mark_ttl', 'reclaim', 'terms', 'bucket' }
 -- After script_keys(), which takes the gateway's epoch out of ARGV.
 local k = script_keys()
 local call = {}
@@ -202,6 +203,22 @@ local function never_a_place(terms)
     return nil
 end
 
+-- Whether a user who holds nothing would take a place at the back of the main line now, their own
+-- terms aside: nothing about the room or the sale turns new places away or sends them elsewhere
+-- (the invited line, the places reclaimed after a loss, the pre-queue).
+local function takes_place_at_once()
+    if c.mode == MODE.CLOSED or c.invited or c.returning or c.draining == '1' or ended or sold_out(c) then
+        return false
+    end
+    if c.mode == MODE.PASSTHROUGH then
+        return true
+    end
+    if is_open == nil then
+        is_open = opened(k, now, c, true)
+    end
+    return is_open
+end
+
 local function decide(uid, claim, invite, mark, mark_ttl, back, terms)
     -- What the token proves and Redis lost comes back first, whatever the room's mode.
     if back ~= '' then
@@ -226,7 +243,24 @@ local function decide(uid, claim, invite, mark, mark_ttl, back, terms)
         return admitted(uid, claim, expiry)
     end
     local enqueued = 0
-    local lk, lc, ticket = place_of(k, uid, c)
+    local lk, lc, ticket
+    if back == '' and terms == '' and invite == '' and takes_place_at_once() then
+        -- A storm's new user: one command finds they hold no ticket and writes the next one (else
+        -- they hold an entry, and the long way below reads it). Paid for by a proof of work, the
+        -- place is theirs only if the mark was not taken before.
+        ticket = reserve_ticket(k, uid)
+        if ticket then
+            if mark ~= '' and not redis.call('SET', k:challenge(mark), '1', 'NX', 'PX', mark_ttl) then
+                drop_reserved(k, uid)
+                return { STATE.CHALLENGE_USED, 0, 0, 0, 0 }
+            end
+            take_reserved(k, uid, ticket)
+            lk, lc, enqueued = k, c, 1
+        end
+    end
+    if not ticket then
+        lk, lc, ticket = place_of(k, uid, c)
+    end
     if not ticket then
         local returning = returning_rank(k, c, uid)
         if returning then
@@ -334,6 +368,7 @@ local users = {}
 local holds = { [STATE.ACTIVE] = true, [STATE.WAITING] = true, [STATE.PRE_QUEUE] = true, [STATE.COMPLETING] = true }
 local held = false
 for i = #ARGUMENTS + 2, #ARGV, PER_USER do
+    give_bucket(ARGV[i], ARGV[i + 7])
     local user = decide(ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4], ARGV[i + 5], ARGV[i + 6])
     held = held or holds[user[1]] or false
     users[#users + 1] = user

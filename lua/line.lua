@@ -48,6 +48,17 @@ end
 
 -- A script asks for the same user's bucket several times: the hash is worked out once a call.
 local buckets = {}
+-- User id -> bucket number, as the gateway worked it out (QueueKeys.bucketOf: the same hash, which
+-- costs Redis more than any command a join makes); a user not given here is hashed in Redis.
+local given_buckets = {}
+
+local function give_bucket(uid, b)
+    local n = tonumber(b)
+    if not n or n < 0 or n >= BUCKETS or n % 1 ~= 0 then
+        error('a bucket is a whole number below ' .. BUCKETS .. ', not ' .. tostring(b))
+    end
+    given_buckets[uid] = n
+end
 
 local function bucket_of(k, uid)
     local of_line = buckets[k.prefix]
@@ -57,7 +68,7 @@ local function bucket_of(k, uid)
     end
     local bucket = of_line[uid]
     if not bucket then
-        bucket = k:bucket(tonumber(string.sub(redis.sha1hex(uid), 1, 8), 16) % BUCKETS)
+        bucket = k:bucket(given_buckets[uid] or tonumber(string.sub(redis.sha1hex(uid), 1, 8), 16) % BUCKETS)
         of_line[uid] = bucket
     end
     return bucket
@@ -165,22 +176,19 @@ local function ticket_of(k, uid, c)
     return ticket
 end
 
--- Gives the user the next ticket: the back of the line. The bucket entry is written at once (a
--- second request of the same user in the same call must find it); a deferring call writes the
--- counter and the page later.
-local function enqueue(k, uid)
-    if not deferring then
-        local ticket = redis.call('INCR', k.seq)
-        local written = tostring(ticket)
-        redis.call('HSET', page_of(k, ticket), written, uid)
-        redis.call('HSET', bucket_of(k, uid), uid, written)
-        return ticket
-    end
+-- The counter of a deferring call's line: read once, advanced in memory, written when flushed.
+local function pending_of(k)
     local pending = pending_last[k.prefix]
     if not pending then
         pending = { seq = k.seq, last = tonumber(redis.call('GET', k.seq)) or 0 }
         pending_last[k.prefix] = pending
     end
+    return pending
+end
+
+-- A deferring call hands out the next ticket: the counter and the page are written later.
+local function take_next_ticket(k, uid)
+    local pending = pending_of(k)
     pending.last = pending.last + 1
     pending.dirty = true
     local ticket = pending.last
@@ -194,8 +202,47 @@ local function enqueue(k, uid)
     end
     fields[#fields + 1] = written
     fields[#fields + 1] = uid
-    redis.call('HSET', bucket_of(k, uid), uid, written)
     return ticket
+end
+
+-- Gives the user the next ticket: the back of the line. The bucket entry is written at once (a
+-- second request of the same user in the same call must find it); a deferring call writes the
+-- counter and the page later.
+local function enqueue(k, uid)
+    if not deferring then
+        local ticket = redis.call('INCR', k.seq)
+        local written = tostring(ticket)
+        redis.call('HSET', page_of(k, ticket), written, uid)
+        redis.call('HSET', bucket_of(k, uid), uid, written)
+        return ticket
+    end
+    local ticket = take_next_ticket(k, uid)
+    redis.call('HSET', bucket_of(k, uid), uid, tostring(ticket))
+    return ticket
+end
+
+-- For a deferring call, a user with no entry in the line's buckets: one command both finds that
+-- out and writes the entry of the next ticket (a new user in a storm costs one bucket command, not
+-- a read and a write). Returns the ticket, not yet taken (take_reserved takes it, or
+-- drop_reserved undoes the entry when something refuses the place after all); nil, with nothing
+-- written, when the bucket holds the user, perhaps with a ticket the head has passed (ticket_of
+-- tells).
+local function reserve_ticket(k, uid)
+    local ticket = pending_of(k).last + 1
+    if redis.call('HSETNX', bucket_of(k, uid), uid, tostring(ticket)) == 0 then
+        return nil
+    end
+    return ticket
+end
+
+local function take_reserved(k, uid, ticket)
+    if take_next_ticket(k, uid) ~= ticket then
+        error('a reserved ticket is taken before any other')
+    end
+end
+
+local function drop_reserved(k, uid)
+    redis.call('HDEL', bucket_of(k, uid), uid)
 end
 
 -- Keeps a user's two line entries as long as the product's other keys: every key of a product

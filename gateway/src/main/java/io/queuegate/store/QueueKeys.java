@@ -1,5 +1,8 @@
 package io.queuegate.store;
 
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.List;
 
 /**
@@ -194,6 +197,29 @@ public final class QueueKeys {
     public String bucket(int b) {
         return prefix + "tickets:" + b;
     }
+
+    /**
+     * The user's bucket, as line.lua's {@code bucket_of} hashes it: the first 32 bits of the SHA-1
+     * of the id's UTF-8 bytes, modulo {@link #BUCKETS}. The gateway works it out for join.lua,
+     * where the hash cost Redis more than any command a join makes; the other scripts hash in Redis
+     * and must find the same bucket ({@code BucketOfTest} runs both on the same ids).
+     */
+    public static int bucketOf(String userId) {
+        byte[] digest = SHA_1.get().digest(userId.getBytes(StandardCharsets.UTF_8));
+        // The first 32 bits modulo 2^16 are the digest's third and fourth bytes.
+        return ((digest[2] & 0xff) << 8 | (digest[3] & 0xff)) % BUCKETS;
+    }
+
+    /** How many buckets a line's users are spread over (line.lua's {@code BUCKETS}). */
+    public static final int BUCKETS = 65_536;
+
+    private static final ThreadLocal<MessageDigest> SHA_1 = ThreadLocal.withInitial(() -> {
+        try {
+            return MessageDigest.getInstance("SHA-1");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java runtime has SHA-1", e);
+        }
+    });
 
     /** BITMAP of the tickets whose holders were seen in span {@code n} of {@code span} ms (line.lua). */
     public String seen(long span, long n) {

@@ -52,6 +52,27 @@ class ChallengeMarkScriptTest {
 
         assertThat(result.joined()).extracting(joined -> joined.placement().state())
                 .containsExactly(State.ACTIVE, State.CHALLENGE_USED, State.WAITING);
+        // The refused join took no ticket and left no entry: the next user is next in line.
+        assertThat(result.joined().get(2).ticket()).isEqualTo(2L);
+        assertThat(result.joined().get(2).placement().rank()).isEqualTo(1);
+        assertThat(redis.commands().hget(QueueKeys.of(PID).bucket(QueueKeys.bucketOf("carol")), "carol")).isNull();
+    }
+
+    @Test
+    void aJoinRefusedForAUsedMarkHoldsNothingWhenItComesBackWithItsOwn() {
+        join(new JoinScript.Joiner("alice", null, MARK, Duration.ofSeconds(60)));
+        assertThat(join(new JoinScript.Joiner("mallory", null, MARK, Duration.ofSeconds(60))).only().placement()
+                .state()).isEqualTo(State.CHALLENGE_USED);
+
+        // Without a proof of work now, a phantom place left by the refusal would let mallory in.
+        JoinScript.Joined unpaid = join(new JoinScript.Joiner("mallory", null).under(
+                new JoinScript.Terms(false, true, false))).only();
+        assertThat(unpaid.placement().state()).isEqualTo(State.CHALLENGE_REQUIRED);
+
+        JoinScript.Joined paid = join(new JoinScript.Joiner("mallory", null, "abc123", Duration.ofSeconds(60))).only();
+        assertThat(paid.placement().state()).isEqualTo(State.WAITING);
+        assertThat(paid.ticket()).isEqualTo(2L);
+        assertThat(paid.enqueued()).isTrue();
     }
 
     @Test

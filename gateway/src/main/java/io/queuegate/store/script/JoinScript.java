@@ -10,6 +10,7 @@ import java.util.regex.Pattern;
 import io.queuegate.store.DrawSeed;
 import io.queuegate.room.Placement;
 import io.queuegate.store.ProductRules;
+import io.queuegate.store.QueueKeys;
 import io.queuegate.store.Reclaim;
 import io.queuegate.room.Stock;
 import io.queuegate.store.ScriptReply;
@@ -34,7 +35,7 @@ public final class JoinScript extends ProductScript {
 
     /** Each user's arguments, in the order join.lua's {@code USER_ARGUMENTS} names them. */
     public enum UserArgument {
-        USER, CLAIM, INVITE, MARK, MARK_TTL, RECLAIM, TERMS
+        USER, CLAIM, INVITE, MARK, MARK_TTL, RECLAIM, TERMS, BUCKET
     }
 
     /** A solved challenge's mark, as join.lua keys it. Compiled once: every paid join is checked. */
@@ -283,6 +284,7 @@ public final class JoinScript extends ProductScript {
                     joiner.challengeMark() == null ? "" : Long.toString(joiner.markTtl().toMillis()));
             user.put(UserArgument.RECLAIM, Reclaim.argument(joiner.reclaim()));
             user.put(UserArgument.TERMS, joiner.terms().argument());
+            user.put(UserArgument.BUCKET, Integer.toString(QueueKeys.bucketOf(joiner.userId())));
             addAll(argv, user, UserArgument.class);
         }
         return argv.toArray(String[]::new);
