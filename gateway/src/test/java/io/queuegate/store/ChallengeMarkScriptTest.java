@@ -3,6 +3,8 @@ package io.queuegate.store;
 import java.time.Duration;
 import java.util.List;
 
+import io.queuegate.room.Joined;
+import io.queuegate.room.Joiner;
 import io.queuegate.room.Placement.State;
 import io.queuegate.store.script.JoinScript;
 import io.queuegate.support.ScriptRedis;
@@ -30,12 +32,12 @@ class ChallengeMarkScriptTest {
 
     @Test
     void theFirstJoinTakesTheMarkAndALaterOneIsRefusedWithNothingDone() {
-        JoinScript.Joined first = join(new JoinScript.Joiner("alice", null, MARK, Duration.ofSeconds(150))).only();
+        Joined first = join(new Joiner("alice", null, MARK, Duration.ofSeconds(150))).only();
         assertThat(first.placement().state()).isEqualTo(State.ACTIVE);
         assertThat(redis.commands().pttl(QueueKeys.of(PID).challenge(MARK))).isBetween(149_000L, 150_000L);
         String lastTicket = redis.commands().get(QueueKeys.of(PID).sequence());
 
-        JoinScript.Joined replay = join(new JoinScript.Joiner("mallory", null, MARK, Duration.ofSeconds(150))).only();
+        Joined replay = join(new Joiner("mallory", null, MARK, Duration.ofSeconds(150))).only();
         assertThat(replay.placement().state()).isEqualTo(State.CHALLENGE_USED);
         assertThat(replay.enqueued()).isFalse();
         assertThat(replay.ticket()).isNull();
@@ -46,9 +48,9 @@ class ChallengeMarkScriptTest {
 
     @Test
     void twoJoinsWithOneSolutionInOneGroupCommittedCallJoinOnce() {
-        JoinScript.Result result = join(new JoinScript.Joiner("bob", null, MARK, Duration.ofSeconds(60)),
-                new JoinScript.Joiner("carol", null, MARK, Duration.ofSeconds(60)),
-                new JoinScript.Joiner("dave", null));
+        JoinScript.Result result = join(new Joiner("bob", null, MARK, Duration.ofSeconds(60)),
+                new Joiner("carol", null, MARK, Duration.ofSeconds(60)),
+                new Joiner("dave", null));
 
         assertThat(result.joined()).extracting(joined -> joined.placement().state())
                 .containsExactly(State.ACTIVE, State.CHALLENGE_USED, State.WAITING);
@@ -56,11 +58,11 @@ class ChallengeMarkScriptTest {
 
     @Test
     void aJoinWithoutAMarkWritesNone() {
-        join(new JoinScript.Joiner("alice", null));
+        join(new Joiner("alice", null));
         assertThat(redis.commands().keys("qg:{42}:pow:*")).isEmpty();
     }
 
-    private static JoinScript.Result join(JoinScript.Joiner... joiners) {
+    private static JoinScript.Result join(Joiner... joiners) {
         return redis.scripts().join(new JoinScript.Args(PID, NOW, RULES, Duration.ofHours(2), null, List.of(joiners)));
     }
 }
