@@ -22,6 +22,7 @@ import com.sun.management.OperatingSystemMXBean;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.queuegate.admission.RetryAfter;
 import io.queuegate.app.QueueGateApplication;
+import io.queuegate.room.Joiner;
 import io.queuegate.store.ProductRules;
 import io.queuegate.store.QueueScripts;
 import io.queuegate.store.script.JoinScript;
@@ -205,9 +206,9 @@ public final class Crowd {
         long[] tickets = new long[count];
         int calls = (count + GROUP - 1) / GROUP;
         Flux.range(0, calls).flatMap(call -> {
-            List<JoinScript.Joiner> joiners = new ArrayList<>(GROUP);
+            List<Joiner> joiners = new ArrayList<>(GROUP);
             for (int i = call * GROUP; i < Math.min(count, (call + 1) * GROUP); i++) {
-                joiners.add(new JoinScript.Joiner(user(i), null));
+                joiners.add(new Joiner(user(i), null));
             }
             return scripts.join().run(new JoinScript.Args(PRODUCT, System.currentTimeMillis(), rules,
                             TOKEN_TTL.plus(SESSION), null, joiners))

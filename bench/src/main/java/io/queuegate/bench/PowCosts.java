@@ -29,6 +29,7 @@ import io.queuegate.app.QueueGateApplication;
 import io.queuegate.challenge.ProofOfWork;
 import io.queuegate.challenge.Verdict;
 import io.queuegate.config.QueuePolicy;
+import io.queuegate.room.Joiner;
 import io.queuegate.store.LuaScript;
 import io.queuegate.store.ProductRules;
 import io.queuegate.store.QueueKeys;
@@ -254,9 +255,9 @@ public final class PowCosts {
     private static String[] joinArgs(boolean marked, String... users) {
         ProductRules rules = new ProductRules(10, Duration.ofMinutes(10), "pubsub", null, null, 0, Duration.ofSeconds(60),
                 Duration.ofSeconds(60));
-        List<JoinScript.Joiner> joiners = Arrays.stream(users)
-                .map(user -> marked ? new JoinScript.Joiner(user, null, mark(user), Duration.ofMillis(150_000))
-                        : new JoinScript.Joiner(user, null))
+        List<Joiner> joiners = Arrays.stream(users)
+                .map(user -> marked ? new Joiner(user, null, mark(user), Duration.ofMillis(150_000))
+                        : new Joiner(user, null))
                 .toList();
         return RawScripts.join(new JoinScript.Args(PRODUCT, System.currentTimeMillis(), rules,
                 Duration.ofMillis(7_800_000), null, joiners));

@@ -23,6 +23,7 @@ import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.queuegate.events.QueueEventHub;
 import io.queuegate.promotion.PromotionScheduler;
+import io.queuegate.room.Joiner;
 import io.queuegate.store.DueIndex;
 import io.queuegate.store.LuaScript;
 import io.queuegate.room.Placement;
@@ -593,7 +594,7 @@ public final class Scale {
         ProductRules rules = new ProductRules(MAX_ACTIVE, Duration.ofMillis(ttl), STRATEGY, null, null, 0, abandonAfter,
                 Duration.ofMillis(Math.min(ttl, 60_000)));
         return RawScripts.join(new JoinScript.Args(product, now, rules, Duration.ofMillis(IDLE_TTL_MS), null,
-                List.of(new JoinScript.Joiner(uid, null))));
+                List.of(new Joiner(uid, null))));
     }
 
     /** How many wait in the product's line, as the queues endpoint reads it (snapshot.lua). */

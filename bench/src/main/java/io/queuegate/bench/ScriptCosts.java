@@ -22,6 +22,7 @@ import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.api.sync.RedisCommands;
+import io.queuegate.room.Joiner;
 import io.queuegate.store.LuaScript;
 import io.queuegate.store.ProductRules;
 import io.queuegate.store.QueueKeys;
@@ -213,9 +214,9 @@ public final class ScriptCosts {
                         Instant.ofEpochMilli(now + 3_600_000), 600, Duration.ofSeconds(60), Duration.ofMinutes(10))
                 : new ProductRules(10, Duration.ofMinutes(10), "pubsub", null, null, 0, Duration.ofSeconds(60),
                         Duration.ofMinutes(10));
-        List<JoinScript.Joiner> joiners = Arrays.stream(users).map(user -> rules == Rules.DROP_POW
-                ? new JoinScript.Joiner(user, null, mark(user), Duration.ofSeconds(150))
-                : new JoinScript.Joiner(user, null)).toList();
+        List<Joiner> joiners = Arrays.stream(users).map(user -> rules == Rules.DROP_POW
+                ? new Joiner(user, null, mark(user), Duration.ofSeconds(150))
+                : new Joiner(user, null)).toList();
         return RawScripts.join(new JoinScript.Args(PRODUCT, now, productRules, Duration.ofMillis(7_800_000), null,
                 joiners));
     }

@@ -17,11 +17,14 @@ import io.queuegate.invites.InvitationCheck;
 import io.queuegate.line.LocalAnswers;
 import io.queuegate.line.LocalStanding;
 import io.queuegate.recovery.Reclaims;
+import io.queuegate.room.Invite;
+import io.queuegate.room.JoinTerms;
+import io.queuegate.room.Joined;
+import io.queuegate.room.Joiner;
 import io.queuegate.room.Placement;
 import io.queuegate.room.Stock;
 import io.queuegate.store.PlaceStore;
 import io.queuegate.store.RedisFailures;
-import io.queuegate.store.script.JoinScript;
 import io.queuegate.token.WaitTokenCodec;
 
 import org.apache.commons.logging.Log;
@@ -101,13 +104,13 @@ public class AdmissionService {
             // goes to Redis, whose join writes the route's rules.
             if (standing != null && (standing.placement().state() != Placement.State.PRE_QUEUE
                     || Objects.equals(standing.opensAt(), request.policy().opensAt()))) {
-                return Mono.just(decide(caller, new JoinScript.Joined(standing.placement(), false, caller.ticket(),
+                return Mono.just(decide(caller, new Joined(standing.placement(), false, caller.ticket(),
                         standing.seedCommitment(), null, standing.stock()), request, null, request.presented().value(),
                         0));
             }
         }
         QueuePolicy policy = request.policy();
-        JoinScript.Invite invite = invite(policy.invites(), request.invitation());
+        Invite invite = invite(policy.invites(), request.invitation());
         // A caller with neither identity nor token got an id made up just now: they hold no place
         // anywhere, so without the invitation a new place needs, Redis has nothing to tell them.
         if (invite.required() && request.identity() == null && request.presented() == null) {
@@ -131,12 +134,12 @@ public class AdmissionService {
         }
         // A completing request never makes a place: one admission buys once. (A first request
         // without a token that completes is a new shopper, not a re-buy: it joins.)
-        JoinScript.Terms terms = new JoinScript.Terms(request.completing() && caller.hasToken(),
+        JoinTerms terms = new JoinTerms(request.completing() && caller.hasToken(),
                 proof instanceof JoinGate.Outcome.Unpaid, limitedFor > 0);
         // A caller who may not be let through must not hold the completion either.
         String claim = request.completing() && caller.mayForward() ? Identifiers.newClaimId() : null;
         // After Redis forgot, what the token proves comes back first (only the holder's own token).
-        JoinScript.Joiner joiner = new JoinScript.Joiner(caller.userId(), claim, invite,
+        Joiner joiner = new Joiner(caller.userId(), claim, invite,
                 paid == null ? null : paid.solution().mark(), paid == null ? null : paid.solution().markTtl(),
                 otherEpoch ? reclaims.of(caller.token(), policy) : null, terms);
         return places.join(caller.productId(), policy.rules(), joiner)
@@ -161,19 +164,19 @@ public class AdmissionService {
     }
 
     /** What the caller brings to a join under the route's {@code invites}. */
-    private static JoinScript.Invite invite(InviteMode mode, InvitationCheck check) {
+    private static Invite invite(InviteMode mode, InvitationCheck check) {
         if (mode == InviteMode.OFF) {
-            return JoinScript.Invite.NONE;
+            return Invite.NONE;
         }
         if (check instanceof InvitationCheck.Valid valid) {
             Invitation invitation = valid.invitation();
-            return JoinScript.Invite.of(invitation.id(), invitation.uses(), invitation.expiresAt().toEpochMilli(),
+            return Invite.of(invitation.id(), invitation.uses(), invitation.expiresAt().toEpochMilli(),
                     mode == InviteMode.PRIORITY);
         }
         // An invitation that is refused is refused in either mode: its holder should hear so,
         // not be placed behind the invited without a word.
-        return mode == InviteMode.REQUIRED || check instanceof InvitationCheck.Invalid ? JoinScript.Invite.REQUIRED
-                : JoinScript.Invite.NONE;
+        return mode == InviteMode.REQUIRED || check instanceof InvitationCheck.Invalid ? Invite.REQUIRED
+                : Invite.NONE;
     }
 
     /** A new place refused for want of a valid invitation: none brought, or the one brought is refused. */
@@ -253,7 +256,7 @@ public class AdmissionService {
      *                       (it still says the same, so it is not signed again), else {@code null}
      * @param limitedFor how long until the caller may make another place (0: now)
      */
-    private Admission decide(Caller caller, JoinScript.Joined joined, AdmissionRequest request, String claim,
+    private Admission decide(Caller caller, Joined joined, AdmissionRequest request, String claim,
             String presentedToken, long limitedFor) {
         QueuePolicy policy = request.policy();
         String routeId = request.routeId();
@@ -300,7 +303,7 @@ public class AdmissionService {
         }
     }
 
-    private Admission active(Caller caller, JoinScript.Joined joined, AdmissionRequest request, String claim) {
+    private Admission active(Caller caller, Joined joined, AdmissionRequest request, String claim) {
         String routeId = request.routeId();
         if (!caller.mayForward()) {
             // The place of a signed-in shopper is let through only with that shopper's identity;
@@ -327,7 +330,7 @@ public class AdmissionService {
                 sessionEnd == null ? null : Instant.ofEpochMilli(sessionEnd)) : null, claim, joined.enqueued());
     }
 
-    private Admission waiting(Caller caller, JoinScript.Joined joined, AdmissionRequest request,
+    private Admission waiting(Caller caller, Joined joined, AdmissionRequest request,
             String presentedToken) {
         QueuePolicy policy = request.policy();
         Placement placement = joined.placement();

@@ -9,9 +9,9 @@ import io.queuegate.line.LocalAnswers;
 import io.queuegate.line.LocalStanding;
 import io.queuegate.recovery.Reclaims;
 import io.queuegate.room.Placement;
+import io.queuegate.room.Reclaim;
 import io.queuegate.room.Stock;
 import io.queuegate.store.PlaceStore;
-import io.queuegate.store.Reclaim;
 import io.queuegate.store.RedisFailures;
 import io.queuegate.token.WaitTokenCodec;
 

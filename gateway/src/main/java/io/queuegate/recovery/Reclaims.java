@@ -3,7 +3,7 @@ package io.queuegate.recovery;
 import java.time.Clock;
 
 import io.queuegate.config.QueuePolicy;
-import io.queuegate.store.Reclaim;
+import io.queuegate.room.Reclaim;
 import io.queuegate.store.RedisEpoch;
 import io.queuegate.token.WaitToken;
 

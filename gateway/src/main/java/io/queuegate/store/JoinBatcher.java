@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
+import io.queuegate.room.Joined;
+import io.queuegate.room.Joiner;
 import io.queuegate.store.script.JoinScript;
 
 import org.springframework.dao.QueryTimeoutException;
@@ -38,7 +40,7 @@ final class JoinBatcher {
 
     /** Sends a batch: the joiners in order, to one call of the script. */
     interface Sender {
-        Mono<JoinScript.Result> send(String productId, ProductRules rules, List<JoinScript.Joiner> joiners);
+        Mono<JoinScript.Result> send(String productId, ProductRules rules, List<Joiner> joiners);
     }
 
     private final Sender sender;
@@ -48,9 +50,9 @@ final class JoinBatcher {
     }
 
     /** The user's outcome, decided in the next call for the product; nothing is sent until subscribed. */
-    Mono<JoinScript.Joined> join(String productId, ProductRules rules, JoinScript.Joiner joiner) {
+    Mono<Joined> join(String productId, ProductRules rules, Joiner joiner) {
         return Mono.defer(() -> {
-            Sinks.One<JoinScript.Joined> outcome = Sinks.one();
+            Sinks.One<Joined> outcome = Sinks.one();
             Lane.Key key = new Lane.Key(productId, rules);
             Pending pending = new Pending(joiner, outcome);
             Lane lane = lanes.computeIfAbsent(key, Lane::new);
@@ -68,7 +70,7 @@ final class JoinBatcher {
         return lanes.size();
     }
 
-    private record Pending(JoinScript.Joiner joiner, Sinks.One<JoinScript.Joined> outcome) {
+    private record Pending(Joiner joiner, Sinks.One<Joined> outcome) {
     }
 
     /** One product's (and rules') queue of joins, with at most one call in flight. */
@@ -119,7 +121,7 @@ final class JoinBatcher {
         }
 
         private void send(List<Pending> batch) {
-            List<JoinScript.Joiner> joiners = batch.stream().map(Pending::joiner).toList();
+            List<Joiner> joiners = batch.stream().map(Pending::joiner).toList();
             Mono<JoinScript.Result> call;
             try {
                 call = sender.send(key.productId(), key.rules(), joiners);

@@ -1,7 +1,9 @@
 package io.queuegate.store;
 
-import io.queuegate.store.script.JoinScript;
-import io.queuegate.store.script.StatusScript;
+import io.queuegate.room.Joined;
+import io.queuegate.room.Joiner;
+import io.queuegate.room.PlaceStatus;
+import io.queuegate.room.Reclaim;
 
 import reactor.core.publisher.Mono;
 
@@ -24,13 +26,13 @@ public interface PlaceStore {
      * Joins the user under the product's rules, or finds where they stand, and fills free places in
      * the same step.
      */
-    Mono<JoinScript.Joined> join(String productId, ProductRules rules, JoinScript.Joiner joiner);
+    Mono<Joined> join(String productId, ProductRules rules, Joiner joiner);
 
     /**
      * Where the user stands, without joining; after a loss, what their token proves comes back
      * first ({@code reclaim}, or {@code null}).
      */
-    Mono<StatusScript.Result> status(String productId, String userId, Reclaim reclaim);
+    Mono<PlaceStatus> status(String productId, String userId, Reclaim reclaim);
 
     /**
      * Ends an admitted user's session after their completing request succeeded, counting the sale

@@ -10,13 +10,16 @@ import io.queuegate.events.StockSource;
 import io.queuegate.events.Trigger;
 import io.queuegate.room.AdminAction;
 import io.queuegate.room.ExpiryOutcome;
+import io.queuegate.room.Joined;
+import io.queuegate.room.Joiner;
+import io.queuegate.room.PlaceStatus;
 import io.queuegate.room.Placement;
+import io.queuegate.room.Reclaim;
 import io.queuegate.room.Stock;
 import io.queuegate.store.script.DueScript;
 import io.queuegate.store.script.JoinScript;
 import io.queuegate.store.script.LeaveScript;
 import io.queuegate.store.script.PromoteScript;
-import io.queuegate.store.script.StatusScript;
 
 import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
 
@@ -100,11 +103,11 @@ public final class ProductQueues implements PlaceStore {
      *               when it was taken before, and nothing else is done)
      */
     @Override
-    public Mono<JoinScript.Joined> join(String productId, ProductRules rules, JoinScript.Joiner joiner) {
+    public Mono<Joined> join(String productId, ProductRules rules, Joiner joiner) {
         return batcher.join(productId, rules, joiner);
     }
 
-    private Mono<JoinScript.Result> joinAll(String productId, ProductRules rules, List<JoinScript.Joiner> joiners) {
+    private Mono<JoinScript.Result> joinAll(String productId, ProductRules rules, List<Joiner> joiners) {
         long now = clock.millis();
         recovery.rulesUsed(productId, rules);
         JoinScript.Args args = new JoinScript.Args(productId, now, rules, idleTtl.plus(rules.sessionTtl()),
@@ -115,7 +118,7 @@ public final class ProductQueues implements PlaceStore {
             boolean newWaiter = false;
             long admittedOnArrival = 0;
             for (int i = 0; i < result.joined().size(); i++) {
-                JoinScript.Joined joined = result.joined().get(i);
+                Joined joined = result.joined().get(i);
                 if (joined.sessionEnd() != null) {
                     events.session(productId, joiners.get(i).userId(), joined.sessionEnd());
                 }
@@ -154,7 +157,7 @@ public final class ProductQueues implements PlaceStore {
     }
 
     /** Where the user stands, without joining. */
-    public Mono<StatusScript.Result> status(String productId, String userId) {
+    public Mono<PlaceStatus> status(String productId, String userId) {
         return status(productId, userId, null);
     }
 
@@ -163,7 +166,7 @@ public final class ProductQueues implements PlaceStore {
      * first ({@code reclaim}, or {@code null}).
      */
     @Override
-    public Mono<StatusScript.Result> status(String productId, String userId, Reclaim reclaim) {
+    public Mono<PlaceStatus> status(String productId, String userId, Reclaim reclaim) {
         return recovering(productId, null, Mono.defer(() -> scripts.status().run(productId, userId, clock.millis(),
                 reclaim))).doOnNext(status -> {
             // An instance started after the product's joins (a rolling restart) learns it here.

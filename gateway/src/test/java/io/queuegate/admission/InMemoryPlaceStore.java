@@ -10,12 +10,14 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.queuegate.room.JoinTerms;
+import io.queuegate.room.Joined;
+import io.queuegate.room.Joiner;
+import io.queuegate.room.PlaceStatus;
 import io.queuegate.room.Placement;
+import io.queuegate.room.Reclaim;
 import io.queuegate.store.PlaceStore;
 import io.queuegate.store.ProductRules;
-import io.queuegate.store.Reclaim;
-import io.queuegate.store.script.JoinScript;
-import io.queuegate.store.script.StatusScript;
 
 import org.springframework.dao.QueryTimeoutException;
 
@@ -63,12 +65,12 @@ public final class InMemoryPlaceStore implements PlaceStore {
     }
 
     @Override
-    public Mono<JoinScript.Joined> join(String productId, ProductRules rules, JoinScript.Joiner joiner) {
+    public Mono<Joined> join(String productId, ProductRules rules, Joiner joiner) {
         return call(() -> product(productId).join(rules, joiner, clock.millis()));
     }
 
     @Override
-    public Mono<StatusScript.Result> status(String productId, String userId, Reclaim reclaim) {
+    public Mono<PlaceStatus> status(String productId, String userId, Reclaim reclaim) {
         return call(() -> product(productId).status(userId, clock.millis()));
     }
 
@@ -130,7 +132,7 @@ public final class InMemoryPlaceStore implements PlaceStore {
         private long lastTicket;
         private ProductRules rules;
 
-        JoinScript.Joined join(ProductRules given, JoinScript.Joiner joiner, long now) {
+        Joined join(ProductRules given, Joiner joiner, long now) {
             rules = given;
             String user = joiner.userId();
             endSessions(now);
@@ -140,7 +142,7 @@ public final class InMemoryPlaceStore implements PlaceStore {
             }
             boolean enqueued = false;
             if (!line.containsKey(user)) {
-                JoinScript.Terms terms = joiner.terms();
+                JoinTerms terms = joiner.terms();
                 if (terms.completing()) {
                     return refused(Placement.State.SESSION_ENDED);
                 }
@@ -162,22 +164,22 @@ public final class InMemoryPlaceStore implements PlaceStore {
                 return admitted(user, joiner.claim(), end, enqueued);
             }
             long ticket = line.get(user);
-            return new JoinScript.Joined(new Placement(Placement.State.WAITING, rank(user), 0), enqueued, ticket, null);
+            return new Joined(new Placement(Placement.State.WAITING, rank(user), 0), enqueued, ticket, null);
         }
 
-        StatusScript.Result status(String user, long now) {
+        PlaceStatus status(String user, long now) {
             // As status.lua: ended sessions no longer count, but nobody is admitted by asking.
             expire(now);
             Duration abandonAfter = rules == null ? Duration.ZERO : rules.abandonAfter();
             if (active.containsKey(user)) {
-                return new StatusScript.Result(new Placement(Placement.State.ACTIVE, 0, 0), null, abandonAfter, false,
+                return new PlaceStatus(new Placement(Placement.State.ACTIVE, 0, 0), null, abandonAfter, false,
                         null, null);
             }
             if (line.containsKey(user)) {
-                return new StatusScript.Result(new Placement(Placement.State.WAITING, rank(user), 0), null,
+                return new PlaceStatus(new Placement(Placement.State.WAITING, rank(user), 0), null,
                         abandonAfter, false, line.get(user), null);
             }
-            return new StatusScript.Result(new Placement(Placement.State.NOT_FOUND, 0, 0), null, abandonAfter, false,
+            return new PlaceStatus(new Placement(Placement.State.NOT_FOUND, 0, 0), null, abandonAfter, false,
                     null, null);
         }
 
@@ -195,16 +197,16 @@ public final class InMemoryPlaceStore implements PlaceStore {
             return active.isEmpty() && line.isEmpty();
         }
 
-        private JoinScript.Joined admitted(String user, String claim, long end, boolean enqueued) {
+        private Joined admitted(String user, String claim, long end, boolean enqueued) {
             String held = claim == null ? null : claims.putIfAbsent(user, claim);
             if (held != null && !held.equals(claim)) {
                 return refused(Placement.State.COMPLETING);
             }
-            return new JoinScript.Joined(new Placement(Placement.State.ACTIVE, 0, 0), enqueued, null, null, end, null);
+            return new Joined(new Placement(Placement.State.ACTIVE, 0, 0), enqueued, null, null, end, null);
         }
 
-        private static JoinScript.Joined refused(Placement.State state) {
-            return new JoinScript.Joined(new Placement(state, 0, 0), false, null, null);
+        private static Joined refused(Placement.State state) {
+            return new Joined(new Placement(state, 0, 0), false, null, null);
         }
 
         private void fill(long now) {

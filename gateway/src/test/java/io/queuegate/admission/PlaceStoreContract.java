@@ -3,11 +3,14 @@ package io.queuegate.admission;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.queuegate.room.Invite;
+import io.queuegate.room.JoinTerms;
+import io.queuegate.room.Joined;
+import io.queuegate.room.Joiner;
+import io.queuegate.room.PlaceStatus;
 import io.queuegate.room.Placement;
 import io.queuegate.store.PlaceStore;
 import io.queuegate.store.ProductRules;
-import io.queuegate.store.script.JoinScript;
-import io.queuegate.store.script.StatusScript;
 
 import org.junit.jupiter.api.Test;
 
@@ -37,7 +40,7 @@ abstract class PlaceStoreContract {
     void theFirstIsAdmittedAndTheOthersWaitInTicketOrder() {
         String product = product();
         long before = store().millis();
-        JoinScript.Joined alice = join(product, "alice");
+        Joined alice = join(product, "alice");
         assertThat(alice.placement().state()).isEqualTo(Placement.State.ACTIVE);
         assertThat(alice.enqueued()).isTrue();
         assertThat(alice.ticket()).isNull();
@@ -46,7 +49,7 @@ abstract class PlaceStoreContract {
         assertWaiting(join(product, "bob"), 1, 2, true);
         assertWaiting(join(product, "carol"), 2, 3, true);
         assertWaiting(join(product, "bob"), 1, 2, false);
-        JoinScript.Joined again = join(product, "alice");
+        Joined again = join(product, "alice");
         assertThat(again.placement().state()).isEqualTo(Placement.State.ACTIVE);
         assertThat(again.enqueued()).isFalse();
     }
@@ -58,7 +61,7 @@ abstract class PlaceStoreContract {
         join(product, "bob");
         assertThat(store().complete(product, "alice", null).block()).isTrue();
         assertThat(store().complete(product, "alice", null).block()).as("held nothing any more").isFalse();
-        JoinScript.Joined bob = join(product, "bob");
+        Joined bob = join(product, "bob");
         assertThat(bob.placement().state()).isEqualTo(Placement.State.ACTIVE);
         assertThat(bob.enqueued()).isFalse();
         assertThat(status(product, "alice").placement().state()).isEqualTo(Placement.State.NOT_FOUND);
@@ -72,7 +75,7 @@ abstract class PlaceStoreContract {
         join(product, "carol");
         assertThat(store().leave(product, "bob").block()).isTrue();
         assertThat(store().leave(product, "bob").block()).isFalse();
-        StatusScript.Result carol = status(product, "carol");
+        PlaceStatus carol = status(product, "carol");
         assertThat(carol.placement().state()).isEqualTo(Placement.State.WAITING);
         assertThat(carol.placement().rank()).isEqualTo(1);
         assertThat(carol.ticket()).isEqualTo(3);
@@ -85,7 +88,7 @@ abstract class PlaceStoreContract {
         join(product, "bob");
         assertThat(status(product, "alice").placement().state()).isEqualTo(Placement.State.ACTIVE);
         assertThat(status(product, "alice").ticket()).isNull();
-        StatusScript.Result bob = status(product, "bob");
+        PlaceStatus bob = status(product, "bob");
         assertThat(bob.placement().state()).isEqualTo(Placement.State.WAITING);
         assertThat(bob.placement().rank()).isEqualTo(1);
         assertThat(bob.ticket()).isEqualTo(2);
@@ -97,13 +100,13 @@ abstract class PlaceStoreContract {
     @Test
     void oneCompletionClaimAtATimeUntilItIsGivenBack() {
         String product = product();
-        assertThat(join(product, joiner("alice", "first", JoinScript.Terms.NONE)).placement().state())
+        assertThat(join(product, joiner("alice", "first", JoinTerms.NONE)).placement().state())
                 .isEqualTo(Placement.State.ACTIVE);
-        assertThat(join(product, joiner("alice", "second", JoinScript.Terms.NONE)).placement().state())
+        assertThat(join(product, joiner("alice", "second", JoinTerms.NONE)).placement().state())
                 .isEqualTo(Placement.State.COMPLETING);
         assertThat(store().releaseCompletion(product, "alice", "second").block()).as("not its claim").isFalse();
         assertThat(store().releaseCompletion(product, "alice", "first").block()).isTrue();
-        assertThat(join(product, joiner("alice", "second", JoinScript.Terms.NONE)).placement().state())
+        assertThat(join(product, joiner("alice", "second", JoinTerms.NONE)).placement().state())
                 .isEqualTo(Placement.State.ACTIVE);
     }
 
@@ -112,45 +115,45 @@ abstract class PlaceStoreContract {
         String product = product();
         join(product, "alice");
         join(product, "bob");
-        assertThat(join(product, joiner("carol", null, new JoinScript.Terms(true, false, false))).placement().state())
+        assertThat(join(product, joiner("carol", null, new JoinTerms(true, false, false))).placement().state())
                 .isEqualTo(Placement.State.SESSION_ENDED);
-        assertThat(join(product, joiner("carol", null, new JoinScript.Terms(false, true, false))).placement().state())
+        assertThat(join(product, joiner("carol", null, new JoinTerms(false, true, false))).placement().state())
                 .isEqualTo(Placement.State.CHALLENGE_REQUIRED);
-        assertThat(join(product, joiner("carol", null, new JoinScript.Terms(false, false, true))).placement().state())
+        assertThat(join(product, joiner("carol", null, new JoinTerms(false, false, true))).placement().state())
                 .isEqualTo(Placement.State.JOIN_LIMITED);
         assertThat(status(product, "carol").placement().state()).isEqualTo(Placement.State.NOT_FOUND);
-        assertWaiting(join(product, joiner("bob", null, new JoinScript.Terms(false, true, true))), 1, 2, false);
+        assertWaiting(join(product, joiner("bob", null, new JoinTerms(false, true, true))), 1, 2, false);
     }
 
     @Test
     void aProofOfWorkMarkBuysOnePlace() {
         String product = product();
-        JoinScript.Joiner paid = new JoinScript.Joiner("alice", null, JoinScript.Invite.NONE, "c0ffee",
-                Duration.ofMinutes(2), null, JoinScript.Terms.NONE);
+        Joiner paid = new Joiner("alice", null, Invite.NONE, "c0ffee",
+                Duration.ofMinutes(2), null, JoinTerms.NONE);
         assertThat(join(product, paid).enqueued()).isTrue();
-        JoinScript.Joiner again = new JoinScript.Joiner("bob", null, JoinScript.Invite.NONE, "c0ffee",
-                Duration.ofMinutes(2), null, JoinScript.Terms.NONE);
+        Joiner again = new Joiner("bob", null, Invite.NONE, "c0ffee",
+                Duration.ofMinutes(2), null, JoinTerms.NONE);
         assertThat(join(product, again).placement().state()).isEqualTo(Placement.State.CHALLENGE_USED);
         assertThat(status(product, "bob").placement().state()).isEqualTo(Placement.State.NOT_FOUND);
     }
 
-    private JoinScript.Joined join(String product, String user) {
-        return join(product, joiner(user, null, JoinScript.Terms.NONE));
+    private Joined join(String product, String user) {
+        return join(product, joiner(user, null, JoinTerms.NONE));
     }
 
-    private JoinScript.Joined join(String product, JoinScript.Joiner joiner) {
+    private Joined join(String product, Joiner joiner) {
         return store().join(product, ONE_PLACE, joiner).block();
     }
 
-    private StatusScript.Result status(String product, String user) {
+    private PlaceStatus status(String product, String user) {
         return store().status(product, user, null).block();
     }
 
-    private static JoinScript.Joiner joiner(String user, String claim, JoinScript.Terms terms) {
-        return new JoinScript.Joiner(user, claim, JoinScript.Invite.NONE, null, null, null, terms);
+    private static Joiner joiner(String user, String claim, JoinTerms terms) {
+        return new Joiner(user, claim, Invite.NONE, null, null, null, terms);
     }
 
-    private static void assertWaiting(JoinScript.Joined joined, long rank, long ticket, boolean enqueued) {
+    private static void assertWaiting(Joined joined, long rank, long ticket, boolean enqueued) {
         assertThat(joined.placement().state()).isEqualTo(Placement.State.WAITING);
         assertThat(joined.placement().rank()).isEqualTo(rank);
         assertThat(joined.ticket()).isEqualTo(ticket);

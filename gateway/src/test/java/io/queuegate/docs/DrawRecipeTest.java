@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.queuegate.room.Joined;
 import io.queuegate.store.DrawSeed;
 import io.queuegate.store.ProductRules;
 import io.queuegate.store.QueueKeys;
@@ -50,7 +51,7 @@ class DrawRecipeTest {
         Map<Long, String> holders = new HashMap<>();
         String committed = null;
         for (int i = 0; i < 200; i++) {
-            JoinScript.Joined joined = join("u" + i, NOW + 1_000 + i, opensAt, io.queuegate.support.Draw.randomSeed());
+            Joined joined = join("u" + i, NOW + 1_000 + i, opensAt, io.queuegate.support.Draw.randomSeed());
             committed = committed == null ? joined.seedCommitment() : committed;
             assertThat(joined.seedCommitment()).isEqualTo(committed);
             holders.put(joined.ticket(), "u" + i);
@@ -69,7 +70,7 @@ class DrawRecipeTest {
                 .as("a seed that is not the one committed to").hasMessageContaining("not the one committed to");
     }
 
-    private static JoinScript.Joined join(String user, long now, Long opensAt, DrawSeed seed) {
+    private static Joined join(String user, long now, Long opensAt, DrawSeed seed) {
         ProductRules rules = new ProductRules(1, TTL, "scheduler", opensAt == null ? null : Instant.ofEpochMilli(opensAt),
                 null, 0, Duration.ZERO, TTL);
         return redis.scripts().join(new JoinScript.Args(PID, user, now, rules, IDLE, seed, null)).only();

@@ -9,13 +9,16 @@ import java.util.HexFormat;
 import java.util.Map;
 import java.util.Random;
 
+import io.queuegate.room.Invite;
+import io.queuegate.room.Joined;
+import io.queuegate.room.Joiner;
+import io.queuegate.room.PlaceStatus;
 import io.queuegate.store.DrawSeed;
 import io.queuegate.room.Placement;
 import io.queuegate.room.Placement.State;
 import io.queuegate.store.ProductRules;
 import io.queuegate.room.RoomMode;
 import io.queuegate.store.script.JoinScript;
-import io.queuegate.store.script.StatusScript;
 import io.queuegate.store.script.ViewScript;
 import io.queuegate.support.Draw;
 import io.queuegate.support.ScriptRedis;
@@ -126,10 +129,10 @@ class LineViewTest {
         ProductRules rules = new ProductRules(2, TTL, "scheduler", null, null, 0, Duration.ZERO, TTL);
         Map<String, Long> tickets = new LinkedHashMap<>();
         for (int i = 0; i < 60; i++) {
-            JoinScript.Invite invite = i % 4 == 1 ? JoinScript.Invite.of("v" + i, 1, NOW + 3_600_000, true)
-                    : JoinScript.Invite.NONE;
-            JoinScript.Joined joined = redis.scripts().join(new JoinScript.Args(PID, NOW + i, rules, IDLE, null,
-                    List.of(new JoinScript.Joiner("u" + i, null, invite)))).only();
+            Invite invite = i % 4 == 1 ? Invite.of("v" + i, 1, NOW + 3_600_000, true)
+                    : Invite.NONE;
+            Joined joined = redis.scripts().join(new JoinScript.Args(PID, NOW + i, rules, IDLE, null,
+                    List.of(new Joiner("u" + i, null, invite)))).only();
             tickets.put("u" + i, joined.ticket() != null ? joined.ticket() : 0L);
         }
         // Places given up in both lines; sessions end and the invited line is served first.
@@ -192,7 +195,7 @@ class LineViewTest {
     private void assertEveryoneRankedAsRedisRanksThem(LineView view, Map<String, Long> tickets, long now) {
         int inLine = 0;
         for (Map.Entry<String, Long> user : tickets.entrySet()) {
-            StatusScript.Result status = redis.scripts().status(PID, user.getKey(), now);
+            PlaceStatus status = redis.scripts().status(PID, user.getKey(), now);
             Placement local = view.placementOf(user.getValue(), now, false);
             if (status.placement().state() == State.WAITING) {
                 inLine++;

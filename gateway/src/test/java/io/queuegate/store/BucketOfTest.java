@@ -7,9 +7,11 @@ import java.util.Random;
 import java.util.UUID;
 
 import io.lettuce.core.ScriptOutputType;
+import io.queuegate.room.Joined;
+import io.queuegate.room.Joiner;
+import io.queuegate.room.PlaceStatus;
 import io.queuegate.room.Placement.State;
 import io.queuegate.store.script.JoinScript;
-import io.queuegate.store.script.StatusScript;
 import io.queuegate.support.ScriptRedis;
 import io.queuegate.support.Scripts;
 
@@ -42,8 +44,8 @@ class BucketOfTest {
         for (int i = 0; i < 600; i++) {
             ids.add(i % 3 == 0 ? UUID.randomUUID().toString() : randomText(random));
         }
-        List<JoinScript.Joiner> joiners = ids.stream().map(id -> new JoinScript.Joiner(id, null)).toList();
-        List<JoinScript.Joined> joined = new ArrayList<>();
+        List<Joiner> joiners = ids.stream().map(id -> new Joiner(id, null)).toList();
+        List<Joined> joined = new ArrayList<>();
         for (int from = 0; from < joiners.size(); from += 64) {
             joined.addAll(redis.scripts().join(new JoinScript.Args(PID, NOW, RULES, Duration.ofHours(2), null,
                     joiners.subList(from, Math.min(joiners.size(), from + 64)))).joined());
@@ -56,7 +58,7 @@ class BucketOfTest {
             assertThat(joined.get(i).placement().state()).as(id).isEqualTo(State.WAITING);
             assertThat(redis.commands().hget(keys.bucket(QueueKeys.bucketOf(id)), id)).as(id)
                     .isEqualTo(String.valueOf(ticket));
-            StatusScript.Result status = redis.scripts().status(PID, id, NOW);
+            PlaceStatus status = redis.scripts().status(PID, id, NOW);
             assertThat(status.placement().state()).as("status.lua finds %s", id).isEqualTo(State.WAITING);
             assertThat(status.ticket()).as(id).isEqualTo(ticket);
         }
@@ -68,7 +70,7 @@ class BucketOfTest {
         // The one way a caller could pass a wrong bucket is a wrong number: join.lua refuses it
         // rather than file the user where nothing else would look.
         String[] argv = JoinScript.arguments(new JoinScript.Args(PID, NOW, RULES, Duration.ofHours(2), null,
-                List.of(new JoinScript.Joiner("u1", null))));
+                List.of(new Joiner("u1", null))));
         argv[argv.length - 1] = "65536";
         LuaScript join = LuaScript.load("join.lua");
         String[] keys = QueueKeys.of(PID).forScripts().toArray(String[]::new);

@@ -3,6 +3,9 @@ package io.queuegate.store;
 import java.time.Duration;
 import java.util.List;
 
+import io.queuegate.room.Joined;
+import io.queuegate.room.JoinTerms;
+import io.queuegate.room.Joiner;
 import io.queuegate.room.Placement.State;
 import io.queuegate.store.script.JoinScript;
 import io.queuegate.support.ScriptRedis;
@@ -30,12 +33,12 @@ class ChallengeMarkScriptTest {
 
     @Test
     void theFirstJoinTakesTheMarkAndALaterOneIsRefusedWithNothingDone() {
-        JoinScript.Joined first = join(new JoinScript.Joiner("alice", null, MARK, Duration.ofSeconds(150))).only();
+        Joined first = join(new Joiner("alice", null, MARK, Duration.ofSeconds(150))).only();
         assertThat(first.placement().state()).isEqualTo(State.ACTIVE);
         assertThat(redis.commands().pttl(QueueKeys.of(PID).challenge(MARK))).isBetween(149_000L, 150_000L);
         String lastTicket = redis.commands().get(QueueKeys.of(PID).sequence());
 
-        JoinScript.Joined replay = join(new JoinScript.Joiner("mallory", null, MARK, Duration.ofSeconds(150))).only();
+        Joined replay = join(new Joiner("mallory", null, MARK, Duration.ofSeconds(150))).only();
         assertThat(replay.placement().state()).isEqualTo(State.CHALLENGE_USED);
         assertThat(replay.enqueued()).isFalse();
         assertThat(replay.ticket()).isNull();
@@ -46,9 +49,9 @@ class ChallengeMarkScriptTest {
 
     @Test
     void twoJoinsWithOneSolutionInOneGroupCommittedCallJoinOnce() {
-        JoinScript.Result result = join(new JoinScript.Joiner("bob", null, MARK, Duration.ofSeconds(60)),
-                new JoinScript.Joiner("carol", null, MARK, Duration.ofSeconds(60)),
-                new JoinScript.Joiner("dave", null));
+        JoinScript.Result result = join(new Joiner("bob", null, MARK, Duration.ofSeconds(60)),
+                new Joiner("carol", null, MARK, Duration.ofSeconds(60)),
+                new Joiner("dave", null));
 
         assertThat(result.joined()).extracting(joined -> joined.placement().state())
                 .containsExactly(State.ACTIVE, State.CHALLENGE_USED, State.WAITING);
@@ -60,16 +63,16 @@ class ChallengeMarkScriptTest {
 
     @Test
     void aJoinRefusedForAUsedMarkHoldsNothingWhenItComesBackWithItsOwn() {
-        join(new JoinScript.Joiner("alice", null, MARK, Duration.ofSeconds(60)));
-        assertThat(join(new JoinScript.Joiner("mallory", null, MARK, Duration.ofSeconds(60))).only().placement()
+        join(new Joiner("alice", null, MARK, Duration.ofSeconds(60)));
+        assertThat(join(new Joiner("mallory", null, MARK, Duration.ofSeconds(60))).only().placement()
                 .state()).isEqualTo(State.CHALLENGE_USED);
 
         // Without a proof of work now, a phantom place left by the refusal would let mallory in.
-        JoinScript.Joined unpaid = join(new JoinScript.Joiner("mallory", null).under(
-                new JoinScript.Terms(false, true, false))).only();
+        Joined unpaid = join(new Joiner("mallory", null).under(
+                new JoinTerms(false, true, false))).only();
         assertThat(unpaid.placement().state()).isEqualTo(State.CHALLENGE_REQUIRED);
 
-        JoinScript.Joined paid = join(new JoinScript.Joiner("mallory", null, "abc123", Duration.ofSeconds(60))).only();
+        Joined paid = join(new Joiner("mallory", null, "abc123", Duration.ofSeconds(60))).only();
         assertThat(paid.placement().state()).isEqualTo(State.WAITING);
         assertThat(paid.ticket()).isEqualTo(2L);
         assertThat(paid.enqueued()).isTrue();
@@ -77,11 +80,11 @@ class ChallengeMarkScriptTest {
 
     @Test
     void aJoinWithoutAMarkWritesNone() {
-        join(new JoinScript.Joiner("alice", null));
+        join(new Joiner("alice", null));
         assertThat(redis.commands().keys("qg:{42}:pow:*")).isEmpty();
     }
 
-    private static JoinScript.Result join(JoinScript.Joiner... joiners) {
+    private static JoinScript.Result join(Joiner... joiners) {
         return redis.scripts().join(new JoinScript.Args(PID, NOW, RULES, Duration.ofHours(2), null, List.of(joiners)));
     }
 }

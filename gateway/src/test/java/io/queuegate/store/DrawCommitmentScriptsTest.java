@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.IntStream;
 
+import io.queuegate.room.Joined;
 import io.queuegate.room.Placement.State;
 import io.queuegate.room.Placement;
 import io.queuegate.store.script.JoinScript;
@@ -45,14 +46,14 @@ class DrawCommitmentScriptsTest {
     void theCommitmentShownFromTheFirstTicketOnIsTheHashOfTheSeedRevealedAtOpeningWhichGivesTheOrder() {
         opensAt = NOW + 10_000;
         DrawSeed first = io.queuegate.support.Draw.randomSeed();
-        JoinScript.Joined opener = join("u0", NOW, first).only();
+        Joined opener = join("u0", NOW, first).only();
         assertThat(opener.placement().state()).isEqualTo(State.PRE_QUEUE);
         assertThat(opener.seedCommitment()).as("the very first answer").isEqualTo(first.commitment());
         String committed = opener.seedCommitment();
 
         List<String> users = new ArrayList<>(List.of("u0"));
         for (int i = 1; i < 40; i++) {
-            JoinScript.Joined joined = join("u" + i, NOW + i, io.queuegate.support.Draw.randomSeed()).only();
+            Joined joined = join("u" + i, NOW + i, io.queuegate.support.Draw.randomSeed()).only();
             assertThat(joined.seedCommitment()).as("u%d's join, with a seed of its own", i).isEqualTo(committed);
             users.add("u" + i);
         }
@@ -96,7 +97,7 @@ class DrawCommitmentScriptsTest {
         // The whole crowd of the first draw went through: a later opening draws anew.
         opensAt = NOW + 100_000;
         DrawSeed second = io.queuegate.support.Draw.randomSeed();
-        JoinScript.Joined opener = join("c", NOW + 50_000, second).only();
+        Joined opener = join("c", NOW + 50_000, second).only();
         assertThat(opener.placement().state()).isEqualTo(State.PRE_QUEUE);
         assertThat(opener.seedCommitment()).isEqualTo(second.commitment()).isNotEqualTo(firstCommitment);
         join("d", NOW + 50_001, io.queuegate.support.Draw.randomSeed());
@@ -121,7 +122,7 @@ class DrawCommitmentScriptsTest {
                 assertThat(joined.get(0)).as("%s in the pre-queue", user).isEqualTo(2L);
             }
             else {
-                JoinScript.Joined joined = join(user, NOW + i, io.queuegate.support.Draw.randomSeed()).only();
+                Joined joined = join(user, NOW + i, io.queuegate.support.Draw.randomSeed()).only();
                 assertThat(joined.placement()).as(user).isEqualTo(new Placement(State.PRE_QUEUE, i + 1, 0));
                 assertThat(joined.seedCommitment()).as("a draw without a commitment stays without").isNull();
             }
@@ -148,7 +149,7 @@ class DrawCommitmentScriptsTest {
 
         opensAt = NOW + 100_000;
         new PreviousRelease(redis.commands(), PID).joinSale("b", NOW + 50_000, 1, opensAt, OLD_SEED);
-        JoinScript.Joined joined = join("c", NOW + 50_001, io.queuegate.support.Draw.randomSeed()).only();
+        Joined joined = join("c", NOW + 50_001, io.queuegate.support.Draw.randomSeed()).only();
         assertThat(joined.placement().state()).isEqualTo(State.PRE_QUEUE);
         assertThat(joined.seedCommitment()).as("the earlier draw's commitment is not this draw's").isNull();
         assertThat(redis.scripts().status(PID, "b", NOW + 50_002).seedCommitment()).isNull();

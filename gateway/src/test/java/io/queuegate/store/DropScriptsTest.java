@@ -8,12 +8,12 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 import io.queuegate.room.AdminAction;
+import io.queuegate.room.PlaceStatus;
 import io.queuegate.room.Placement.State;
 import io.queuegate.room.RoomMode;
 import io.queuegate.store.script.JoinScript;
 import io.queuegate.store.script.LeaveScript;
 import io.queuegate.store.script.PromoteScript;
-import io.queuegate.store.script.StatusScript;
 import io.queuegate.support.Draw;
 import io.queuegate.support.Lines;
 import io.queuegate.support.ScriptRedis;
@@ -436,7 +436,7 @@ class DropScriptsTest {
         return redis.scripts().leave(PID, uid, now);
     }
 
-    private StatusScript.Result status(String uid, long now) {
+    private PlaceStatus status(String uid, long now) {
         return redis.scripts().status(PID, uid, now);
     }
 
@@ -456,7 +456,7 @@ class DropScriptsTest {
         return new Placed(result.placement().state(), result.placement().rank());
     }
 
-    static Placed placed(StatusScript.Result result) {
+    static Placed placed(PlaceStatus result) {
         return new Placed(result.placement().state(), result.placement().rank());
     }
 }

@@ -8,6 +8,8 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import io.queuegate.room.Joined;
+import io.queuegate.room.Joiner;
 import io.queuegate.room.Placement.State;
 import io.queuegate.store.script.JoinScript;
 import io.queuegate.support.Lines;
@@ -49,7 +51,7 @@ class GroupJoinScriptsTest {
 
         assertThat(result.joined().get(0).placement().state()).isEqualTo(State.ACTIVE);
         for (int i = 1; i < 40; i++) {
-            JoinScript.Joined joined = result.joined().get(i);
+            Joined joined = result.joined().get(i);
             assertThat(joined.placement().state()).isEqualTo(State.WAITING);
             assertThat(joined.placement().rank()).isEqualTo(i);
             assertThat(joined.ticket()).isEqualTo(i + 1L);
@@ -124,9 +126,9 @@ class GroupJoinScriptsTest {
 
     private static JoinScript.Result join(long now, String... users) {
         ProductRules rules = new ProductRules(1, SESSION, "pubsub", null, null, 0, ABANDON, Duration.ofSeconds(60));
-        List<JoinScript.Joiner> joiners = new ArrayList<>();
+        List<Joiner> joiners = new ArrayList<>();
         for (String user : users) {
-            joiners.add(new JoinScript.Joiner(user, null));
+            joiners.add(new Joiner(user, null));
         }
         return redis.scripts().join(new JoinScript.Args(PID, now, rules, IDLE, null, joiners));
     }

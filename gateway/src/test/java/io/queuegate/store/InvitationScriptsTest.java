@@ -7,6 +7,9 @@ import java.util.List;
 import java.util.Random;
 
 import io.queuegate.room.AdminAction;
+import io.queuegate.room.Invite;
+import io.queuegate.room.Joined;
+import io.queuegate.room.Joiner;
 import io.queuegate.room.Placement.State;
 import io.queuegate.room.Placement;
 import io.queuegate.store.script.JoinScript;
@@ -39,7 +42,7 @@ class InvitationScriptsTest {
 
     @Test
     void anInvitationsUseIsCountedOnlyWhenItMakesAPlace() {
-        JoinScript.Invite twice = JoinScript.Invite.of("inv-1", 2, EXPIRES, false);
+        Invite twice = Invite.of("inv-1", 2, EXPIRES, false);
         assertThat(join("alice", NOW, 1, twice).placement().state()).isEqualTo(State.ACTIVE);
         assertThat(join("bob", NOW, 1, twice).placement().state()).isEqualTo(State.WAITING);
         // Both again: they hold their places, and use nothing.
@@ -47,7 +50,7 @@ class InvitationScriptsTest {
         assertThat(join("bob", NOW + 1, 1, twice).placement()).isEqualTo(new Placement(State.WAITING, 1, 0));
         assertThat(redis.commands().get(KEYS.invite("inv-1"))).isEqualTo("2");
 
-        JoinScript.Joined carol = join("carol", NOW + 2, 1, twice);
+        Joined carol = join("carol", NOW + 2, 1, twice);
         assertThat(carol.placement().state()).isEqualTo(State.INVITE_USED);
         assertThat(carol.ticket()).isNull();
         assertThat(Lines.of(redis.commands(), PID)).containsExactly("bob");
@@ -57,22 +60,22 @@ class InvitationScriptsTest {
 
     @Test
     void withoutTheInvitationANewPlaceNeedsNoneIsMade() {
-        JoinScript.Joined mallory = join("mallory", NOW, 5, JoinScript.Invite.REQUIRED);
+        Joined mallory = join("mallory", NOW, 5, Invite.REQUIRED);
         assertThat(mallory.placement().state()).isEqualTo(State.INVITE_REQUIRED);
         assertThat(redis.commands().exists(KEYS.sequence(), KEYS.active())).isZero();
 
         // Someone already in line needs none to be told where they stand.
-        join("alice", NOW, 1, JoinScript.Invite.of("inv-2", 5, EXPIRES, false));
-        join("bob", NOW, 1, JoinScript.Invite.of("inv-2", 5, EXPIRES, false));
-        assertThat(join("bob", NOW + 1, 1, JoinScript.Invite.REQUIRED).placement())
+        join("alice", NOW, 1, Invite.of("inv-2", 5, EXPIRES, false));
+        join("bob", NOW, 1, Invite.of("inv-2", 5, EXPIRES, false));
+        assertThat(join("bob", NOW + 1, 1, Invite.REQUIRED).placement())
                 .isEqualTo(new Placement(State.WAITING, 1, 0));
-        assertThat(join("alice", NOW + 1, 1, JoinScript.Invite.REQUIRED).placement().state()).isEqualTo(State.ACTIVE);
+        assertThat(join("alice", NOW + 1, 1, Invite.REQUIRED).placement().state()).isEqualTo(State.ACTIVE);
     }
 
     @Test
     void aJoinTurnedAwayForAnotherReasonUsesNothing() {
-        JoinScript.Invite once = JoinScript.Invite.of("inv-3", 1, EXPIRES, false);
-        join("alice", NOW, 1, JoinScript.Invite.of("inv-other", 1, EXPIRES, false));
+        Invite once = Invite.of("inv-3", 1, EXPIRES, false);
+        join("alice", NOW, 1, Invite.of("inv-other", 1, EXPIRES, false));
         redis.scripts().admin(PID, AdminAction.DRAIN, "", NOW + 1);
         assertThat(join("bob", NOW + 2, 1, once).placement().state()).isEqualTo(State.DRAINING);
         redis.scripts().admin(PID, AdminAction.RESUME, "", NOW + 3);
@@ -86,14 +89,14 @@ class InvitationScriptsTest {
 
     @Test
     void invitedJoinersOvertakeTheUninvitedWaitingAndEachLineKeepsItsOrder() {
-        join("first", NOW, 1, JoinScript.Invite.NONE);
-        assertThat(join("u1", NOW + 1, 1, JoinScript.Invite.NONE).placement().rank()).isEqualTo(1);
-        assertThat(join("u2", NOW + 2, 1, JoinScript.Invite.NONE).placement().rank()).isEqualTo(2);
-        JoinScript.Joined i1 = join("i1", NOW + 3, 1, invited("a"));
+        join("first", NOW, 1, Invite.NONE);
+        assertThat(join("u1", NOW + 1, 1, Invite.NONE).placement().rank()).isEqualTo(1);
+        assertThat(join("u2", NOW + 2, 1, Invite.NONE).placement().rank()).isEqualTo(2);
+        Joined i1 = join("i1", NOW + 3, 1, invited("a"));
         assertThat(i1.placement()).isEqualTo(new Placement(State.WAITING, 1, 0));
         assertThat(i1.ticket()).as("the invited line's tickets are negative").isEqualTo(-1L);
         assertThat(join("i2", NOW + 4, 1, invited("b")).placement().rank()).isEqualTo(2);
-        assertThat(join("u3", NOW + 5, 1, JoinScript.Invite.NONE).placement().rank()).as("behind both lines").isEqualTo(5);
+        assertThat(join("u3", NOW + 5, 1, Invite.NONE).placement().rank()).as("behind both lines").isEqualTo(5);
 
         // The uninvited were pushed back: the one exception to "in join order".
         assertThat(redis.scripts().status(PID, "u1", NOW + 6).placement().rank()).isEqualTo(3);
@@ -105,8 +108,8 @@ class InvitationScriptsTest {
 
     @Test
     void aPlaceGivenUpInEitherLineMovesEveryoneBehindIt() {
-        join("first", NOW, 1, JoinScript.Invite.NONE);
-        join("u1", NOW + 1, 1, JoinScript.Invite.NONE);
+        join("first", NOW, 1, Invite.NONE);
+        join("u1", NOW + 1, 1, Invite.NONE);
         join("i1", NOW + 2, 1, invited("a"));
         join("i2", NOW + 3, 1, invited("b"));
         assertThat(redis.scripts().leave(PID, "i1", NOW + 4).held()).isTrue();
@@ -119,10 +122,10 @@ class InvitationScriptsTest {
     @Test
     void aClosedTabInTheInvitedLineLosesItsPlaceLikeAnyOther() {
         long abandon = 20_000;
-        join("first", NOW, 1, JoinScript.Invite.NONE, abandon);
+        join("first", NOW, 1, Invite.NONE, abandon);
         join("i1", NOW + 1, 1, invited("a"), abandon);
         join("i2", NOW + 2, 1, invited("b"), abandon);
-        join("u1", NOW + 3, 1, JoinScript.Invite.NONE, abandon);
+        join("u1", NOW + 3, 1, Invite.NONE, abandon);
         long later = NOW + abandon + 10_000;
         // The product is heard from all along (no outage to forgive)...
         for (long at = NOW + 5_000; at < later; at += 5_000) {
@@ -130,7 +133,7 @@ class InvitationScriptsTest {
         }
         // ...and only i2 and u1 keep asking (i2 answered from a gateway's memory: a batched seen mark).
         redis.scripts().scripts().seen().run(PID, later - 5_000, List.of(-2L)).block(Duration.ofSeconds(10));
-        join("u1", later - 5_000, 1, JoinScript.Invite.NONE, abandon);
+        join("u1", later - 5_000, 1, Invite.NONE, abandon);
         redis.scripts().leave(PID, "first", later);
         assertThat(redis.commands().zrange(KEYS.active(), 0, -1)).containsExactly("i2");
         assertThat(redis.scripts().status(PID, "i1", later + 1).placement().state()).isEqualTo(State.NOT_FOUND);
@@ -144,7 +147,7 @@ class InvitationScriptsTest {
         for (int i = 0; i < 40; i++) {
             boolean isInvited = i % 3 == 0;
             String user = (isInvited ? "i" : "u") + i;
-            JoinScript.Joined joined = join(user, NOW + i, 1, isInvited ? invited("d" + i) : JoinScript.Invite.NONE,
+            Joined joined = join(user, NOW + i, 1, isInvited ? invited("d" + i) : Invite.NONE,
                     0, opensAt);
             assertThat(joined.placement()).isEqualTo(new Placement(State.PRE_QUEUE, i + 1, 0));
             (isInvited ? inviteds : uninvited).add(user);
@@ -166,7 +169,7 @@ class InvitationScriptsTest {
             now += random.nextInt(2_000);
             String user = "s" + random.nextInt(60);
             switch (random.nextInt(4)) {
-                case 0 -> join(user, now, max, JoinScript.Invite.NONE);
+                case 0 -> join(user, now, max, Invite.NONE);
                 case 1 -> join(user, now, max, invited("r" + step));
                 case 2 -> redis.scripts().leave(PID, user, now);
                 default -> redis.scripts().promote(PID, now, "");
@@ -192,24 +195,24 @@ class InvitationScriptsTest {
         return admitted;
     }
 
-    private static JoinScript.Invite invited(String id) {
-        return JoinScript.Invite.of(id, 1, EXPIRES, true);
+    private static Invite invited(String id) {
+        return Invite.of(id, 1, EXPIRES, true);
     }
 
-    private static JoinScript.Joined join(String user, long now, int max, JoinScript.Invite invite) {
+    private static Joined join(String user, long now, int max, Invite invite) {
         return join(user, now, max, invite, 0);
     }
 
-    private static JoinScript.Joined join(String user, long now, int max, JoinScript.Invite invite, long abandonAfter) {
+    private static Joined join(String user, long now, int max, Invite invite, long abandonAfter) {
         return join(user, now, max, invite, abandonAfter, -1);
     }
 
-    private static JoinScript.Joined join(String user, long now, int max, JoinScript.Invite invite, long abandonAfter,
+    private static Joined join(String user, long now, int max, Invite invite, long abandonAfter,
             long opensAt) {
         ProductRules rules = new ProductRules(max, Duration.ofMillis(TTL), "scheduler",
                 opensAt < 0 ? null : Instant.ofEpochMilli(opensAt), null, 0, Duration.ofMillis(abandonAfter),
                 Duration.ofMillis(TTL));
         return redis.scripts().join(new JoinScript.Args(PID, now, rules, IDLE, opensAt < 0 ? null : Scripts.SEED,
-                List.of(new JoinScript.Joiner(user, null, invite)))).only();
+                List.of(new Joiner(user, null, invite)))).only();
     }
 }

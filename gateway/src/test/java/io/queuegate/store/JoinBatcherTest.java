@@ -5,6 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import io.queuegate.room.Joined;
+import io.queuegate.room.Joiner;
 import io.queuegate.store.script.JoinScript;
 import org.junit.jupiter.api.Test;
 
@@ -50,7 +52,7 @@ class JoinBatcherTest {
     @Test
     void joinsBeyondWhatALaneHoldsAreAnsweredAtOnceAsARedisFailure() {
         List<Throwable> errors = new CopyOnWriteArrayList<>();
-        List<Mono<JoinScript.Joined>> joins = new ArrayList<>();
+        List<Mono<Joined>> joins = new ArrayList<>();
         for (int i = 0; i < 1 + JoinBatcher.MAX_WAITING + 3; i++) {
             joins.add(join("u" + i));
         }
@@ -60,7 +62,7 @@ class JoinBatcherTest {
                 .allSatisfy(error -> assertThat(RedisFailures.isRedisFailure(error)).isTrue());
     }
 
-    private Mono<JoinScript.Joined> join(String user) {
-        return batcher.join("p", RULES, new JoinScript.Joiner(user, null));
+    private Mono<Joined> join(String user) {
+        return batcher.join("p", RULES, new Joiner(user, null));
     }
 }

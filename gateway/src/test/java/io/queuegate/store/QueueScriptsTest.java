@@ -5,6 +5,7 @@ import java.util.List;
 
 import io.queuegate.room.AdminAction;
 import io.queuegate.room.ExpiryOutcome;
+import io.queuegate.room.PlaceStatus;
 import io.queuegate.room.Placement.State;
 import io.queuegate.room.PromotionOutcome;
 import io.queuegate.store.script.ClaimScript;
@@ -12,7 +13,6 @@ import io.queuegate.store.script.ExpireScript;
 import io.queuegate.store.script.JoinScript;
 import io.queuegate.store.script.LeaveScript;
 import io.queuegate.store.script.PromoteScript;
-import io.queuegate.store.script.StatusScript;
 import io.queuegate.support.Lines;
 import io.queuegate.support.ScriptRedis;
 
@@ -517,7 +517,7 @@ class QueueScriptsTest {
         return redis.scripts().snapshot(PID, now);
     }
 
-    private StatusScript.Result status(String uid, long now) {
+    private PlaceStatus status(String uid, long now) {
         return redis.scripts().status(PID, uid, now);
     }
 
@@ -533,7 +533,7 @@ class QueueScriptsTest {
     record Placed(State state, long rank) {
     }
 
-    static Placed placed(StatusScript.Result result) {
+    static Placed placed(PlaceStatus result) {
         return new Placed(result.placement().state(), result.placement().rank());
     }
 }

@@ -8,10 +8,13 @@ import java.util.List;
 import java.util.Map;
 
 import io.lettuce.core.api.sync.RedisCommands;
+import io.queuegate.room.Joined;
+import io.queuegate.room.Joiner;
+import io.queuegate.room.PlaceStatus;
 import io.queuegate.room.Placement.State;
+import io.queuegate.room.Reclaim;
 import io.queuegate.store.script.JoinScript;
 import io.queuegate.store.script.RecoverScript;
-import io.queuegate.store.script.StatusScript;
 import io.queuegate.store.script.ViewScript;
 import io.queuegate.support.Lines;
 import io.queuegate.support.RedisProcess;
@@ -76,7 +79,7 @@ class RecoveryScriptsTest {
         Map<String, Long> tickets = new HashMap<>();
         Map<String, Long> ranks = new HashMap<>();
         for (String user : waiting) {
-            JoinScript.Joined joined = join(user, NOW + 1, rules, null);
+            Joined joined = join(user, NOW + 1, rules, null);
             tickets.put(user, joined.ticket());
             ranks.put(user, joined.placement().rank());
         }
@@ -87,19 +90,19 @@ class RecoveryScriptsTest {
 
         redis.flushAll();
         epoch.set(AFTER, true);
-        assertThatThrownBy(() -> run(scripts.scripts().join().run(args(rules, NOW + 3, new JoinScript.Joiner("zoe", null)))))
+        assertThatThrownBy(() -> run(scripts.scripts().join().run(args(rules, NOW + 3, new Joiner("zoe", null)))))
                 .as("a product Redis forgot is recovered before anyone joins it").isInstanceOf(StaleProductException.class);
         recover(rules, NOW + 3, knowledge(view, List.of(new RecoverScript.Session("alice", aliceEnds, NOW)), Map.of()));
 
         // Back to front, with a newcomer in the middle of them.
         List<String> back = new ArrayList<>(List.of("g", "f", "e"));
         for (String user : back) {
-            JoinScript.Joined joined = join(user, NOW + 4, rules, Reclaim.place(tickets.get(user)));
+            Joined joined = join(user, NOW + 4, rules, Reclaim.place(tickets.get(user)));
             assertThat(joined.placement().state()).as(user).isEqualTo(State.WAITING);
             assertThat(joined.placement().rank()).as(user + "'s rank, as before the loss").isEqualTo(ranks.get(user));
             assertThat(joined.ticket()).as(user + "'s ticket").isEqualTo(tickets.get(user));
         }
-        JoinScript.Joined zoe = join("zoe", NOW + 5, rules, null);
+        Joined zoe = join("zoe", NOW + 5, rules, null);
         assertThat(zoe.placement().rank()).as("a newcomer stands behind every ticket that may still come back")
                 .isGreaterThan(ranks.values().stream().mapToLong(Long::longValue).max().orElseThrow());
         assertThat(zoe.ticket()).isGreaterThan(view.last() + MARGIN - 1);
@@ -127,10 +130,10 @@ class RecoveryScriptsTest {
 
         assertThat(join("bob", NOW + 2, rules, Reclaim.place(bob)).ticket()).isEqualTo(bob);
         leave("bob", NOW + 3);
-        JoinScript.Joined again = join("bob", NOW + 4, rules, Reclaim.place(bob));
+        Joined again = join("bob", NOW + 4, rules, Reclaim.place(bob));
         assertThat(again.enqueued()).as("the same ticket a second time: a new place at the back").isTrue();
         assertThat(again.ticket()).isGreaterThan(carol + MARGIN - 1);
-        JoinScript.Joined thief = join("mallory", NOW + 5, rules, Reclaim.place(carol));
+        Joined thief = join("mallory", NOW + 5, rules, Reclaim.place(carol));
         assertThat(thief.ticket()).as("a ticket is its holder's place: the gateway sends only a token's own, "
                 + "and a place is honoured once").isEqualTo(carol);
         assertThat(join("carol", NOW + 6, rules, Reclaim.place(carol)).enqueued()).isTrue();
@@ -149,7 +152,7 @@ class RecoveryScriptsTest {
         // Asked where they stand (status.lua), which brings back and never joins.
         assertThat(status("alice", NOW + 2, Reclaim.session(ends, NOW)).placement().state())
                 .as("alice bought before the loss: her session stays ended").isEqualTo(State.NOT_FOUND);
-        StatusScript.Result bob = status("bob", NOW + 2, Reclaim.session(ends, NOW));
+        PlaceStatus bob = status("bob", NOW + 2, Reclaim.session(ends, NOW));
         assertThat(bob.placement().state()).isEqualTo(State.ACTIVE);
         assertThat(redis.commands().zscore(QueueKeys.of(PID).active(), "bob")).as("until its original end")
                 .isEqualTo((double) ends);
@@ -180,7 +183,7 @@ class RecoveryScriptsTest {
         join("d", NOW + 2, rules, Reclaim.place(tickets.get("d")));
         leave("alice", NOW + 3);
         assertThat(status("c", NOW + 3).placement().state()).as("b never came back: the line went on").isEqualTo(State.ACTIVE);
-        JoinScript.Joined b = join("b", NOW + 4, rules, Reclaim.place(tickets.get("b")));
+        Joined b = join("b", NOW + 4, rules, Reclaim.place(tickets.get("b")));
         assertThat(b.placement().state()).isEqualTo(State.WAITING);
         assertThat(b.placement().rank()).as("ahead of the line").isEqualTo(1);
         assertThat(status("d", NOW + 4).placement().rank()).as("d behind b").isEqualTo(2);
@@ -212,7 +215,7 @@ class RecoveryScriptsTest {
         assertThat(status("carol", NOW + 13).placement().state()).isEqualTo(State.ACTIVE);
         assertThat(status("bob", NOW + 13).placement().state()).isEqualTo(State.ACTIVE);
         assertThat(Lines.of(commands, PID)).as("carol is through, not back in line").doesNotContain("carol");
-        JoinScript.Joined daveBack = join("dave", NOW + 14, rules, Reclaim.place(dave));
+        Joined daveBack = join("dave", NOW + 14, rules, Reclaim.place(dave));
         assertThat(daveBack.ticket()).as("a join the replica never had").isEqualTo(dave);
         assertThat(daveBack.placement().state()).isEqualTo(State.WAITING);
         assertThat(join("erin", NOW + 15, rules, null).ticket()).isGreaterThan(dave);
@@ -239,11 +242,11 @@ class RecoveryScriptsTest {
         recover(rules, NOW + 1, known);
 
         for (String user : List.of("p3", "p1")) {
-            JoinScript.Joined back = join(user, NOW + 2, rules, Reclaim.place(tickets.get(user)));
+            Joined back = join(user, NOW + 2, rules, Reclaim.place(tickets.get(user)));
             assertThat(back.placement().state()).isEqualTo(State.PRE_QUEUE);
             assertThat(back.seedCommitment()).as("the commitment shown before the loss").isEqualTo(commitment);
         }
-        JoinScript.Joined late = join("p5", NOW + 3, rules, null);
+        Joined late = join("p5", NOW + 3, rules, null);
         assertThat(late.placement().state()).isEqualTo(State.PRE_QUEUE);
 
         // The opening: everyone who came back and the late joiner are drawn, by the committed seed.
@@ -277,21 +280,21 @@ class RecoveryScriptsTest {
         return new ProductRules(maxActive, TTL, "pubsub", opensAt, null, 0, Duration.ZERO, TTL);
     }
 
-    private static JoinScript.Args args(ProductRules rules, long now, JoinScript.Joiner joiner) {
+    private static JoinScript.Args args(ProductRules rules, long now, Joiner joiner) {
         return new JoinScript.Args(PID, now, rules, IDLE, rules.opensAt() == null ? null : Scripts.SEED,
                 List.of(joiner));
     }
 
-    private static JoinScript.Joined join(String user, long now, ProductRules rules, Reclaim reclaim) {
-        return run(scripts.scripts().join().run(args(rules, now, reclaim == null ? new JoinScript.Joiner(user, null)
-                : JoinScript.Joiner.reclaiming(user, reclaim)))).only();
+    private static Joined join(String user, long now, ProductRules rules, Reclaim reclaim) {
+        return run(scripts.scripts().join().run(args(rules, now, reclaim == null ? new Joiner(user, null)
+                : Joiner.reclaiming(user, reclaim)))).only();
     }
 
-    private static StatusScript.Result status(String user, long now) {
+    private static PlaceStatus status(String user, long now) {
         return status(user, now, null);
     }
 
-    private static StatusScript.Result status(String user, long now, Reclaim reclaim) {
+    private static PlaceStatus status(String user, long now, Reclaim reclaim) {
         return run(scripts.scripts().status().run(PID, user, now, reclaim));
     }
 

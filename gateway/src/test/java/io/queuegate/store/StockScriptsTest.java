@@ -4,6 +4,9 @@ import java.time.Duration;
 import java.util.List;
 
 import io.queuegate.room.AdminAction;
+import io.queuegate.room.JoinTerms;
+import io.queuegate.room.Joined;
+import io.queuegate.room.Joiner;
 import io.queuegate.room.Placement.State;
 import io.queuegate.room.Stock;
 import io.queuegate.store.script.JoinScript;
@@ -42,7 +45,7 @@ class StockScriptsTest {
         }
         assertThat(redis.commands().zcard(KEYS.active())).as("5 units, 2 a shopper: 3 carts, the last of 1 unit")
                 .isEqualTo(3);
-        JoinScript.Joined d = join("d", NOW + 1, rules);
+        Joined d = join("d", NOW + 1, rules);
         assertThat(d.placement().state()).isEqualTo(State.WAITING);
         assertThat(d.stock()).isEqualTo(new Stock(5, 3, 2));
         assertThat(d.stock().serves(d.placement().rank())).as("3 carts already take all 5 units").isFalse();
@@ -93,7 +96,7 @@ class StockScriptsTest {
         assertThat(redis.commands().zrange(KEYS.active(), 0, -1)).containsExactly("b");
         sell("b", NOW + 2, LeaveScript.Sale.sold());
 
-        JoinScript.Joined c = join("c", NOW + 3, rules);
+        Joined c = join("c", NOW + 3, rules);
         assertThat(c.placement().state()).as("in line, told it is sold out").isEqualTo(State.SOLD_OUT);
         assertThat(c.ticket()).as("and still holding the place").isNotNull();
         assertThat(join("zoe", NOW + 3, rules).placement().state()).isEqualTo(State.SOLD_OUT);
@@ -149,7 +152,7 @@ class StockScriptsTest {
         join("a", NOW, rules);
         join("b", NOW, rules);
         redis.scripts().admin(PID, AdminAction.MODE, "closed", NOW + 1);
-        JoinScript.Joiner completing = new JoinScript.Joiner("zoe", null).under(new JoinScript.Terms(true, false, false));
+        Joiner completing = new Joiner("zoe", null).under(new JoinTerms(true, false, false));
         assertThat(redis.scripts().join(new JoinScript.Args(PID, NOW + 2, rules, IDLE, null, List.of(completing)))
                 .placement().state()).as("a completion never makes a place, open or closed").isEqualTo(State.SESSION_ENDED);
         assertThat(join("zoe", NOW + 2, rules).placement().state()).isEqualTo(State.ROOM_CLOSED);
@@ -163,7 +166,7 @@ class StockScriptsTest {
         return new ProductRules(maxActive, TTL, "scheduler", null, null, 0, ABANDON, TTL, unitsPerShopper, stock);
     }
 
-    private static JoinScript.Joined join(String user, long now, ProductRules rules) {
+    private static Joined join(String user, long now, ProductRules rules) {
         return redis.scripts().join(PID, user, now, rules, IDLE).only();
     }
 

@@ -5,6 +5,7 @@ import java.util.List;
 
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.queuegate.room.AdminAction;
+import io.queuegate.room.PlaceStatus;
 import io.queuegate.store.DrawSeed;
 import io.queuegate.store.ProductRules;
 import io.queuegate.store.QueueScripts;
@@ -21,7 +22,6 @@ import io.queuegate.store.script.JoinScript;
 import io.queuegate.store.script.LeaveScript;
 import io.queuegate.store.script.PromoteScript;
 import io.queuegate.store.script.RecoverScript;
-import io.queuegate.store.script.StatusScript;
 
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -81,7 +81,7 @@ public final class Scripts implements AutoCloseable {
         return adopting(args.productId(), args.now(), scripts.join().run(args));
     }
 
-    public StatusScript.Result status(String productId, String userId, long now) {
+    public PlaceStatus status(String productId, String userId, long now) {
         return adopting(productId, now, scripts.status().run(productId, userId, now));
     }
 

@@ -5,14 +5,16 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 
-import io.queuegate.store.DrawSeed;
+import io.queuegate.room.Invite;
+import io.queuegate.room.JoinTerms;
+import io.queuegate.room.Joined;
+import io.queuegate.room.Joiner;
 import io.queuegate.room.Placement;
+import io.queuegate.room.Stock;
+import io.queuegate.store.DrawSeed;
 import io.queuegate.store.ProductRules;
 import io.queuegate.store.QueueKeys;
-import io.queuegate.store.Reclaim;
-import io.queuegate.room.Stock;
 import io.queuegate.store.ScriptReply;
 import io.queuegate.store.ScriptRunner;
 
@@ -38,132 +40,8 @@ public final class JoinScript extends ProductScript {
         USER, CLAIM, INVITE, MARK, MARK_TTL, RECLAIM, TERMS, BUCKET
     }
 
-    /** A solved challenge's mark, as join.lua keys it. Compiled once: every paid join is checked. */
-    private static final Pattern MARK = Pattern.compile("[0-9a-f]{1,64}");
-
     public JoinScript(ScriptRunner runner) {
         super(runner, "join.lua");
-    }
-
-    /**
-     * One user's part of a call.
-     *
-     * @param claim when the request would complete the session, the id of its completion claim (an
-     *              active user must take it: {@link Placement.State#COMPLETING} when another
-     *              request holds it); else {@code null}
-     * @param invite what the user brings towards the product's invitations, for a new place
-     * @param challengeMark when the join paid a proof of work, the solved challenge's mark, taken
-     *                      once in Redis ({@link Placement.State#CHALLENGE_USED} when it was
-     *                      taken before); else {@code null}
-     * @param markTtl how long the mark is kept; {@code null} without a mark
-     * @param reclaim what the user's wait token proves that Redis may have lost after a loss,
-     *                brought back first ({@link Reclaim}); {@code null} for nothing
-     * @param terms what the request cannot do if it would make a new place
-     */
-    public record Joiner(String userId, String claim, Invite invite, String challengeMark, Duration markTtl,
-            Reclaim reclaim, Terms terms) {
-
-        public Joiner {
-            if (terms == null) {
-                terms = Terms.NONE;
-            }
-            if (claim != null && (claim.isEmpty() || claim.indexOf(':') >= 0)) {
-                throw new IllegalArgumentException("a claim id is a non-empty string without ':'");
-            }
-            if (invite == null) {
-                invite = Invite.NONE;
-            }
-            if (challengeMark != null && (!MARK.matcher(challengeMark).matches() || markTtl == null
-                    || markTtl.toMillis() < 1)) {
-                throw new IllegalArgumentException("a challenge mark is hex with a positive ttl");
-            }
-        }
-
-        /** A user for whom invitations, proofs of work and losses play no part. */
-        public Joiner(String userId, String claim) {
-            this(userId, claim, Invite.NONE, null, null, null, Terms.NONE);
-        }
-
-        /** A user who brings this towards the product's invitations and paid no proof of work. */
-        public Joiner(String userId, String claim, Invite invite) {
-            this(userId, claim, invite, null, null, null, Terms.NONE);
-        }
-
-        /** A join that paid a proof of work, for a product without invitations. */
-        public Joiner(String userId, String claim, String challengeMark, Duration markTtl) {
-            this(userId, claim, Invite.NONE, challengeMark, markTtl, null, Terms.NONE);
-        }
-
-        /** A user who brings what a token signed before a loss proves, and nothing else. */
-        public static Joiner reclaiming(String userId, Reclaim reclaim) {
-            return new Joiner(userId, null, Invite.NONE, null, null, reclaim, Terms.NONE);
-        }
-
-        /** This joiner under other terms for a new place. */
-        public Joiner under(Terms other) {
-            return new Joiner(userId, claim, invite, challengeMark, markTtl, reclaim, other);
-        }
-    }
-
-    /**
-     * What a request cannot do if it would make a new place (a user who holds a place or a session
-     * keeps it whatever these say).
-     *
-     * @param completing it is a completing request ({@code complete-on}) of a token holder: a
-     *                   completion never makes a place ({@link Placement.State#SESSION_ENDED})
-     * @param unpaid the product asks a proof of work for a new place and the request brought none
-     *               ({@link Placement.State#CHALLENGE_REQUIRED})
-     * @param limited the caller is past its join limit ({@link Placement.State#JOIN_LIMITED})
-     */
-    public record Terms(boolean completing, boolean unpaid, boolean limited) {
-
-        /** A request that may make a place. */
-        public static final Terms NONE = new Terms(false, false, false);
-
-        /** As join.lua reads them: a letter each. */
-        String argument() {
-            return (completing ? "c" : "") + (unpaid ? "p" : "") + (limited ? "l" : "");
-        }
-    }
-
-    /**
-     * What a user brings towards the product's invitations, which matter only when the call would
-     * give them a new place (a user in line or admitted keeps theirs whatever they bring).
-     *
-     * @param id the invitation's {@code jti}; {@code null} when the user brings no valid invitation
-     * @param uses how many places the invitation may make for the product
-     * @param expiresAt the invitation's {@code exp} (epoch ms): its count in Redis ends a minute later
-     * @param invitedLine whether the place is taken in the invited line ({@code invites: priority})
-     *                    rather than the main one
-     * @param required whether a new place needs a valid invitation and the user brings none:
-     *                 {@link Placement.State#INVITE_REQUIRED} instead of a place
-     */
-    public record Invite(String id, long uses, long expiresAt, boolean invitedLine, boolean required) {
-
-        /** Nothing needed, nothing brought. */
-        public static final Invite NONE = new Invite(null, 0, 0, false, false);
-
-        /** A new place needs an invitation, and the user brings none that is valid. */
-        public static final Invite REQUIRED = new Invite(null, 0, 0, false, true);
-
-        public Invite {
-            if (id != null && (id.isEmpty() || id.chars().anyMatch(c -> c <= ' ' || c > '~') || uses < 1)) {
-                throw new IllegalArgumentException("an invitation id is visible ASCII without spaces, and its uses at least 1");
-            }
-        }
-
-        /** A valid invitation the gateway checked. */
-        public static Invite of(String id, long uses, long expiresAt, boolean invitedLine) {
-            return new Invite(id, uses, expiresAt, invitedLine, false);
-        }
-
-        /** As join.lua reads it. */
-        String argument() {
-            if (id != null) {
-                return uses + " " + expiresAt + " " + (invitedLine ? "invited" : "main") + " " + id;
-            }
-            return required ? "required" : "";
-        }
     }
 
     /**
@@ -188,31 +66,6 @@ public final class JoinScript extends ProductScript {
         public Args(String productId, String userId, long now, ProductRules rules, Duration idle, DrawSeed drawSeed,
                 String claim) {
             this(productId, now, rules, idle, drawSeed, List.of(new Joiner(userId, claim)));
-        }
-    }
-
-    /**
-     * One user's outcome.
-     *
-     * @param enqueued whether this call put the user at the back of the line (a new join, not a poll)
-     * @param ticket the user's ticket while in line (negative in the invited line of
-     *               {@code invites: priority}), else {@code null}
-     * @param seedCommitment the commitment to the seed of the product's last pre-queue draw, or
-     *                       {@code null} when it has none
-     * @param sessionEnd when the user's session ends (epoch ms) while active, else {@code null}
-     * @param stock what the product has left to sell, {@code null} while unknown
-     */
-    public record Joined(Placement placement, boolean enqueued, Long ticket, String seedCommitment, Long sessionEnd,
-            Stock stock) {
-
-        /** An outcome without a session (waiting, or refused), of a product whose stock is unknown. */
-        public Joined(Placement placement, boolean enqueued, Long ticket, String seedCommitment) {
-            this(placement, enqueued, ticket, seedCommitment, null, null);
-        }
-
-        /** An outcome of a product whose stock is unknown. */
-        public Joined(Placement placement, boolean enqueued, Long ticket, String seedCommitment, Long sessionEnd) {
-            this(placement, enqueued, ticket, seedCommitment, sessionEnd, null);
         }
     }
 
@@ -278,16 +131,30 @@ public final class JoinScript extends ProductScript {
             Map<UserArgument, String> user = new EnumMap<>(UserArgument.class);
             user.put(UserArgument.USER, joiner.userId());
             user.put(UserArgument.CLAIM, joiner.claim() == null ? "" : joiner.claim());
-            user.put(UserArgument.INVITE, joiner.invite().argument());
+            user.put(UserArgument.INVITE, invite(joiner.invite()));
             user.put(UserArgument.MARK, joiner.challengeMark() == null ? "" : joiner.challengeMark());
             user.put(UserArgument.MARK_TTL,
                     joiner.challengeMark() == null ? "" : Long.toString(joiner.markTtl().toMillis()));
-            user.put(UserArgument.RECLAIM, Reclaim.argument(joiner.reclaim()));
-            user.put(UserArgument.TERMS, joiner.terms().argument());
+            user.put(UserArgument.RECLAIM, reclaim(joiner.reclaim()));
+            user.put(UserArgument.TERMS, terms(joiner.terms()));
             user.put(UserArgument.BUCKET, Integer.toString(QueueKeys.bucketOf(joiner.userId())));
             addAll(argv, user, UserArgument.class);
         }
         return argv.toArray(String[]::new);
+    }
+
+    /** As join.lua reads them: a letter each. */
+    private static String terms(JoinTerms terms) {
+        return (terms.completing() ? "c" : "") + (terms.unpaid() ? "p" : "") + (terms.limited() ? "l" : "");
+    }
+
+    /** As join.lua reads it. */
+    private static String invite(Invite invite) {
+        if (invite.id() != null) {
+            return invite.uses() + " " + invite.expiresAt() + " " + (invite.invitedLine() ? "invited" : "main") + " "
+                    + invite.id();
+        }
+        return invite.required() ? "required" : "";
     }
 
     /** The values in the enum's order, which is the script's; every argument must be given. */

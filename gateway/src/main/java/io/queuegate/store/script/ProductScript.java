@@ -2,6 +2,7 @@ package io.queuegate.store.script;
 
 import java.util.List;
 
+import io.queuegate.room.Reclaim;
 import io.queuegate.store.LuaScript;
 import io.queuegate.store.QueueKeys;
 import io.queuegate.store.ScriptReply;
@@ -36,5 +37,13 @@ abstract class ProductScript {
 
     Mono<List<Object>> list(String productId, String... args) {
         return runner.productList(script, productId, QueueKeys.of(productId).forScripts(), List.of(args));
+    }
+
+    /** As the scripts read it: {@code s <end> <signed>} or {@code w <ticket>}; {@code ""} for none. */
+    static String reclaim(Reclaim reclaim) {
+        if (reclaim == null) {
+            return "";
+        }
+        return reclaim.session() ? "s " + reclaim.value() + " " + reclaim.signedAt() : "w " + reclaim.value();
     }
 }

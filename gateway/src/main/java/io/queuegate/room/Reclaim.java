@@ -1,4 +1,4 @@
-package io.queuegate.store;
+package io.queuegate.room;
 
 /**
  * What a wait token signed before a loss proves, and Redis may have forgotten: an admitted
@@ -24,13 +24,5 @@ public record Reclaim(boolean session, long value, long signedAt) {
             throw new IllegalArgumentException("a place in line has a ticket other than 0");
         }
         return new Reclaim(false, ticket, 0);
-    }
-
-    /** As the scripts read it: {@code s <end> <signed>} or {@code w <ticket>}; {@code ""} for none. */
-    public static String argument(Reclaim reclaim) {
-        if (reclaim == null) {
-            return "";
-        }
-        return reclaim.session ? "s " + reclaim.value + " " + reclaim.signedAt : "w " + reclaim.value;
     }
 }
