@@ -49,15 +49,16 @@ end
 -- A script asks for the same user's bucket several times: the hash is worked out once a call.
 local buckets = {}
 -- User id -> bucket number, as the gateway worked it out (QueueKeys.bucketOf: the same hash, which
--- costs Redis more than any command a join makes); a user not given here is hashed in Redis.
+-- costs Redis more than any command a join makes); a user not given here is hashed in Redis. Kept
+-- as the text given: Lua turns a number into text with a printf, dearer than a command.
 local given_buckets = {}
 
 local function give_bucket(uid, b)
     local n = tonumber(b)
-    if not n or n < 0 or n >= BUCKETS or n % 1 ~= 0 then
+    if not n or n < 0 or n >= BUCKETS or n % 1 ~= 0 or string.find(b, '%D') then
         error('a bucket is a whole number below ' .. BUCKETS .. ', not ' .. tostring(b))
     end
-    given_buckets[uid] = n
+    given_buckets[uid] = b
 end
 
 local function bucket_of(k, uid)
@@ -176,6 +177,10 @@ local function ticket_of(k, uid, c)
     return ticket
 end
 
+-- Ticket -> its text, for the tickets a deferring call hands out: the bucket entry, the page and
+-- the seen mark each need it, and a number becomes text by a printf, dearer than a command.
+local ticket_texts = {}
+
 -- The counter of a deferring call's line: read once, advanced in memory, written when flushed.
 local function pending_of(k)
     local pending = pending_last[k.prefix]
@@ -192,7 +197,8 @@ local function take_next_ticket(k, uid)
     pending.last = pending.last + 1
     pending.dirty = true
     local ticket = pending.last
-    local written = tostring(ticket)
+    local written = ticket_texts[ticket] or tostring(ticket)
+    ticket_texts[ticket] = written
     local page = page_of(k, ticket)
     local fields = pending_pages[page]
     if not fields then
@@ -217,7 +223,7 @@ local function enqueue(k, uid)
         return ticket
     end
     local ticket = take_next_ticket(k, uid)
-    redis.call('HSET', bucket_of(k, uid), uid, tostring(ticket))
+    redis.call('HSET', bucket_of(k, uid), uid, ticket_texts[ticket])
     return ticket
 end
 
@@ -229,7 +235,9 @@ end
 -- tells).
 local function reserve_ticket(k, uid)
     local ticket = pending_of(k).last + 1
-    if redis.call('HSETNX', bucket_of(k, uid), uid, tostring(ticket)) == 0 then
+    local written = ticket_texts[ticket] or tostring(ticket)
+    ticket_texts[ticket] = written
+    if redis.call('HSETNX', bucket_of(k, uid), uid, written) == 0 then
         return nil
     end
     return ticket
@@ -620,7 +628,8 @@ local function flush_line_writes(changes, seen)
             if pending.tickets[ticket] then
                 ops[#ops + 1] = 'SET'
                 ops[#ops + 1] = 'u1'
-                ops[#ops + 1] = ticket % SEEN_WRAP
+                local offset = ticket % SEEN_WRAP
+                ops[#ops + 1] = (offset == ticket and ticket_texts[ticket]) or offset
                 ops[#ops + 1] = '1'
                 if #ops == 4 * SEEN_BATCH then
                     redis.call('BITFIELD', key, unpack(ops))
