@@ -30,6 +30,18 @@ public final class QueueKeys {
      */
     public static final String ACTIVITY = "qg:activity";
 
+    /** How many buckets a line's users are spread over (line.lua's {@code BUCKETS}). */
+    public static final int BUCKETS = 65_536;
+
+    private static final ThreadLocal<MessageDigest> SHA_1 = ThreadLocal.withInitial(() -> {
+        try {
+            return MessageDigest.getInstance("SHA-1");
+        }
+        catch (NoSuchAlgorithmException ex) {
+            throw new IllegalStateException("every Java runtime has SHA-1", ex);
+        }
+    });
+
     /** The channel pattern on which freed places are announced ({@code promotion: pubsub}). */
     public static final String SLOT_AVAILABLE_PATTERN = "qg:slot-available:*";
 
@@ -209,17 +221,6 @@ public final class QueueKeys {
         // The first 32 bits modulo 2^16 are the digest's third and fourth bytes.
         return ((digest[2] & 0xff) << 8 | (digest[3] & 0xff)) % BUCKETS;
     }
-
-    /** How many buckets a line's users are spread over (line.lua's {@code BUCKETS}). */
-    public static final int BUCKETS = 65_536;
-
-    private static final ThreadLocal<MessageDigest> SHA_1 = ThreadLocal.withInitial(() -> {
-        try {
-            return MessageDigest.getInstance("SHA-1");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every Java runtime has SHA-1", e);
-        }
-    });
 
     /** BITMAP of the tickets whose holders were seen in span {@code n} of {@code span} ms (line.lua). */
     public String seen(long span, long n) {
