@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -44,21 +45,30 @@ public final class LuaScript {
 
     /** Loads {@code name} (such as {@code join.lua}) and the files it includes from the classpath. */
     public static LuaScript load(String name) {
+        return load(name, LuaScript::read);
+    }
+
+    /**
+     * Assembles {@code name} from files {@code files} reads by name, by the same include rule: for
+     * the benchmarks, which compare a script with its text at another git revision.
+     */
+    public static LuaScript load(String name, Function<String, String> files) {
         StringBuilder source = new StringBuilder();
         List<String> origins = new ArrayList<>();
-        append(name, new HashSet<>(), source, origins);
+        append(name, files, new HashSet<>(), source, origins);
         return new LuaScript(name, source.toString(), List.copyOf(origins));
     }
 
-    private static void append(String name, Set<String> seen, StringBuilder source, List<String> origins) {
+    private static void append(String name, Function<String, String> files, Set<String> seen, StringBuilder source,
+            List<String> origins) {
         if (!seen.add(name)) {
             return;
         }
-        String[] lines = read(name).split("\n", -1);
+        String[] lines = files.apply(name).split("\n", -1);
         for (int i = 0; i < lines.length; i++) {
             String line = lines[i];
             if (line.startsWith(INCLUDE)) {
-                append(line.substring(INCLUDE.length()).trim(), seen, source, origins);
+                append(line.substring(INCLUDE.length()).trim(), files, seen, source, origins);
                 continue;
             }
             source.append(line).append('\n');

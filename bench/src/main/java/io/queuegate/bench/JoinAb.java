@@ -1,0 +1,494 @@
+package io.queuegate.bench;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+import io.lettuce.core.LettuceFutures;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisFuture;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.api.sync.RedisCommands;
+import io.queuegate.room.Joiner;
+import io.queuegate.store.LuaScript;
+import io.queuegate.store.ProductRules;
+import io.queuegate.store.QueueKeys;
+import io.queuegate.store.script.JoinScript;
+import io.queuegate.support.RedisProcess;
+
+/**
+ * join.lua at a baseline git revision against the one on the classpath (the working tree's, as
+ * {@code bench/run} builds it), both loaded into one Redis, each on a product of its own with the
+ * same line: what a new user costs Redis in each, measured in interleaved rounds so that the
+ * shared machine's drift falls on both alike. Single runs of {@code bench/run scripts} vary by
+ * tens of per cent from run to run; a ratio of medians taken side by side does not.
+ *
+ * <p>Run by {@code bench/run join-ab [baseline-rev] [rounds] [waiting]}; prints its report and
+ * writes it to the given file.
+ */
+public final class JoinAb {
+
+    static final int DEFAULT_ROUNDS = 8;
+    static final int DEFAULT_WAITING = 200_000;
+    /** Users per call: the group commit's largest batch, a storm's typical one. */
+    private static final int GROUP = 64;
+    private static final int CALLS = 150;
+    /** Calls sent before the replies are awaited: enough to keep Redis busy, few enough to check each. */
+    private static final int BATCH = 50;
+    /**
+     * The script's clock moves this many users a millisecond, so a whole run spans seconds of it: no
+     * waiting user reaches abandon-after and no session ends, and both lines stay as loaded but for
+     * their new users (in real time, the line loaded first would start to be swept first).
+     */
+    private static final int USERS_PER_MS = 100;
+    private static final Duration MARK_TTL = Duration.ofMillis(150_000);
+    private static final Pattern CALL_NAMES = Pattern.compile("(?m)^local\\s+ARGUMENTS\\s*=\\s*\\{([^}]*)\\}");
+    private static final Pattern USER_NAMES = Pattern.compile("(?m)^local\\s+USER_ARGUMENTS\\s*=\\s*\\{([^}]*)\\}");
+    private static final Pattern NAME = Pattern.compile("'([^']*)'");
+    private static final Pattern EVALSHA_USEC = Pattern.compile("(?m)^cmdstat_evalsha:.*?\\busec=(\\d+)");
+
+    /** The two shapes of a storm measured: the bench's drop set of rules, without and with a proof of work. */
+    enum Shape {
+        DROP("the drop set, 64 new users a call, no mark"),
+        DROP_POW("the drop set, 64 new users a call, each with a proof-of-work mark");
+
+        final String label;
+
+        Shape(String label) {
+            this.label = label;
+        }
+    }
+
+    /** One revision of join.lua as loaded into the Redis: its product, its SHA1 and how its ARGV is made. */
+    private record Revision(String name, String product, String tag, String sha, ArgvMap argv) {
+    }
+
+    /** Per user, Redis-side: {@code cmdstat_evalsha} usec and main-thread CPU µs. */
+    private record Sample(double evalsha, double cpu) {
+    }
+
+    private final RedisCommands<String, String> sync;
+    /** Pipelines the calls; INFO goes through {@link #sync}, a connection of its own. */
+    private final StatefulRedisConnection<String, String> connection;
+    private final RedisAsyncCommands<String, String> async;
+    private final RedisCpu cpu;
+    private final long start = System.currentTimeMillis();
+    private final ProductRules rules = new ProductRules(100, Duration.ofMinutes(10), "pubsub",
+            Instant.ofEpochMilli(start - 3_600_000), Instant.ofEpochMilli(start + 3_600_000), 600,
+            Duration.ofSeconds(60), Duration.ofSeconds(60));
+    private long joined;
+
+    private JoinAb(RedisClient client) {
+        this.sync = client.connect().sync();
+        this.connection = client.connect();
+        this.async = connection.async();
+        this.cpu = new RedisCpu(sync);
+    }
+
+    /** {@code out command [baseline-rev] [rounds] [waiting]}; an empty baseline takes the default. */
+    public static void main(String[] args) throws Exception {
+        Path out = Path.of(args[0]);
+        String command = args[1].strip();
+        String asked = args.length > 2 ? args[2].trim() : "";
+        int rounds = args.length > 3 && !args[3].isBlank() ? Integer.parseInt(args[3].trim()) : DEFAULT_ROUNDS;
+        int asWaiting = args.length > 4 && !args[4].isBlank() ? Integer.parseInt(args[4].trim()) : DEFAULT_WAITING;
+        if (rounds < 1 || asWaiting < GROUP) {
+            throw new IllegalArgumentException("rounds must be at least 1 and waiting at least " + GROUP);
+        }
+        // The line is loaded in whole calls.
+        int waiting = asWaiting / GROUP * GROUP;
+
+        LuaScript current = LuaScript.load("join.lua");
+        String baselineRev = asked.isEmpty() ? defaultBaseline(current) : asked;
+        String baselineCommit = git("rev-parse", "--verify", baselineRev + "^{commit}").trim();
+        LuaScript baseline = LuaScript.load("join.lua", file -> git("show", baselineCommit + ":lua/" + file));
+        ArgvMap currentArgv = ArgvMap.current(current);
+        ArgvMap baselineArgv = ArgvMap.of(baseline, "the baseline's join.lua (" + baselineRev + ")");
+        String head = Machine.git("rev-parse", "HEAD");
+
+        String loadBefore = Machine.loadAverage();
+        try (RedisProcess redis = RedisProcess.start(List.of("maxmemory 0"))) {
+            RedisClient client = RedisClient.create(RedisURI.create("127.0.0.1", redis.port()));
+            client.setDefaultTimeout(Duration.ofMinutes(2));
+            try {
+                JoinAb bench = new JoinAb(client);
+                // Product ids of one length, so neither line's keys are longer than the other's.
+                Revision base = bench.revision("baseline " + short7(baselineCommit), "ab-base", "b", baseline,
+                        baselineArgv);
+                Revision now = bench.revision("current " + short7(head)
+                        + (Machine.uncommitted().isEmpty() ? "" : " + working tree"), "ab-curr", "c", current,
+                        currentArgv);
+                String table = bench.run(List.of(base, now), rounds, waiting);
+                String report = report(command, baselineRev, baselineCommit, head, rounds, waiting, loadBefore,
+                        Machine.find(bench.sync.info("server"), "redis_version:(\\S+)", "?"), baselineArgv, table);
+                System.out.println(report);
+                Files.writeString(out, report);
+            }
+            finally {
+                client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+            }
+        }
+    }
+
+    private Revision revision(String name, String product, String tag, LuaScript script, ArgvMap argv) {
+        return new Revision(name, product, tag, sync.scriptLoad(script.source()), argv);
+    }
+
+    private String run(List<Revision> revisions, int rounds, int waiting) {
+        for (Revision revision : revisions) {
+            System.out.printf(Locale.ROOT, "loading %,d waiting for %s%n", waiting, revision.name());
+            int calls = waiting / GROUP;
+            for (int from = 0; from < calls; from += BATCH * 20) {
+                measure(revision, Math.min(BATCH * 20, calls - from), false);
+            }
+        }
+        Map<Shape, Map<Revision, List<Sample>>> samples = new EnumMap<>(Shape.class);
+        for (Shape shape : Shape.values()) {
+            samples.put(shape, new LinkedHashMap<>());
+            revisions.forEach(revision -> samples.get(shape).put(revision, new ArrayList<>()));
+        }
+        for (int round = 0; round < rounds; round++) {
+            List<Revision> order = new ArrayList<>(revisions);
+            if (round % 2 == 1) {
+                Collections.reverse(order);
+            }
+            for (Shape shape : Shape.values()) {
+                for (Revision revision : order) {
+                    Sample sample = measure(revision, CALLS, shape == Shape.DROP_POW);
+                    samples.get(shape).get(revision).add(sample);
+                    System.out.printf(Locale.ROOT, "round %d %-8s %-40s evalsha %6.2f µs/user, CPU %6.2f µs/user%n",
+                            round + 1, shape, revision.name(), sample.evalsha(), sample.cpu());
+                }
+            }
+        }
+        return table(samples, revisions.get(0), revisions.get(1));
+    }
+
+    /** Redis's cost per user of {@code calls} calls of {@value #GROUP} new users each, pipelined. */
+    private Sample measure(Revision revision, int calls, boolean mark) {
+        // Every call's ARGV is made before the counters are read: on two cores the client's work
+        // would otherwise take CPU from Redis while it runs, and commandstats counts wall time.
+        List<String[]> argvs = new ArrayList<>(calls);
+        for (int i = 0; i < calls; i++) {
+            argvs.add(revision.argv().apply(RawScripts.join(args(revision, mark))));
+        }
+        String[] keys = QueueKeys.of(revision.product()).forScripts().toArray(String[]::new);
+        long usecBefore = evalshaUsec();
+        double cpuBefore = cpu.seconds();
+        connection.setAutoFlushCommands(false);
+        try {
+            List<RedisFuture<List<Object>>> futures = new ArrayList<>(BATCH);
+            for (String[] argv : argvs) {
+                futures.add(async.evalsha(revision.sha(), ScriptOutputType.MULTI, keys, argv));
+                if (futures.size() == BATCH) {
+                    flush(revision, futures);
+                }
+            }
+            flush(revision, futures);
+        }
+        finally {
+            connection.setAutoFlushCommands(true);
+        }
+        double cpuAfter = cpu.seconds();
+        long usecAfter = evalshaUsec();
+        double users = (double) calls * GROUP;
+        return new Sample((usecAfter - usecBefore) / users, (cpuAfter - cpuBefore) * 1e6 / users);
+    }
+
+    private JoinScript.Args args(Revision revision, boolean mark) {
+        List<Joiner> joiners = new ArrayList<>(GROUP);
+        for (int i = 0; i < GROUP; i++) {
+            joined++;
+            // One user id format for both revisions (the same length), and a count shared by both,
+            // so the clock below moves alike for both lines.
+            String user = String.format(Locale.ROOT, "user-%s-%09d", revision.tag(), joined);
+            joiners.add(mark ? new Joiner(user, null, mark(), MARK_TTL) : new Joiner(user, null));
+        }
+        return new JoinScript.Args(revision.product(), start + joined / USERS_PER_MS, rules, Duration.ofHours(2), null,
+                joiners, true);
+    }
+
+    /** A mark as the gateway makes one: 32 hex characters of a solved challenge's hash. */
+    private static String mark() {
+        byte[] bytes = new byte[16];
+        ThreadLocalRandom.current().nextBytes(bytes);
+        return HexFormat.of().formatHex(bytes);
+    }
+
+    private void flush(Revision revision, List<RedisFuture<List<Object>>> futures) {
+        connection.flushCommands();
+        if (!LettuceFutures.awaitAll(2, TimeUnit.MINUTES, futures.toArray(new RedisFuture[0]))) {
+            throw new IllegalStateException("a pipelined batch timed out");
+        }
+        for (RedisFuture<List<Object>> future : futures) {
+            if (future.getError() != null) {
+                throw new IllegalStateException(revision.name() + ": join.lua failed: " + future.getError());
+            }
+            check(revision, future.toCompletableFuture().getNow(null));
+        }
+        futures.clear();
+    }
+
+    /**
+     * Every user of a call must have got a new place: a revision that refused them (a bad argument,
+     * a used mark) would be measured doing less than the other.
+     */
+    private static void check(Revision revision, List<Object> reply) {
+        int at = reply.indexOf("users");
+        if (at < 0 || at + 1 >= reply.size() || !(reply.get(at + 1) instanceof List<?> users)) {
+            throw new IllegalStateException(revision.name() + ": join.lua answered without its users: " + reply);
+        }
+        for (Object entry : users) {
+            List<?> user = (List<?>) entry;
+            String state = String.valueOf(user.get(0));
+            if (!(state.equals("waiting") || state.equals("active")) || !Long.valueOf(1).equals(user.get(2))) {
+                throw new IllegalStateException(revision.name() + ": a new user did not get a place: " + user);
+            }
+        }
+    }
+
+    private long evalshaUsec() {
+        Matcher m = EVALSHA_USEC.matcher(sync.info("commandstats"));
+        return m.find() ? Long.parseLong(m.group(1)) : 0;
+    }
+
+    private static String table(Map<Shape, Map<Revision, List<Sample>>> samples, Revision baseline, Revision current) {
+        StringBuilder table = new StringBuilder(
+                "| shape | revision | evalsha µs/user median | min | max | main-thread CPU µs/user median | min | max "
+                        + "| evalsha µs/user, every round |\n|---|---|---|---|---|---|---|---|---|\n");
+        StringBuilder ratios = new StringBuilder();
+        for (Shape shape : Shape.values()) {
+            for (Revision revision : List.of(baseline, current)) {
+                List<Sample> xs = samples.get(shape).get(revision);
+                List<Double> evalsha = xs.stream().map(Sample::evalsha).toList();
+                List<Double> cpu = xs.stream().map(Sample::cpu).toList();
+                table.append(String.format(Locale.ROOT, "| %s | %s | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %s |%n",
+                        shape.label, revision.name(), median(evalsha), min(evalsha), max(evalsha), median(cpu),
+                        min(cpu), max(cpu),
+                        evalsha.stream().map(x -> String.format(Locale.ROOT, "%.2f", x)).collect(Collectors.joining(" "))));
+            }
+            ratios.append(String.format(Locale.ROOT, "- %s: current/baseline %.3f (evalsha), %.3f (main-thread CPU)%n",
+                    shape.label,
+                    median(samples.get(shape).get(current).stream().map(Sample::evalsha).toList())
+                            / median(samples.get(shape).get(baseline).stream().map(Sample::evalsha).toList()),
+                    median(samples.get(shape).get(current).stream().map(Sample::cpu).toList())
+                            / median(samples.get(shape).get(baseline).stream().map(Sample::cpu).toList())));
+        }
+        return table + "\nRatio of the medians:\n\n" + ratios;
+    }
+
+    private static String report(String command, String baselineRev, String baselineCommit, String head, int rounds,
+            int waiting, String loadBefore, String redisVersion, ArgvMap baselineArgv, String table) {
+        String dropped = baselineArgv.unused().isEmpty() ? "none"
+                : baselineArgv.unused().stream().map(name -> "`" + name + "`").collect(Collectors.joining(", "));
+        return "# join.lua A/B: Redis's cost per new user, two revisions side by side\n\n"
+                + "Measured by `" + command + "` on " + Instant.now() + ": baseline `" + baselineCommit + "` (asked as `"
+                + baselineRev + "`) against current `" + head + "`" + Machine.uncommitted() + ".\n\n"
+                + "Machine: " + Machine.describe() + "; Redis " + redisVersion + ". Load average " + loadBefore
+                + " at start, " + Machine.loadAverage() + " at the end.\n\n"
+                + "Method: both revisions of join.lua (the baseline assembled from `git show <rev>:lua/<file>` by "
+                + "LuaScript's include rule, the current one from the classpath) are loaded into one Redis, each "
+                + "serving a product of its own, and each product's line is first loaded with "
+                + String.format(Locale.ROOT, "%,d", waiting) + " waiting users through its own script, in calls of "
+                + GROUP + ". Then " + rounds + " rounds; in each, for each shape, each revision makes " + CALLS
+                + " pipelined calls of " + GROUP + " new users, the revision that goes first alternating from round "
+                + "to round, so a slower or busier stretch of the shared machine falls on both. The rules are "
+                + "the bench's drop set: opens-at an hour ago, closes-at in an hour, max-admit-per-minute 600, "
+                + "abandon-after 60 s (max-active 100, sessions of 10 minutes, arrival 60 s, a configured product); "
+                + "a proof-of-work mark is 32 random hex characters kept 150 s. The scripts' clock moves 1 ms "
+                + "per " + USERS_PER_MS + " users joined, so nobody waits long enough to be dropped and no session "
+                + "ends during the run: each call does the same work in both lines. A round's figure is the "
+                + "growth of Redis's `cmdstat_evalsha` usec (the time Redis spent inside the calls, "
+                + "wall-clock, so a preempted Redis counts it) and of its main-thread CPU (`INFO cpu`, user + sys, "
+                + "which includes reading and answering the calls), divided by the users joined. The ARGV of both "
+                + "comes from `JoinScript.arguments`; the baseline's is the same values picked by the names its "
+                + "`ARGUMENTS` and `USER_ARGUMENTS` list (arguments it does not take: " + dropped + "). Every reply is "
+                + "checked: each user got a new place. Read the ratio of the medians; single figures move with "
+                + "the machine.\n\n" + table;
+    }
+
+    /**
+     * The files join.lua is assembled from as they were before their latest change: HEAD when the
+     * working tree changes one of them, else the first parent of the last commit that did.
+     */
+    private static String defaultBaseline(LuaScript current) {
+        // Each line of the assembled text ends in a newline and has an origin.
+        long lines = current.source().chars().filter(c -> c == '\n').count();
+        Set<String> files = new LinkedHashSet<>();
+        for (int line = 1; line <= lines; line++) {
+            String origin = current.origin(line);
+            files.add("lua/" + origin.substring(0, origin.lastIndexOf(':')));
+        }
+        List<String> status = new ArrayList<>(List.of("status", "--porcelain", "--untracked-files=no", "--"));
+        status.addAll(files);
+        if (!git(status.toArray(String[]::new)).isBlank()) {
+            return "HEAD";
+        }
+        List<String> log = new ArrayList<>(List.of("log", "-1", "--format=%H", "--"));
+        log.addAll(files);
+        String last = git(log.toArray(String[]::new)).trim();
+        if (last.isEmpty()) {
+            throw new IllegalStateException("no commit changed " + files + ": give a baseline revision");
+        }
+        return last + "^";
+    }
+
+    /** git's output; its error as an exception, for a revision or file that does not exist. */
+    static String git(String... args) {
+        List<String> command = new ArrayList<>(List.of("git"));
+        command.addAll(List.of(args));
+        try {
+            Process process = new ProcessBuilder(command).start();
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            Thread errors = new Thread(() -> copy(process.getErrorStream(), err));
+            errors.start();
+            String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            int code = process.waitFor();
+            errors.join();
+            if (code != 0) {
+                throw new IllegalStateException(String.join(" ", command) + " failed: "
+                        + err.toString(StandardCharsets.UTF_8).trim());
+            }
+            return out;
+        }
+        catch (IOException ex) {
+            throw new UncheckedIOException(ex);
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(ex);
+        }
+    }
+
+    private static void copy(InputStream in, ByteArrayOutputStream out) {
+        try {
+            in.transferTo(out);
+        }
+        catch (IOException ex) {
+            throw new UncheckedIOException(ex);
+        }
+    }
+
+    /**
+     * How a revision's ARGV is made from the current adapter's: the product id and epoch, then the
+     * call's and each user's values picked by the names the revision's join.lua lists, so an
+     * argument added since is left out and none is ever placed by position.
+     */
+    record ArgvMap(int[] call, int[] user, List<String> unused) {
+
+        private static final List<String> CALL = Arrays.stream(JoinScript.Argument.values())
+                .map(a -> a.name().toLowerCase(Locale.ROOT)).toList();
+        private static final List<String> USER = Arrays.stream(JoinScript.UserArgument.values())
+                .map(a -> a.name().toLowerCase(Locale.ROOT)).toList();
+
+        /** The classpath's join.lua, which must list what the adapter makes (ScriptContractTest holds it so). */
+        static ArgvMap current(LuaScript script) {
+            ArgvMap map = of(script, "the current join.lua");
+            if (!map.unused().isEmpty() || map.call().length != CALL.size() || map.user().length != USER.size()) {
+                throw new IllegalStateException("the current join.lua's argument lists differ from JoinScript's: "
+                        + "build the gateway again (ScriptContractTest holds them to one order)");
+            }
+            return map;
+        }
+
+        static ArgvMap of(LuaScript script, String which) {
+            List<String> callNames = names(script, CALL_NAMES, "ARGUMENTS", which);
+            List<String> userNames = names(script, USER_NAMES, "USER_ARGUMENTS", which);
+            int[] call = indexes(callNames, CALL, which);
+            int[] user = indexes(userNames, USER, which);
+            List<String> unused = new ArrayList<>();
+            CALL.stream().filter(name -> !callNames.contains(name)).forEach(unused::add);
+            USER.stream().filter(name -> !userNames.contains(name)).forEach(unused::add);
+            return new ArgvMap(call, user, List.copyOf(unused));
+        }
+
+        private static List<String> names(LuaScript script, Pattern list, String listName, String which) {
+            Matcher m = list.matcher(script.source());
+            if (!m.find()) {
+                throw new IllegalStateException(which + " has no `local " + listName + " = { ... }` list: join.lua "
+                        + "names its arguments from commit e252699 on, and this bench maps arguments by name only");
+            }
+            List<String> names = new ArrayList<>();
+            Matcher name = NAME.matcher(m.group(1));
+            while (name.find()) {
+                names.add(name.group(1));
+            }
+            return names;
+        }
+
+        private static int[] indexes(List<String> names, List<String> known, String which) {
+            int[] at = new int[names.size()];
+            for (int i = 0; i < names.size(); i++) {
+                at[i] = known.indexOf(names.get(i));
+                if (at[i] < 0) {
+                    throw new IllegalStateException(which + " takes the argument '" + names.get(i)
+                            + "', which JoinScript.arguments does not make: it cannot be called with this adapter's "
+                            + "values");
+                }
+            }
+            return at;
+        }
+
+        /** This revision's ARGV from the current adapter's (product id, epoch, call, users). */
+        String[] apply(String[] argv) {
+            int head = 2;
+            int users = (argv.length - head - CALL.size()) / USER.size();
+            String[] out = new String[head + call.length + users * user.length];
+            System.arraycopy(argv, 0, out, 0, head);
+            int o = head;
+            for (int i : call) {
+                out[o++] = argv[head + i];
+            }
+            for (int u = 0; u < users; u++) {
+                int from = head + CALL.size() + u * USER.size();
+                for (int i : user) {
+                    out[o++] = argv[from + i];
+                }
+            }
+            return out;
+        }
+    }
+
+    private static String short7(String commit) {
+        return commit.length() > 7 ? commit.substring(0, 7) : commit;
+    }
+
+    private static double median(List<Double> xs) {
+        double[] sorted = xs.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        int n = sorted.length;
+        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+    }
+
+    private static double min(List<Double> xs) {
+        return xs.stream().mapToDouble(Double::doubleValue).min().orElse(Double.NaN);
+    }
+
+    private static double max(List<Double> xs) {
+        return xs.stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN);
+    }
+}
