@@ -19,8 +19,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The group commit's own rules, apart from Redis (the scripts' behaviour with several users in a
- * call is in {@link QueueScriptsTest}): what happens to the joins waiting behind a call that fails,
- * and to joins beyond what a product's lane may hold.
+ * call is in {@code QueueScriptsTest}, in gateway-tests): what happens to the joins waiting behind
+ * a call that fails, and to joins beyond what a product's lane may hold.
  */
 class JoinBatcherTest {
 

@@ -28,7 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The waiting page in a real headless Chromium (Debian's chromium and chromium-driver, which
  * {@code .ci/run} installs): a shopper opens a product while it is full, sees their place,
  * another shopper completes an order, and the page moves on to the product by itself. Screenshots
- * go to {@code gateway/target/screenshots/}. Skipped, saying why, only where Chromium is absent.
+ * go to {@code gateway-tests/target/screenshots/}. Skipped, saying why, only where Chromium is absent.
  */
 class WaitingPageBrowserTest {
 

@@ -37,7 +37,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * queued, resumes it by keyboard alone and sees that shopper let in; sets a product's stock and
  * sells it out, which the console shows prominently; where the queues endpoint is read-only the
  * console offers no action. Screenshots (desktop and 360 px wide) go to
- * {@code gateway/target/screenshots/}. Skipped, saying why, only where Chromium is absent.
+ * {@code gateway-tests/target/screenshots/}. Skipped, saying why, only where Chromium is absent.
  */
 class QueueConsoleBrowserTest {
 

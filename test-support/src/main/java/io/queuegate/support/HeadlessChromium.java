@@ -39,7 +39,8 @@ import org.springframework.util.FileSystemUtils;
  * {@code @BeforeAll} starts anything ({@code .ci/run} installs Chromium); nothing else skips it.
  * A test {@linkplain #open(String) opens} as many browsers as it needs (shoppers of their own);
  * they close after the test, or earlier with {@link #close()}. The helpers act on the browser
- * opened last unless given another. Screenshots go under {@code gateway/target/screenshots/}.
+ * opened last unless given another. Screenshots go under the running module's
+ * {@code target/screenshots/} ({@code gateway-tests/target/screenshots/} for the library's pages).
  *
  * <p>Without the extension, {@link #assumeInstalled()} in {@code @BeforeAll} and
  * {@link #start(String, int, int)} (one browser, closed by the test) do the same by hand.

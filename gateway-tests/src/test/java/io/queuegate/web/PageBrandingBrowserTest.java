@@ -30,7 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the pre-queue page and a notice page, in a real headless Chromium: a name with a script in it
  * is shown as text, the logo loads from the gateway's origin under the pages' own
  * Content-Security-Policy, and nothing on the pages is blocked by that policy. Screenshots at 390
- * and 1280 px, in English and Korean, under {@code gateway/target/screenshots/branded-*}. Skipped,
+ * and 1280 px, in English and Korean, under {@code gateway-tests/target/screenshots/branded-*}. Skipped,
  * saying why, only where Chromium is absent.
  */
 class PageBrandingBrowserTest {

@@ -37,7 +37,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * pages say "Sold out" in place, without a reload, and stop asking, while a
  * fresh load of the product gets the sold-out notice page. Without server-sent events the status
  * polling brings the same. Screenshots at 390 and 1280 px under
- * {@code gateway/target/screenshots/stock-*}. Skipped, saying why, only where Chromium is absent.
+ * {@code gateway-tests/target/screenshots/stock-*}. Skipped, saying why, only where Chromium is absent.
  */
 class StockPageBrowserTest {
 
