@@ -1,10 +1,6 @@
 package io.queuegate.invites;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.interfaces.ECPrivateKey;
@@ -22,7 +18,6 @@ import io.jsonwebtoken.Jwts;
 import io.jsonwebtoken.security.Jwks;
 
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import tools.jackson.databind.json.JsonMapper;
 
@@ -48,7 +43,7 @@ class InvitationVerifierTest {
     @Test
     void anHs256InvitationWithTheSecretIsValidForItsProduct() {
         InvitationVerifier verifier = verifier(InvitationKeys.of(SECRET, null, null));
-        String invitation = MintInvite.mint(MintInvite.secretKey(SECRET), null, "42", null, 3, IN_AN_HOUR, "presale-1");
+        String invitation = InvitationMinter.mint(InvitationMinter.secretKey(SECRET), null, "42", null, 3, IN_AN_HOUR, "presale-1");
         assertThat(verifier.check(invitation, "42", null)).isEqualTo(new InvitationCheck.Valid(
                 new Invitation("presale-1", "42", null, 3, IN_AN_HOUR)));
         assertThat(refusal(verifier.check(invitation, "7", null))).isEqualTo("the invitation is for another product");
@@ -58,9 +53,9 @@ class InvitationVerifierTest {
     @Test
     void anRs256InvitationIsCheckedWithThePemPublicKey() {
         InvitationVerifier verifier = verifier(InvitationKeys.of(null, pem(RSA), null));
-        assertThat(verifier.check(MintInvite.mint(RSA.getPrivate(), null, "42", null, 1, IN_AN_HOUR, "r-1"), "42", null)
+        assertThat(verifier.check(InvitationMinter.mint(RSA.getPrivate(), null, "42", null, 1, IN_AN_HOUR, "r-1"), "42", null)
                 .valid()).isTrue();
-        assertThat(refusal(verifier.check(MintInvite.mint(OTHER_RSA.getPrivate(), null, "42", null, 1, IN_AN_HOUR, "r-2"),
+        assertThat(refusal(verifier.check(InvitationMinter.mint(OTHER_RSA.getPrivate(), null, "42", null, 1, IN_AN_HOUR, "r-2"),
                 "42", null))).isEqualTo("the invitation's signature does not match");
     }
 
@@ -68,11 +63,11 @@ class InvitationVerifierTest {
     void anEs256InvitationIsCheckedWithTheKeyItNamesInTheJwkSet() {
         String jwkSet = json(Map.of("keys", List.of(jwk(RSA, "rsa-2026"), jwk(EC, "ec-2026"))));
         InvitationVerifier verifier = verifier(InvitationKeys.of(null, null, jwkSet));
-        assertThat(verifier.check(MintInvite.mint(EC.getPrivate(), "ec-2026", "*", "alice", 1, IN_AN_HOUR, "e-1"), "42",
+        assertThat(verifier.check(InvitationMinter.mint(EC.getPrivate(), "ec-2026", "*", "alice", 1, IN_AN_HOUR, "e-1"), "42",
                 "alice").valid()).isTrue();
-        assertThat(verifier.check(MintInvite.mint(RSA.getPrivate(), "rsa-2026", "42", null, 1, IN_AN_HOUR, "e-2"), "42",
+        assertThat(verifier.check(InvitationMinter.mint(RSA.getPrivate(), "rsa-2026", "42", null, 1, IN_AN_HOUR, "e-2"), "42",
                 null).valid()).isTrue();
-        assertThat(refusal(verifier.check(MintInvite.mint(EC.getPrivate(), "retired", "42", null, 1, IN_AN_HOUR, "e-3"),
+        assertThat(refusal(verifier.check(InvitationMinter.mint(EC.getPrivate(), "retired", "42", null, 1, IN_AN_HOUR, "e-3"),
                 "42", null))).contains("no configured key");
     }
 
@@ -87,7 +82,7 @@ class InvitationVerifierTest {
         assertThat(refusal(verifier.check(confused, "42", null))).contains("HS256, but no secret is configured");
         // And an RS256 invitation where only a secret is configured finds no key either.
         assertThat(refusal(verifier(InvitationKeys.of(SECRET, null, null)).check(
-                MintInvite.mint(RSA.getPrivate(), null, "42", null, 1, IN_AN_HOUR, "r-3"), "42", null)))
+                InvitationMinter.mint(RSA.getPrivate(), null, "42", null, 1, IN_AN_HOUR, "r-3"), "42", null)))
                 .contains("no configured key");
     }
 
@@ -117,7 +112,7 @@ class InvitationVerifierTest {
         refused.put("expired", sign(Map.of("jti", "a", "pid", "42", "exp", NOW.minusSeconds(31).getEpochSecond())));
         refused.put("not yet", sign(Map.of("jti", "a", "pid", "42", "exp", IN_AN_HOUR.getEpochSecond(),
                 "nbf", NOW.plusSeconds(600).getEpochSecond())));
-        refused.put("padded", MintInvite.mint(MintInvite.secretKey(SECRET), null, "42", null, 1, IN_AN_HOUR, "p") + "=");
+        refused.put("padded", InvitationMinter.mint(InvitationMinter.secretKey(SECRET), null, "42", null, 1, IN_AN_HOUR, "p") + "=");
         refused.put("huge", "a".repeat(InvitationVerifier.MAX_LENGTH + 1));
         refused.forEach((what, invitation) -> assertThat(verifier.check(invitation, "42", null))
                 .as(what).isInstanceOf(InvitationCheck.Invalid.class));
@@ -127,7 +122,7 @@ class InvitationVerifierTest {
     @Test
     void anInvitationForAShopperIsTheirsAlone() {
         InvitationVerifier verifier = verifier(InvitationKeys.of(SECRET, null, null));
-        String forAlice = MintInvite.mint(MintInvite.secretKey(SECRET), null, "42", "alice", 1, IN_AN_HOUR, "s-1");
+        String forAlice = InvitationMinter.mint(InvitationMinter.secretKey(SECRET), null, "42", "alice", 1, IN_AN_HOUR, "s-1");
         assertThat(verifier.check(forAlice, "42", "alice").valid()).isTrue();
         assertThat(refusal(verifier.check(forAlice, "42", "bob"))).isEqualTo("the invitation is for another shopper");
         assertThat(refusal(verifier.check(forAlice, "42", null))).isEqualTo("the invitation is for another shopper");
@@ -147,39 +142,6 @@ class InvitationVerifierTest {
         assertThatThrownBy(() -> InvitationKeys.of(null, null, json(Map.of("keys", List.of(privateJwk)))))
                 .hasMessageContaining("holds a private or secret key");
         assertThat(InvitationKeys.of(null, null, null).isEmpty()).isTrue();
-    }
-
-    @Test
-    void theMintCommandPrintsOneInvitationALineThatTheGatewayAccepts(@TempDir Path dir) throws Exception {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int status = MintInvite.run(new String[] {"--product", "42", "--expires-in", "2h", "--uses", "5", "--count", "3"},
-                Map.of(MintInvite.SECRET_VARIABLE, SECRET), CLOCK, new PrintStream(out, true), new PrintStream(err, true));
-        assertThat(status).as(err.toString()).isZero();
-        List<String> lines = out.toString().lines().toList();
-        assertThat(lines).hasSize(3).doesNotHaveDuplicates();
-        InvitationVerifier verifier = verifier(InvitationKeys.of(SECRET, null, null));
-        for (String line : lines) {
-            Invitation invitation = ((InvitationCheck.Valid) verifier.check(line, "42", null)).invitation();
-            assertThat(invitation.uses()).isEqualTo(5);
-            assertThat(invitation.expiresAt()).isEqualTo(NOW.plus(Duration.ofHours(2)));
-        }
-
-        Path key = dir.resolve("shop-invites.pem");
-        Files.writeString(key, "-----BEGIN PRIVATE KEY-----\n" + Base64.getMimeEncoder().encodeToString(
-                EC.getPrivate().getEncoded()) + "\n-----END PRIVATE KEY-----\n");
-        out.reset();
-        assertThat(MintInvite.run(new String[] {"--private-key", key.toString(), "--key-id", "ec-2026", "--product", "*",
-                "--user", "alice", "--expires-at", IN_AN_HOUR.toString()}, Map.of(), CLOCK, new PrintStream(out, true),
-                new PrintStream(err, true))).isZero();
-        InvitationVerifier ec = verifier(InvitationKeys.of(null, null, json(Map.of("keys", List.of(jwk(EC, "ec-2026"))))));
-        assertThat(ec.check(out.toString().strip(), "9", "alice").valid()).isTrue();
-
-        // Without a secret in the environment (never on the command line) it says what to do.
-        err.reset();
-        assertThat(MintInvite.run(new String[] {"--product", "42", "--expires-in", "1h"}, Map.of(), CLOCK,
-                new PrintStream(out, true), new PrintStream(err, true))).isEqualTo(2);
-        assertThat(err.toString()).contains(MintInvite.SECRET_VARIABLE);
     }
 
     private static InvitationVerifier verifier(InvitationKeys keys) {

@@ -10,7 +10,7 @@ import java.util.UUID;
 import javax.crypto.SecretKey;
 
 import io.jsonwebtoken.Jwts;
-import io.queuegate.invites.MintInvite;
+import io.queuegate.invites.InvitationMinter;
 
 /** Invitations good and bad, made as a shop (or someone pretending to be one) would make them. */
 public final class Invites {
@@ -32,13 +32,13 @@ public final class Invites {
     }
 
     public static String mint(String secret, String productId, String user, long uses, Instant expiresAt) {
-        return MintInvite.mint(MintInvite.secretKey(secret), null, productId, user, uses, expiresAt,
+        return InvitationMinter.mint(InvitationMinter.secretKey(secret), null, productId, user, uses, expiresAt,
                 UUID.randomUUID().toString());
     }
 
     /** Any claims, HS256 with the tests' secret: for claims a shop's code should never make. */
     public static String withClaims(Map<String, Object> claims) {
-        return Jwts.builder().claims(claims).signWith((SecretKey) MintInvite.secretKey(SECRET), Jwts.SIG.HS256)
+        return Jwts.builder().claims(claims).signWith((SecretKey) InvitationMinter.secretKey(SECRET), Jwts.SIG.HS256)
                 .compact();
     }
 

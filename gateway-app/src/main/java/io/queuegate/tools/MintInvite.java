@@ -1,40 +1,35 @@
-package io.queuegate.invites;
+package io.queuegate.tools;
 
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.GeneralSecurityException;
 import java.security.Key;
-import java.security.KeyFactory;
-import java.security.PrivateKey;
-import java.security.interfaces.ECPrivateKey;
-import java.security.spec.PKCS8EncodedKeySpec;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Base64;
-import java.util.Date;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
 
-import io.jsonwebtoken.Jwts;
-import io.jsonwebtoken.security.Keys;
+import io.queuegate.invites.InvitationKeys;
+import io.queuegate.invites.InvitationMinter;
+import io.queuegate.invites.InvitationVerifier;
 
 import org.springframework.boot.convert.DurationStyle;
 
 /**
- * Mints invitations: the way a shop signs them, as a method for its own Java code
- * ({@link #mint}) and as a command for operators. The HS256 secret is read from the environment
- * ({@code QUEUEGATE_INVITES_SECRET}), never from the command line, where shells keep it:
+ * Mints invitations from the command line, with the runnable gateway's jar. The HS256 secret is
+ * read from the environment ({@code QUEUEGATE_INVITES_SECRET}), never from the command line, where
+ * shells keep it:
  * <pre>
- * QUEUEGATE_INVITES_SECRET=... java -cp queuegate-gateway.jar:jjwt... io.queuegate.invites.MintInvite \
- *     --product 42 --expires-in 7d [--user alice] [--uses 1] [--id presale-0001] [--count 100]
- * java ... io.queuegate.invites.MintInvite --private-key shop-invites.pem [--key-id 2026-12] --product '*' --expires-in 2h
+ * QUEUEGATE_INVITES_SECRET=... java -cp queuegate-gateway-app-exec.jar -Dloader.main=io.queuegate.tools.MintInvite \
+ *     org.springframework.boot.loader.launch.PropertiesLauncher --product 42 --expires-in 7d [--user alice] [--uses 1] [--count 100]
+ * ... --private-key shop-invites.pem [--key-id 2026-12] --product '*' --expires-in 2h
  * </pre>
- * Each invitation is printed on a line of its own.
+ * Each invitation is printed on a line of its own. A shop's Java code mints with
+ * {@link InvitationMinter} itself.
  */
 public final class MintInvite {
 
@@ -49,41 +44,6 @@ public final class MintInvite {
             EC P-256 (ES256) private key""".formatted(SECRET_VARIABLE);
 
     private MintInvite() {
-    }
-
-    /**
-     * One invitation, signed with {@code key}: HS256 for a secret key, RS256 for an RSA private
-     * key, ES256 for an EC P-256 private key.
-     *
-     * @param keyId the {@code kid} the gateway finds the public key by in a JWK set, or {@code null}
-     * @param productId the product ({@code pid}), or {@link Invitation#ANY_PRODUCT}
-     * @param subject the only shopper who may use it ({@code sub}, their identity as the gateway
-     *                sees it), or {@code null} for whoever holds it
-     * @param uses how many places it may make per product ({@code uses})
-     * @param id its {@code jti}: unique among the shop's invitations, up to 128 visible ASCII characters
-     */
-    public static String mint(Key key, String keyId, String productId, String subject, long uses, Instant expiresAt,
-            String id) {
-        var builder = Jwts.builder().id(id).claim("pid", productId).expiration(Date.from(expiresAt));
-        if (keyId != null) {
-            builder.header().keyId(keyId);
-        }
-        if (subject != null) {
-            builder.subject(subject);
-        }
-        if (uses != 1) {
-            builder.claim("uses", uses);
-        }
-        if (key instanceof PrivateKey privateKey) {
-            return builder.signWith(privateKey, privateKey instanceof ECPrivateKey ? Jwts.SIG.ES256 : Jwts.SIG.RS256)
-                    .compact();
-        }
-        return builder.signWith((javax.crypto.SecretKey) key, Jwts.SIG.HS256).compact();
-    }
-
-    /** The HS256 key of a secret, as {@code queuegate.invites.secret} holds it. */
-    public static Key secretKey(String secret) {
-        return Keys.hmacShaKeyFor(secret.getBytes(StandardCharsets.UTF_8));
     }
 
     public static void main(String[] args) {
@@ -108,7 +68,8 @@ public final class MintInvite {
             Key key = key(options, environment);
             for (int i = 0; i < count; i++) {
                 String id = options.getOrDefault("id", UUID.randomUUID().toString());
-                out.println(mint(key, options.get("key-id"), productId, options.get("user"), uses, expiresAt, id));
+                out.println(InvitationMinter.mint(key, options.get("key-id"), productId, options.get("user"), uses,
+                        expiresAt, id));
             }
             return 0;
         }
@@ -153,7 +114,7 @@ public final class MintInvite {
         String file = options.get("private-key");
         if (file != null) {
             try {
-                return privateKey(Files.readString(Path.of(file), StandardCharsets.US_ASCII));
+                return InvitationMinter.privateKey(Files.readString(Path.of(file), StandardCharsets.US_ASCII));
             }
             catch (IOException ex) {
                 throw new IllegalArgumentException("cannot read " + file + ": " + ex.getMessage());
@@ -164,26 +125,6 @@ public final class MintInvite {
             throw new IllegalArgumentException("set " + SECRET_VARIABLE + " to the gateway's queuegate.invites.secret "
                     + "(at least " + InvitationKeys.MIN_SECRET_BYTES + " bytes), or give --private-key");
         }
-        return secretKey(secret);
-    }
-
-    /** An RSA or EC private key in PKCS#8 PEM ({@code BEGIN PRIVATE KEY}). */
-    static PrivateKey privateKey(String pem) {
-        String text = pem.strip();
-        if (!text.startsWith("-----BEGIN PRIVATE KEY-----") || !text.endsWith("-----END PRIVATE KEY-----")) {
-            throw new IllegalArgumentException("the private key must be PKCS#8 PEM ('-----BEGIN PRIVATE KEY-----'); "
-                    + "convert one with: openssl pkcs8 -topk8 -nocrypt -in key.pem");
-        }
-        byte[] der = Base64.getMimeDecoder().decode(text.substring("-----BEGIN PRIVATE KEY-----".length(),
-                text.length() - "-----END PRIVATE KEY-----".length()));
-        for (String type : new String[] {"RSA", "EC"}) {
-            try {
-                return KeyFactory.getInstance(type).generatePrivate(new PKCS8EncodedKeySpec(der));
-            }
-            catch (GeneralSecurityException notThisType) {
-                // The other type, or neither.
-            }
-        }
-        throw new IllegalArgumentException("the private key is neither an RSA nor an EC key");
+        return InvitationMinter.secretKey(secret);
     }
 }
