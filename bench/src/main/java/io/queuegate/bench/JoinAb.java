@@ -1,9 +1,5 @@
 package io.queuegate.bench;
 
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -125,8 +121,8 @@ public final class JoinAb {
 
         LuaScript current = LuaScript.load("join.lua");
         String baselineRev = asked.isEmpty() ? defaultBaseline(current) : asked;
-        String baselineCommit = git("rev-parse", "--verify", baselineRev + "^{commit}").trim();
-        LuaScript baseline = LuaScript.load("join.lua", file -> git("show", baselineCommit + ":lua/" + file));
+        String baselineCommit = Machine.gitOrFail("rev-parse", "--verify", baselineRev + "^{commit}").trim();
+        LuaScript baseline = LuaScript.load("join.lua", file -> Machine.gitOrFail("show", baselineCommit + ":lua/" + file));
         ArgvMap currentArgv = ArgvMap.current(current);
         ArgvMap baselineArgv = ArgvMap.of(baseline, "the baseline's join.lua (" + baselineRev + ")");
         String head = Machine.git("rev-parse", "HEAD");
@@ -346,52 +342,16 @@ public final class JoinAb {
         }
         List<String> status = new ArrayList<>(List.of("status", "--porcelain", "--untracked-files=no", "--"));
         status.addAll(files);
-        if (!git(status.toArray(String[]::new)).isBlank()) {
+        if (!Machine.gitOrFail(status.toArray(String[]::new)).isBlank()) {
             return "HEAD";
         }
         List<String> log = new ArrayList<>(List.of("log", "-1", "--format=%H", "--"));
         log.addAll(files);
-        String last = git(log.toArray(String[]::new)).trim();
+        String last = Machine.gitOrFail(log.toArray(String[]::new)).trim();
         if (last.isEmpty()) {
             throw new IllegalStateException("no commit changed " + files + ": give a baseline revision");
         }
         return last + "^";
-    }
-
-    /** git's output; its error as an exception, for a revision or file that does not exist. */
-    static String git(String... args) {
-        List<String> command = new ArrayList<>(List.of("git"));
-        command.addAll(List.of(args));
-        try {
-            Process process = new ProcessBuilder(command).start();
-            ByteArrayOutputStream err = new ByteArrayOutputStream();
-            Thread errors = new Thread(() -> copy(process.getErrorStream(), err));
-            errors.start();
-            String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            int code = process.waitFor();
-            errors.join();
-            if (code != 0) {
-                throw new IllegalStateException(String.join(" ", command) + " failed: "
-                        + err.toString(StandardCharsets.UTF_8).trim());
-            }
-            return out;
-        }
-        catch (IOException ex) {
-            throw new UncheckedIOException(ex);
-        }
-        catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(ex);
-        }
-    }
-
-    private static void copy(InputStream in, ByteArrayOutputStream out) {
-        try {
-            in.transferTo(out);
-        }
-        catch (IOException ex) {
-            throw new UncheckedIOException(ex);
-        }
     }
 
     /**

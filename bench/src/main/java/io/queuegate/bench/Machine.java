@@ -1,6 +1,9 @@
 package io.queuegate.bench;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,17 +18,49 @@ final class Machine {
     private Machine() {
     }
 
+    /** git's output, trimmed; "?" when git cannot say, so a result is still written. */
     static String git(String... args) {
+        try {
+            return gitOrFail(args).trim();
+        }
+        catch (RuntimeException ex) {
+            return "?";
+        }
+    }
+
+    /** git's output; its error as an exception, for a revision or file that does not exist. */
+    static String gitOrFail(String... args) {
         List<String> command = new ArrayList<>(List.of("git"));
         command.addAll(List.of(args));
         try {
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-            String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-            process.waitFor();
+            Process process = new ProcessBuilder(command).start();
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            Thread errors = new Thread(() -> copy(process.getErrorStream(), err));
+            errors.start();
+            String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            int code = process.waitFor();
+            errors.join();
+            if (code != 0) {
+                throw new IllegalStateException(String.join(" ", command) + " failed: "
+                        + err.toString(StandardCharsets.UTF_8).trim());
+            }
             return out;
         }
-        catch (Exception ex) {
-            return "?";
+        catch (IOException ex) {
+            throw new UncheckedIOException(ex);
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(ex);
+        }
+    }
+
+    private static void copy(InputStream in, ByteArrayOutputStream out) {
+        try {
+            in.transferTo(out);
+        }
+        catch (IOException ex) {
+            throw new UncheckedIOException(ex);
         }
     }
 
