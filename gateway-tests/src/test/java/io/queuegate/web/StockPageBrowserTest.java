@@ -4,18 +4,14 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
-import com.github.tomakehurst.wiremock.WireMockServer;
-import io.queuegate.support.Backend;
-import io.queuegate.support.GatewayInstance;
+import io.queuegate.support.GatewayFixture;
 import io.queuegate.support.HeadlessChromium;
-import io.queuegate.support.RedisProcess;
 
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -46,48 +42,29 @@ class StockPageBrowserTest {
     private static final String SOLD_OUT_KO = "준비한 수량이 모두 판매되어 대기열이 멈췄습니다. 기다려 주셨는데 죄송합니다. "
             + "자리는 그대로 남아 있으니, 재입고되면 이 페이지로 다시 와 주세요.";
 
-    private static RedisProcess redis;
-    private static WireMockServer backend;
-    private static GatewayInstance gateway;
+    @RegisterExtension
+    static final GatewayFixture fixture = GatewayFixture.withQueue(Map.of(
+                    "max-active", "1",
+                    "session-ttl", "10m",
+                    "promotion", "pubsub",
+                    "complete-on", "POST /api/products/{productId}/orders"))
+            .with("management.server.port", "0")
+            .with("management.endpoints.web.exposure.include", "health,queues")
+            .with("queuegate.products.42.display-name", "Limited sneakers");
+
     private HeadlessChromium english;
     private HeadlessChromium korean;
 
     @BeforeAll
-    static void start() {
+    static void shop() {
         HeadlessChromium.assumeInstalled();
-        redis = RedisProcess.start();
-        backend = Backend.start();
-        backend.stubFor(get(urlPathEqualTo("/api/products/42")).willReturn(aResponse().withStatus(200)
+        fixture.backend().stubFor(get(urlPathEqualTo("/api/products/42")).willReturn(aResponse().withStatus(200)
                 .withHeader("Content-Type", "text/html")
                 .withBody("<html><body><h1 id=\"product\">Limited sneakers</h1></body></html>")));
         // The shop sells the last unit: its answer says nothing is left.
-        backend.stubFor(post(urlPathEqualTo("/api/products/42/orders")).willReturn(aResponse().withStatus(201)
+        fixture.backend().stubFor(post(urlPathEqualTo("/api/products/42/orders")).willReturn(aResponse().withStatus(201)
                 .withHeader("Content-Type", "application/json").withHeader("Queue-Stock", "0")
                 .withBody("{\"orderId\":1,\"remaining\":0}")));
-        Map<String, Object> properties = GatewayInstance.defaults(redis, backend.baseUrl(), Map.of(
-                "max-active", "1",
-                "session-ttl", "10m",
-                "promotion", "pubsub",
-                "complete-on", "POST /api/products/{productId}/orders"));
-        properties.put("management.server.port", "0");
-        properties.put("management.endpoints.web.exposure.include", "health,queues");
-        properties.put("queuegate.products.42.display-name", "Limited sneakers");
-        gateway = GatewayInstance.start(properties);
-    }
-
-    @AfterAll
-    static void stop() {
-        if (gateway != null) {
-            gateway.close();
-            backend.stop();
-            redis.close();
-        }
-    }
-
-    @BeforeEach
-    void emptyQueues() {
-        redis.flushAll();
-        gateway.forgetRedis();
     }
 
     @AfterEach
@@ -158,14 +135,14 @@ class StockPageBrowserTest {
         assertStoppedAsking(en);
 
         // A fresh load: the gateway's own sold-out notice, which does not reload itself.
-        en.get(gateway.baseUrl() + "/api/products/42");
+        en.get(fixture.gateway().baseUrl() + "/api/products/42");
         assertThat(en.getTitle()).isEqualTo("Sold out");
         assertThat(en.findElement(By.tagName("h1")).getText()).isEqualTo("Sold out");
         assertThat(en.findElement(By.tagName("main")).getText()).contains(SOLD_OUT_EN);
         assertThat(en.findElement(By.cssSelector("meta[http-equiv='refresh']")).getAttribute("content"))
                 .as("nothing to wait for: a day is as good as never").isEqualTo("86400");
         assertThat(en.findElements(By.id("product"))).isEmpty();
-        ko.get(gateway.baseUrl() + "/api/products/42");
+        ko.get(fixture.gateway().baseUrl() + "/api/products/42");
         assertThat(ko.getTitle()).isEqualTo("품절되었습니다");
         assertThat(ko.findElement(By.tagName("main")).getText()).contains(SOLD_OUT_KO);
     }
@@ -179,7 +156,7 @@ class StockPageBrowserTest {
         // A browser, or a proxy, without server-sent events: the page polls the status instead.
         en.executeCdpCommand("Page.addScriptToEvaluateOnNewDocument",
                 Map.of("source", "delete window.EventSource;" + ChallengePageBrowserTest.WATCH_POLICY_VIOLATIONS));
-        en.get(gateway.baseUrl() + "/api/products/42");
+        en.get(fixture.gateway().baseUrl() + "/api/products/42");
         WebDriverWait wait = new WebDriverWait(en, Duration.ofSeconds(20));
         wait.until(ExpectedConditions.textToBe(By.id("rank"), "2"));
         assertThat(en.findElement(By.id("stock")).isDisplayed()).as("unknown stock, no stock line").isFalse();
@@ -220,7 +197,7 @@ class StockPageBrowserTest {
         HeadlessChromium chromium = HeadlessChromium.start(language, 420, 860);
         chromium.driver().executeCdpCommand("Page.addScriptToEvaluateOnNewDocument",
                 Map.of("source", ChallengePageBrowserTest.WATCH_POLICY_VIOLATIONS));
-        chromium.driver().get(gateway.baseUrl() + "/api/products/42");
+        chromium.driver().get(fixture.gateway().baseUrl() + "/api/products/42");
         return chromium;
     }
 
@@ -238,7 +215,7 @@ class StockPageBrowserTest {
 
     /** The operator's stock action, as the console and curl send it. */
     private static void stock(String units) {
-        int status = WebClient.create(gateway.managementUrl()).post().uri("/actuator/queues/42")
+        int status = WebClient.create(fixture.gateway().managementUrl()).post().uri("/actuator/queues/42")
                 .header("Content-Type", "application/json")
                 .bodyValue("{\"action\":\"stock\",\"value\":\"" + units + "\"}")
                 .exchangeToMono(r -> r.releaseBody().thenReturn(r.statusCode().value()))
@@ -247,13 +224,13 @@ class StockPageBrowserTest {
     }
 
     private static String join(String user) {
-        return WebClient.create(gateway.baseUrl()).get().uri("/api/products/42").header("X-User-Id", user)
+        return WebClient.create(fixture.gateway().baseUrl()).get().uri("/api/products/42").header("X-User-Id", user)
                 .exchangeToMono(r -> r.releaseBody().thenReturn(r.headers().asHttpHeaders().getFirst("Queue-Token")))
                 .block(Duration.ofSeconds(5));
     }
 
     private static void order(String token) {
-        int status = WebClient.create(gateway.baseUrl()).post().uri("/api/products/42/orders")
+        int status = WebClient.create(fixture.gateway().baseUrl()).post().uri("/api/products/42/orders")
                 .header("X-User-Id", "holder").header("Queue-Token", token)
                 .exchangeToMono(r -> r.releaseBody().thenReturn(r.statusCode().value()))
                 .block(Duration.ofSeconds(5));
