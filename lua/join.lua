@@ -205,9 +205,11 @@ end
 
 -- Whether a user who holds nothing would take a place at the back of the main line now, their own
 -- terms aside: nothing about the room or the sale turns new places away or sends them elsewhere
--- (the invited line, the places reclaimed after a loss, the pre-queue).
+-- (the invited line, the places reclaimed after a loss, the pre-queue). Never for a product with no
+-- state before this call: working out the opening writes it, and a user then refused (a used
+-- mark) would leave that written for an invented product, with no expiry.
 local function takes_place_at_once()
-    if c.mode == MODE.CLOSED or c.invited or c.returning or c.draining == '1' or ended or sold_out(c) then
+    if not known or c.mode == MODE.CLOSED or c.invited or c.returning or c.draining == '1' or ended or sold_out(c) then
         return false
     end
     if c.mode == MODE.PASSTHROUGH then
@@ -367,8 +369,12 @@ local PER_USER = #USER_ARGUMENTS
 local users = {}
 local holds = { [STATE.ACTIVE] = true, [STATE.WAITING] = true, [STATE.PRE_QUEUE] = true, [STATE.COMPLETING] = true }
 local held = false
+-- Every user's bucket is checked before anyone is decided: a call that fails halfway would leave
+-- the bucket entries already written without the counter and pages they wait on.
 for i = #ARGUMENTS + 2, #ARGV, PER_USER do
     give_bucket(ARGV[i], ARGV[i + 7])
+end
+for i = #ARGUMENTS + 2, #ARGV, PER_USER do
     local user = decide(ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4], ARGV[i + 5], ARGV[i + 6])
     held = held or holds[user[1]] or false
     users[#users + 1] = user

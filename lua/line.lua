@@ -54,8 +54,8 @@ local buckets = {}
 local given_buckets = {}
 
 local function give_bucket(uid, b)
-    local n = tonumber(b)
-    if not n or n < 0 or n >= BUCKETS or n % 1 ~= 0 or string.find(b, '%D') then
+    -- Digits only and no leading zero: the text is the key's, so '061693' would not be 61693's.
+    if type(b) ~= 'string' or not (b == '0' or string.find(b, '^[1-9]%d*$')) or tonumber(b) >= BUCKETS then
         error('a bucket is a whole number below ' .. BUCKETS .. ', not ' .. tostring(b))
     end
     given_buckets[uid] = b

@@ -17,6 +17,8 @@ import io.queuegate.support.Scripts;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -65,18 +67,21 @@ class BucketOfTest {
         assertThat(ids.stream().map(QueueKeys::bucketOf).distinct().count()).as("the ids spread").isGreaterThan(550);
     }
 
-    @Test
-    void aBucketOutsideTheLineIsRefused() {
-        // The one way a caller could pass a wrong bucket is a wrong number: join.lua refuses it
-        // rather than file the user where nothing else would look.
+    @ParameterizedTest
+    @ValueSource(strings = {"65536", "061693", "-1", "1.5", "0x10", " 7", "bad", ""})
+    void aBucketThatIsNotOneOfTheLinesIsRefusedBeforeAnyoneIsDecided(String bucket) {
+        // A number out of range or spelled another way ('061693' is not the key of 61693) would
+        // file the user where no other script looks; and the call refuses before deciding the
+        // users ahead of it, whose bucket entries it would write without their ticket counter.
         String[] argv = JoinScript.arguments(new JoinScript.Args(PID, NOW, RULES, Duration.ofHours(2), null,
-                List.of(new Joiner("u1", null))));
-        argv[argv.length - 1] = "65536";
+                List.of(new Joiner("first", null), new Joiner("u1", null))));
+        argv[argv.length - 1] = bucket;
         LuaScript join = LuaScript.load("join.lua");
         String[] keys = QueueKeys.of(PID).forScripts().toArray(String[]::new);
         assertThatThrownBy(() -> redis.commands().eval(join.source(), ScriptOutputType.MULTI, keys,
                 ScriptRunner.productArguments(PID, Scripts.EPOCH, List.of(argv)).toArray(String[]::new)))
                 .hasMessageContaining("a bucket is a whole number below 65536");
+        assertThat(redis.commands().keys("qg:{" + PID + "}:*")).as("nothing written").isEmpty();
     }
 
     private static String randomText(Random random) {

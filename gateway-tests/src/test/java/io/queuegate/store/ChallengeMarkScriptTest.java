@@ -1,6 +1,7 @@
 package io.queuegate.store;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 
 import io.queuegate.room.Joined;
@@ -76,6 +77,21 @@ class ChallengeMarkScriptTest {
         assertThat(paid.placement().state()).isEqualTo(State.WAITING);
         assertThat(paid.ticket()).isEqualTo(2L);
         assertThat(paid.enqueued()).isTrue();
+    }
+
+    @Test
+    void aJoinRefusedForAUsedMarkOnAProductWithNoStateLeavesNothingOfIt() {
+        // An invented product costs nothing: a sale that has opened must not be written down for
+        // one whose only caller brought a used solution.
+        redis.commands().set(QueueKeys.of(PID).challenge(MARK), "1");
+        ProductRules opened = new ProductRules(1, Duration.ofMinutes(10), "pubsub", Instant.ofEpochMilli(NOW - 60_000),
+                null, 0, Duration.ZERO, Duration.ZERO);
+
+        Joined refused = redis.scripts().join(new JoinScript.Args(PID, NOW, opened, Duration.ofHours(2), null,
+                List.of(new Joiner("mallory", null, MARK, Duration.ofSeconds(60))))).only();
+
+        assertThat(refused.placement().state()).isEqualTo(State.CHALLENGE_USED);
+        assertThat(redis.commands().keys("qg:{" + PID + "}:*")).containsExactly(QueueKeys.of(PID).challenge(MARK));
     }
 
     @Test
