@@ -52,12 +52,16 @@ class StockPageBrowserTest {
             .with("management.endpoints.web.exposure.include", "health,queues")
             .with("queuegate.products.42.display-name", "Limited sneakers");
 
+    // Its condition skips the class, saying why, before the fixture starts anything where Chromium
+    // is absent; the test opens its two browsers itself.
+    @RegisterExtension
+    static final HeadlessChromium requiresChromium = HeadlessChromium.window(420, 860);
+
     private HeadlessChromium english;
     private HeadlessChromium korean;
 
     @BeforeAll
     static void shop() {
-        HeadlessChromium.assumeInstalled();
         fixture.backend().stubFor(get(urlPathEqualTo("/api/products/42")).willReturn(aResponse().withStatus(200)
                 .withHeader("Content-Type", "text/html")
                 .withBody("<html><body><h1 id=\"product\">Limited sneakers</h1></body></html>")));
