@@ -1,22 +1,17 @@
 package io.queuegate.ops;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
-import com.github.tomakehurst.wiremock.WireMockServer;
 import io.queuegate.room.AdminAction;
 import io.queuegate.store.QueueScripts;
-import io.queuegate.support.Backend;
+import io.queuegate.support.GatewayFixture;
 import io.queuegate.support.GatewayInstance;
 import io.queuegate.support.HeadlessChromium;
-import io.queuegate.support.RedisProcess;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
@@ -41,56 +36,31 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class QueueConsoleBrowserTest {
 
+    @RegisterExtension
+    static final HeadlessChromium chromium = HeadlessChromium.window(1280, 900);
 
-    private static RedisProcess redis;
-    private static WireMockServer backend;
-    private static final List<GatewayInstance> gateways = new ArrayList<>();
+    // Two instances on one Redis: the operator's, and one whose queues endpoint is read-only.
+    @RegisterExtension
+    static final GatewayFixture fixture = GatewayFixture.withQueue(Map.of(
+                    "max-active", "2",
+                    "session-ttl", "10m",
+                    "promotion", "pubsub",
+                    "complete-on", "POST /api/products/{productId}/orders"))
+            .with("management.server.port", "0")
+            .with("management.endpoints.web.exposure.include", "health,queues,queueconsole")
+            .with("queuegate.console.sample-interval", "1s")
+            .with("queuegate.products.42.display-name", "Limited sneakers")
+            .with("queuegate.products.7.display-name", "Winter jacket")
+            .andInstance(Map.of("management.endpoint.queues.access", "read-only"));
+
     private static GatewayInstance gateway;
     private static GatewayInstance readOnly;
     private ChromeDriver browser;
 
-    @RegisterExtension
-    static final HeadlessChromium chromium = HeadlessChromium.window(1280, 900);
-
     @BeforeAll
-    static void start() {
-        redis = RedisProcess.start();
-        backend = Backend.start();
-        Map<String, Object> properties = consoleGateway();
-        gateway = GatewayInstance.start(properties);
-        gateways.add(gateway);
-        Map<String, Object> viewOnly = consoleGateway();
-        viewOnly.put("management.endpoint.queues.access", "read-only");
-        readOnly = GatewayInstance.start(viewOnly);
-        gateways.add(readOnly);
-    }
-
-    private static Map<String, Object> consoleGateway() {
-        Map<String, Object> properties = GatewayInstance.defaults(redis, backend.baseUrl(), Map.of(
-                "max-active", "2",
-                "session-ttl", "10m",
-                "promotion", "pubsub",
-                "complete-on", "POST /api/products/{productId}/orders"));
-        properties.put("management.server.port", "0");
-        properties.put("management.endpoints.web.exposure.include", "health,queues,queueconsole");
-        properties.put("queuegate.console.sample-interval", "1s");
-        properties.put("queuegate.products.42.display-name", "Limited sneakers");
-        properties.put("queuegate.products.7.display-name", "Winter jacket");
-        return properties;
-    }
-
-    @AfterAll
-    static void stop() {
-        if (gateway != null) {
-            GatewayInstance.closeAll(gateways);
-            backend.stop();
-            redis.close();
-        }
-    }
-
-    @BeforeEach
-    void emptyQueues() {
-        redis.flushAll();
+    static void instances() {
+        gateway = fixture.gateway(0);
+        readOnly = fixture.gateway(1);
     }
 
     @Test

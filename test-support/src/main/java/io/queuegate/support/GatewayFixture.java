@@ -1,5 +1,6 @@
 package io.queuegate.support;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,9 +30,11 @@ public final class GatewayFixture implements BeforeAllCallback, AfterAllCallback
     private final Map<String, Map<String, Object>> extraRoutes = new LinkedHashMap<>();
 
     private int instances = 1;
+    /** Properties of the instances after the first that differ from the others', in their order. */
+    private final List<Map<String, Object>> overrides = new ArrayList<>();
     private RedisProcess redis;
     private WireMockServer backend;
-    private final java.util.List<GatewayInstance> gateways = new java.util.ArrayList<>();
+    private final List<GatewayInstance> gateways = new ArrayList<>();
 
     private GatewayFixture(Map<String, Object> queue) {
         this.queue = queue;
@@ -63,6 +66,16 @@ public final class GatewayFixture implements BeforeAllCallback, AfterAllCallback
         return this;
     }
 
+    /**
+     * Runs one more instance on the one Redis, with these properties on top of the others' (for
+     * example a read-only operations endpoint beside a writable one): {@link #gateway(int)} finds it
+     * by its place, the first instance being 0.
+     */
+    public GatewayFixture andInstance(Map<String, Object> differing) {
+        overrides.add(differing);
+        return this;
+    }
+
     /** Adds a gateway property (for example a {@code queuegate.*} setting). */
     public GatewayFixture with(String name, Object value) {
         properties.put(name, value);
@@ -84,6 +97,11 @@ public final class GatewayFixture implements BeforeAllCallback, AfterAllCallback
         }
         for (int i = 0; i < instances; i++) {
             gateways.add(GatewayInstance.start(all));
+        }
+        for (Map<String, Object> differing : overrides) {
+            Map<String, Object> own = new LinkedHashMap<>(all);
+            own.putAll(differing);
+            gateways.add(GatewayInstance.start(own));
         }
     }
 
