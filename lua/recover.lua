@@ -70,10 +70,15 @@ if a.max ~= '' then
     local opens = a.opens
     local units = tostring(math.max(1, tonumber(a.units) or 1))
     local given = table.concat({ a.max, a.ttl, a.strategy, opens, a.apm, a.abandon, a.arrival, units, a.stock }, '|')
+    -- As join.lua stores it: no arrival-ttl (0) is the whole session.
+    local arrival = tonumber(a.arrival) or 0
+    if arrival <= 0 then
+        arrival = tonumber(a.ttl)
+    end
     -- The stock setting is stored as applied: the stock sold before the loss is not known, and
     -- stays unknown until the shop or an operator says it.
     store_rules(k, c, now, given, { max = a.max, ttl = a.ttl, strategy = a.strategy, apm = a.apm,
-        abandon = a.abandon, arrival = a.arrival, opens = opens ~= '' and opens or false,
+        abandon = a.abandon, arrival = tostring(arrival), opens = opens ~= '' and opens or false,
         units = units ~= '1' and units or false, stock_set = a.stock ~= '' and a.stock or false }, changes, false)
 end
 

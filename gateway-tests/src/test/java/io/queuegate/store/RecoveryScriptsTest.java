@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 import io.lettuce.core.api.sync.RedisCommands;
 import io.queuegate.room.Joined;
@@ -274,6 +275,37 @@ class RecoveryScriptsTest {
                 .as("the 100 of the setting would sell 97 units that are gone: unknown until the shop or an operator says")
                 .isNull();
         assertThat(run(scripts.scripts().stock().run(PID, 3, NOW + 4)).stock()).isEqualTo(3);
+    }
+
+    @Test
+    void afterALossTheRulesAreStoredAsAJoinStoresThem() {
+        // join.lua and recover.lua each write the route's rules into the settings hash, where the
+        // scripts that have no request read them, and the one string a join compares them by: a
+        // field one of them left out would never be written again after a loss.
+        List<ProductRules> routes = List.of(
+                new ProductRules(3, TTL, "pubsub", Instant.ofEpochMilli(NOW + 60_000), Instant.ofEpochMilli(NOW + 3_600_000),
+                        120, Duration.ofSeconds(30), Duration.ofMinutes(2), 2, 50L),
+                new ProductRules(1, TTL, "scheduler", null, null, 0, Duration.ZERO, Duration.ZERO));
+        for (ProductRules rules : routes) {
+            redis.flushAll();
+            epoch.set(BEFORE, false);
+            join("alice", NOW, rules, null);
+            Map<String, String> joined = ruleFields();
+
+            redis.flushAll();
+            epoch.set(AFTER, true);
+            recover(rules, NOW + 1, knowledge(null, List.of(), Map.of()));
+
+            assertThat(ruleFields()).as("%s", rules).isEqualTo(joined);
+        }
+    }
+
+    /** The settings' fields that hold the route's rules (docs/redis.md's settings hash). */
+    private static Map<String, String> ruleFields() {
+        Map<String, String> rules = new TreeMap<>(commands.hgetall(QueueKeys.of(PID).settings()));
+        rules.keySet().retainAll(List.of("max", "ttl", "strategy", "opens", "apm", "abandon", "arrival", "units",
+                "stock_set", "rules"));
+        return rules;
     }
 
     private static ProductRules rules(int maxActive, Instant opensAt) {

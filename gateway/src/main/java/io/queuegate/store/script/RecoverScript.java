@@ -104,10 +104,8 @@ public final class RecoverScript extends ProductScript {
             put(named, "abandon", rules.abandonAfter().toMillis());
             put(named, "units", rules.unitsPerShopper());
             put(named, "stock", rules.stock() == null ? "" : Long.toString(rules.stock()));
-            // As join.lua stores it: the whole session when it is not shorter.
-            Duration arrival = rules.arrivalTtl().compareTo(rules.sessionTtl()) > 0 ? rules.sessionTtl()
-                    : rules.arrivalTtl();
-            put(named, "arrival", arrival.toMillis());
+            // As join.lua is given it: recover.lua stores it the way join.lua does.
+            put(named, "arrival", rules.arrivalTtl().toMillis());
         }
         Knowledge known = args.known() == null ? Knowledge.NONE : args.known();
         put(named, "margin", known.margin());
