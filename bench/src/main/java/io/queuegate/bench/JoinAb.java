@@ -139,7 +139,15 @@ public final class JoinAb {
                 Revision now = bench.revision("current " + short7(head)
                         + (Machine.uncommitted().isEmpty() ? "" : " + working tree"), "ab-curr", "c", current,
                         currentArgv);
-                String table = bench.run(List.of(base, now), rounds, waiting);
+                Map<Shape, Map<Revision, List<Sample>>> samples = bench.run(List.of(base, now), rounds, waiting);
+                String unquiet = unquiet(samples, base, rounds);
+                if (!unquiet.isEmpty()) {
+                    System.out.println("NOT WRITTEN: " + unquiet + " (the baseline's rounds may spread at most "
+                            + Math.round(Rounds.MAX_BASELINE_SPREAD * 100) + " %): run it again on a quieter machine "
+                            + "(load average now " + Machine.loadAverage() + ").");
+                    System.exit(3);
+                }
+                String table = table(samples, base, now);
                 String report = report(command, baselineRev, baselineCommit, head, rounds, waiting, loadBefore,
                         Machine.find(bench.sync.info("server"), "redis_version:(\\S+)", "?"), baselineArgv, table);
                 System.out.println(report);
@@ -155,7 +163,7 @@ public final class JoinAb {
         return new Revision(name, product, tag, sync.scriptLoad(script.source()), argv);
     }
 
-    private String run(List<Revision> revisions, int rounds, int waiting) {
+    private Map<Shape, Map<Revision, List<Sample>>> run(List<Revision> revisions, int rounds, int waiting) {
         for (Revision revision : revisions) {
             System.out.printf(Locale.ROOT, "loading %,d waiting for %s%n", waiting, revision.name());
             int calls = waiting / GROUP;
@@ -182,7 +190,34 @@ public final class JoinAb {
                 }
             }
         }
-        return table(samples, revisions.get(0), revisions.get(1));
+        return samples;
+    }
+
+    /**
+     * Why the run says nothing, or "": the baseline's main-thread CPU (the figure a preempted Redis
+     * does not inflate) spread too far in some shape, or too few rounds to tell.
+     */
+    private static String unquiet(Map<Shape, Map<Revision, List<Sample>>> samples, Revision baseline, int rounds) {
+        List<String> unquiet = new ArrayList<>();
+        if (rounds < 3) {
+            unquiet.add("fewer than 3 rounds, so no spread to judge the machine by");
+        }
+        for (Shape shape : Shape.values()) {
+            double spread = Rounds.spread(cpu(samples.get(shape).get(baseline)));
+            if (spread > Rounds.MAX_BASELINE_SPREAD) {
+                unquiet.add(String.format(Locale.ROOT, "%s: the baseline's rounds spread %.0f %%", shape.label,
+                        spread * 100));
+            }
+        }
+        return String.join("; ", unquiet);
+    }
+
+    private static double[] evalsha(List<Sample> samples) {
+        return samples.stream().mapToDouble(Sample::evalsha).toArray();
+    }
+
+    private static double[] cpu(List<Sample> samples) {
+        return samples.stream().mapToDouble(Sample::cpu).toArray();
     }
 
     /** Redis's cost per user of {@code calls} calls of {@value #GROUP} new users each, pipelined. */
@@ -280,20 +315,19 @@ public final class JoinAb {
         StringBuilder ratios = new StringBuilder();
         for (Shape shape : Shape.values()) {
             for (Revision revision : List.of(baseline, current)) {
-                List<Sample> xs = samples.get(shape).get(revision);
-                List<Double> evalsha = xs.stream().map(Sample::evalsha).toList();
-                List<Double> cpu = xs.stream().map(Sample::cpu).toList();
+                double[] evalsha = evalsha(samples.get(shape).get(revision));
+                double[] cpu = cpu(samples.get(shape).get(revision));
                 table.append(String.format(Locale.ROOT, "| %s | %s | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %s |%n",
-                        shape.label, revision.name(), median(evalsha), min(evalsha), max(evalsha), median(cpu),
-                        min(cpu), max(cpu),
-                        evalsha.stream().map(x -> String.format(Locale.ROOT, "%.2f", x)).collect(Collectors.joining(" "))));
+                        shape.label, revision.name(), Rounds.median(evalsha), min(evalsha), max(evalsha),
+                        Rounds.median(cpu), min(cpu), max(cpu), Arrays.stream(evalsha)
+                                .mapToObj(x -> String.format(Locale.ROOT, "%.2f", x)).collect(Collectors.joining(" "))));
             }
             ratios.append(String.format(Locale.ROOT, "- %s: current/baseline %.3f (evalsha), %.3f (main-thread CPU)%n",
                     shape.label,
-                    median(samples.get(shape).get(current).stream().map(Sample::evalsha).toList())
-                            / median(samples.get(shape).get(baseline).stream().map(Sample::evalsha).toList()),
-                    median(samples.get(shape).get(current).stream().map(Sample::cpu).toList())
-                            / median(samples.get(shape).get(baseline).stream().map(Sample::cpu).toList())));
+                    Rounds.median(evalsha(samples.get(shape).get(current)))
+                            / Rounds.median(evalsha(samples.get(shape).get(baseline))),
+                    Rounds.median(cpu(samples.get(shape).get(current)))
+                            / Rounds.median(cpu(samples.get(shape).get(baseline)))));
         }
         return table + "\nRatio of the medians:\n\n" + ratios;
     }
@@ -324,8 +358,10 @@ public final class JoinAb {
                 + "which includes reading and answering the calls), divided by the users joined. The ARGV of both "
                 + "comes from `JoinScript.arguments`; the baseline's is the same values picked by the names its "
                 + "`ARGUMENTS` and `USER_ARGUMENTS` list (arguments it does not take: " + dropped + "). Every reply is "
-                + "checked: each user got a new place. Read the ratio of the medians; single figures move with "
-                + "the machine.\n\n" + table;
+                + "checked: each user got a new place. A run is written only when the baseline's main-thread CPU "
+                + "rounds spread at most " + Math.round(Rounds.MAX_BASELINE_SPREAD * 100) + " % ((max − min) ÷ "
+                + "median) in every shape. Read the ratio of the medians; single figures move with the machine.\n\n"
+                + table;
     }
 
     /**
@@ -438,17 +474,11 @@ public final class JoinAb {
         return commit.length() > 7 ? commit.substring(0, 7) : commit;
     }
 
-    private static double median(List<Double> xs) {
-        double[] sorted = xs.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-        int n = sorted.length;
-        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+    private static double min(double[] xs) {
+        return Arrays.stream(xs).min().orElse(Double.NaN);
     }
 
-    private static double min(List<Double> xs) {
-        return xs.stream().mapToDouble(Double::doubleValue).min().orElse(Double.NaN);
-    }
-
-    private static double max(List<Double> xs) {
-        return xs.stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN);
+    private static double max(double[] xs) {
+        return Arrays.stream(xs).max().orElse(Double.NaN);
     }
 }

@@ -296,10 +296,7 @@ public final class Scale {
     }
 
     private static double median(double[] values) {
-        double[] sorted = values.clone();
-        java.util.Arrays.sort(sorted);
-        int n = sorted.length;
-        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+        return Rounds.median(values);
     }
 
     private void cellRow(String op, String waiting, List<Cell> cells) {

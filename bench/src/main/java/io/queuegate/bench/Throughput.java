@@ -54,7 +54,7 @@ import reactor.netty.resources.LoopResources;
  * paths of a queued one. Also the Redis commands and CPU per request. JFR profiles of QueueGate's
  * paths are taken in extra, unmeasured runs.
  *
- * <p>A run whose baseline rounds spread more than {@link #MAX_BASELINE_SPREAD} is not written:
+ * <p>A run whose baseline rounds spread more than {@link Rounds#MAX_BASELINE_SPREAD} is not written:
  * the machine was not quiet enough to tell anything apart.
  *
  * <p>Run by {@code bench/run throughput}; writes {@code bench/results/throughput.md},
@@ -63,8 +63,6 @@ import reactor.netty.resources.LoopResources;
 public final class Throughput {
 
     private static final int THREADS = 2;
-    /** The most a baseline's rounds may spread, (max − min) ÷ median, for a run to be written. */
-    static final double MAX_BASELINE_SPREAD = 0.30;
     private static String LOAD_AT_START = "?";
     private static final int USERS = 1000;
     private static final String ADMITTED = "a";
@@ -229,13 +227,13 @@ public final class Throughput {
                 }
                 for (String baseline : List.of("bare", "framework")) {
                     double spread = spread(runs.get(baseline));
-                    if (spread > MAX_BASELINE_SPREAD) {
+                    if (spread > Rounds.MAX_BASELINE_SPREAD) {
                         unquiet.add(String.format(Locale.ROOT, "%s rounds spread %.0f %%", baseline, spread * 100));
                     }
                 }
                 if (!unquiet.isEmpty()) {
                     System.out.println("NOT WRITTEN: " + String.join(", ", unquiet) + " (a baseline may spread at "
-                            + "most " + Math.round(MAX_BASELINE_SPREAD * 100) + " %): the figures cannot tell the paths "
+                            + "most " + Math.round(Rounds.MAX_BASELINE_SPREAD * 100) + " %): the figures cannot tell the paths "
                             + "apart. Run it again with 3 rounds or more on a quieter machine (load average now "
                             + Machine.loadAverage() + ").");
                     return false;
@@ -268,10 +266,7 @@ public final class Throughput {
 
     /** (max − min) ÷ median of the rounds' throughput. */
     static double spread(List<Run> runs) {
-        double median = median(runs, Run::requestsPerSecond);
-        double min = runs.stream().mapToDouble(Run::requestsPerSecond).min().orElse(0);
-        double max = runs.stream().mapToDouble(Run::requestsPerSecond).max().orElse(0);
-        return median == 0 ? Double.POSITIVE_INFINITY : (max - min) / median;
+        return Rounds.spread(runs.stream().mapToDouble(Run::requestsPerSecond).toArray());
     }
 
     /** A shop's RS256 key pair: the public key for the gateways that validate, a JWT signed with the private one. */
@@ -696,9 +691,7 @@ public final class Throughput {
     }
 
     static double median(List<Run> runs, java.util.function.ToDoubleFunction<Run> field) {
-        double[] values = runs.stream().mapToDouble(field).sorted().toArray();
-        int n = values.length;
-        return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+        return Rounds.median(runs.stream().mapToDouble(field).toArray());
     }
 
     private static void write(Path out, List<Target> targets, Map<String, List<Run>> runs, int rounds, int seconds,
@@ -727,7 +720,7 @@ public final class Throughput {
                 .append(" s warm-up per path first (twice, in turn), then ").append(rounds)
                 .append(" interleaved rounds (every path once per round, in the order below); medians of the rounds. ")
                 .append("A run is written only when both baselines' rounds spread at most ")
-                .append(Math.round(MAX_BASELINE_SPREAD * 100)).append(" % ((max − min) ÷ median).\n\n")
+                .append(Math.round(Rounds.MAX_BASELINE_SPREAD * 100)).append(" % ((max − min) ÷ median).\n\n")
                 .append("The gateways: **bare** is Spring Cloud Gateway with only the gateway and reactive Redis starters ")
                 .append("(module `bench/bare-gateway`), with a plain route and the same route behind its ")
                 .append("`RequestRateLimiter` on Redis (replenishRate = burstCapacity = 10^8, one key: never denies). ")

@@ -119,10 +119,10 @@ public final class ThroughputBreakdown {
                     }
                 }
                 double spread = Throughput.spread(runs.get("bare"));
-                if (rounds < 3 || spread > Throughput.MAX_BASELINE_SPREAD) {
+                if (rounds < 3 || spread > Rounds.MAX_BASELINE_SPREAD) {
                     System.out.printf(Locale.ROOT, "NOT WRITTEN: %d rounds, the bare gateway's spread %.0f %% (at most "
                             + "%.0f %% over 3 rounds or more): run it again on a quieter machine (load average now %s).%n",
-                            rounds, spread * 100, Throughput.MAX_BASELINE_SPREAD * 100, Machine.loadAverage());
+                            rounds, spread * 100, Rounds.MAX_BASELINE_SPREAD * 100, Machine.loadAverage());
                     return false;
                 }
                 write(Path.of(only.isBlank() ? "bench/results/throughput-breakdown.md"
