@@ -53,7 +53,8 @@ public final class JoinAb {
     static final int DEFAULT_WAITING = 200_000;
     /** Users per call: the group commit's largest batch, a storm's typical one. */
     private static final int GROUP = 64;
-    private static final int CALLS = 150;
+    /** Calls a revision makes a round: long enough (about half a second of Redis) that one stall does not decide it. */
+    private static final int CALLS = 600;
     /** Calls sent before the replies are awaited: enough to keep Redis busy, few enough to check each. */
     private static final int BATCH = 50;
     /**
