@@ -1,6 +1,7 @@
 package io.queuegate.admission;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -10,11 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import com.jayway.jsonpath.JsonPath;
@@ -23,6 +20,8 @@ import io.queuegate.support.DrawRecipe;
 import io.queuegate.support.GatewayFixture;
 import io.queuegate.support.GatewayInstance;
 import io.queuegate.support.ScriptCalls;
+import io.queuegate.support.TestClock;
+import io.queuegate.store.TimedProducts;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -54,11 +53,10 @@ import static org.awaitility.Awaitility.await;
  * modes an operator switches on one instance and shoppers feel on the other,
  * {@code Queue-Release} from the backend, and {@code abandon-after}.
  * <p>
- * The two timed scenarios (a sale that opens, a sale that closes while people wait) run on a
- * gateway of their own, started in the test on the fixture's Redis and shop, with the instant a
- * few seconds after that start. A warm start takes about a second; the cold start of the
- * fixture's two instances about seven, so an instant fixed at class-load time would either pass
- * before the first test runs or make every run wait far longer than the scenario needs.
+ * The timed scenarios (a sale that opens, a sale that closes while people wait, shoppers who stop
+ * asking) run on gateways of their own, on the fixture's Redis and shop, whose clock the test
+ * moves: the opening, the closing and abandon-after come when the test says, to the millisecond,
+ * not after a wait. Only a live page's looks (once a real second) are waited for.
  */
 class DropFlowTest {
 
@@ -265,19 +263,16 @@ class DropFlowTest {
 
     @Test
     void atOpeningThePreQueueIsDrawnAndAdmittedInThatOrderWithoutAnyoneAsking() {
-        // A few seconds after this gateway's start (about one second, warm); see the class comment.
-        Instant opensAt = Instant.now().truncatedTo(ChronoUnit.SECONDS).plusSeconds(6);
+        TestClock clock = new TestClock(Instant.now().truncatedTo(ChronoUnit.SECONDS));
+        Instant opensAt = clock.instant().plusSeconds(10);
         WebTestClient client = extraGateway(Map.of(
                 "queuegate.products.drop.opens-at", opensAt,
-                "queuegate.products.drop.max-active", "2")).client();
-        assertThat(Instant.now()).as("the extra gateway must be up well before opens-at " + opensAt)
-                .isBefore(opensAt.minusSeconds(2));
+                "queuegate.products.drop.max-active", "2"), clock).client();
 
         List<String> users = List.of("ann", "ben", "cat", "dan", "eve");
         Map<String, String> tokens = new LinkedHashMap<>();
         Set<String> commitments = new HashSet<>();
         for (String user : users) {
-            long secondsLeft = (Duration.between(Instant.now(), opensAt).toMillis() + 999) / 1000;
             Reply reply = call(client, "/api/products/drop", user, null);
             assertThat(reply.status).as(user).isEqualTo(429);
             assertThat(reply.headers.containsHeader("Queue-Rank")).isFalse();
@@ -286,7 +281,7 @@ class DropFlowTest {
             assertThat(((Number) reply.json("$.preQueued")).intValue()).isEqualTo(tokens.size() + 1);
             // told to come back at the opening, not later
             long retryAfter = Long.parseLong(reply.headers.getFirst(HttpHeaders.RETRY_AFTER));
-            assertThat(retryAfter).isBetween(1L, Math.min(20, secondsLeft));
+            assertThat(retryAfter).isBetween(1L, 10L);
             tokens.put(user, reply.headers.getFirst("Queue-Token"));
             commitments.add(reply.json("$.seedCommitment"));
         }
@@ -297,21 +292,18 @@ class DropFlowTest {
                 .jsonPath("$.seedCommitment").isEqualTo(commitment)
                 .jsonPath("$.opening").isEmpty();
 
-        // Nobody asks: the gateway's own timed loop must open the sale. Reading the queues
-        // endpoint changes nothing.
-        List<String> admittedEarly = new CopyOnWriteArrayList<>();
-        await("the sale opens at " + opensAt)
-                .atMost(Duration.between(Instant.now(), opensAt).plusSeconds(3))
-                .pollInterval(Duration.ofMillis(100))
+        // Nobody asks: the gateway's own timed loop must open the sale, at opens-at and not a
+        // millisecond before. Reading the queues endpoint changes nothing.
+        clock.set(opensAt.minusMillis(1));
+        await("nobody admitted a millisecond before opens-at, over several passes of the timed loop")
+                .during(TimedProducts.PERIOD.multipliedBy(4)).atMost(TimedProducts.PERIOD.multipliedBy(8))
+                .until(() -> ((Number) call(client, "/actuator/queues/drop", null, null).json("$.active")).intValue() == 0);
+        clock.set(opensAt);
+        await("the sale opens at " + opensAt).atMost(Duration.ofSeconds(3)).pollInterval(Duration.ofMillis(50))
                 .untilAsserted(() -> {
                     Reply view = call(client, "/actuator/queues/drop", null, null);
-                    int active = ((Number) view.json("$.active")).intValue();
-                    if (active > 0 && Instant.now().isBefore(opensAt.minusMillis(50))) {
-                        admittedEarly.add(view.body);
-                    }
-                    assertThat(active).as("active at %s: %s", Instant.now(), view.body).isEqualTo(2);
+                    assertThat(((Number) view.json("$.active")).intValue()).as(view.body).isEqualTo(2);
                 });
-        assertThat(admittedEarly).as("admissions before opens-at").isEmpty();
 
         Reply view = call(client, "/actuator/queues/drop", null, null);
         assertThat(((Number) view.json("$.waiting")).intValue()).isEqualTo(3);
@@ -405,16 +397,17 @@ class DropFlowTest {
 
     @Test
     void whenTheSaleClosesThoseInLineKeepTheirPlaceAndNewcomersAreTurnedAway() {
-        Instant closesAt = Instant.now().plusSeconds(4);
-        WebTestClient client = extraGateway(Map.of("queuegate.products.lastcall.closes-at", closesAt)).client();
-        assertThat(Instant.now()).as("the extra gateway must be up before closes-at " + closesAt)
-                .isBefore(closesAt.minusMillis(1500));
+        TestClock clock = new TestClock(Instant.now().truncatedTo(ChronoUnit.SECONDS));
+        Instant closesAt = clock.instant().plusSeconds(10);
+        WebTestClient client = extraGateway(Map.of("queuegate.products.lastcall.closes-at", closesAt), clock).client();
         String alice = tokenOf(call(client, "/api/products/lastcall", "alice", null), 200);
         String bob = tokenOf(call(client, "/api/products/lastcall", "bob", null), 429);
+        clock.set(closesAt.minusMillis(1));
+        Reply dora = call(client, "/api/products/lastcall", "dora", null);
+        assertThat(dora.status).as("a millisecond before closes-at: " + dora.body).isEqualTo(429);
+        assertThat(dora.headers.getFirst("Queue-Rank")).isEqualTo("2");
 
-        await("the sale closes at " + closesAt).atMost(Duration.ofSeconds(5))
-                .until(() -> Instant.now().isAfter(closesAt));
-
+        clock.set(closesAt);
         Reply carol = call(client, "/api/products/lastcall", "carol", null);
         assertThat(carol.status).isEqualTo(410);
         assertThat((String) carol.json("$.error")).isEqualTo("sale_ended");
@@ -621,15 +614,20 @@ class DropFlowTest {
     // ---------------------------------------------------------------- abandon-after
 
     @Test
-    void ofTwentyWaitingTheTenWhoKeepAskingGetTheNextTenPlacesAndNoClosedTabIsLetIn() throws Exception {
-        // idle: abandon-after 3s, max-active 1
-        String holder = tokenOf(call(a, "/api/products/idle", "holder", null), 200);
+    void ofTwentyWaitingTheTenWhoKeepAskingGetTheNextTenPlacesAndNoClosedTabIsLetIn() {
+        // stale: abandon-after 3s, max-active 1, on two gateways that share a clock the test moves.
+        TestClock clock = new TestClock(Instant.now().truncatedTo(ChronoUnit.SECONDS));
+        Map<String, Object> stale = Map.of("queuegate.products.stale.abandon-after", "3s");
+        WebTestClient one = extraGateway(stale, clock).client();
+        WebTestClient two = extraGateway(stale, clock).client();
+        String path = "/api/products/stale";
+        String holder = tokenOf(call(one, path, "holder", null), 200);
         Map<String, String> tokens = new LinkedHashMap<>();
         List<String> staying = new ArrayList<>();
         List<String> gone = new ArrayList<>();
         for (int i = 0; i < 20; i++) {
             String user = (i % 2 == 0 ? "stays-" : "gone-") + i;
-            Reply reply = call(i % 2 == 0 ? a : b, "/api/products/idle", user, null);
+            Reply reply = call(i % 2 == 0 ? one : two, path, user, null);
             assertThat(reply.status).isEqualTo(429);
             // told to ask again well within abandon-after
             assertThat(reply.headers.getFirst(HttpHeaders.RETRY_AFTER)).isEqualTo("1");
@@ -637,67 +635,41 @@ class DropFlowTest {
             (i % 2 == 0 ? staying : gone).add(user);
         }
 
-        // Ten keep polling the page, through both instances, until they are let in; ten closed the tab.
-        Map<String, Integer> lastStatus = new ConcurrentHashMap<>();
-        Map<String, Integer> polls = new ConcurrentHashMap<>();
-        Map<String, Object> pollLocks = new ConcurrentHashMap<>();
-        Set<String> done = ConcurrentHashMap.newKeySet();
-        List<String> pollErrors = new CopyOnWriteArrayList<>();
-        ScheduledExecutorService pollers = Executors.newScheduledThreadPool(4);
-        try {
+        // Ten ask again every second, through both instances, for longer than abandon-after and
+        // its slack (a quarter); ten closed the tab. The instances answer from their views of the
+        // line and write who asked a quarter second later: each second is over when that reached
+        // Redis (the product's last-heard time is the clock's), so no second passes unheard.
+        for (int second = 1; second <= 5; second++) {
+            clock.advance(Duration.ofSeconds(1));
             for (int i = 0; i < staying.size(); i++) {
                 String user = staying.get(i);
-                WebTestClient client = i % 2 == 0 ? a : b;
-                pollers.scheduleWithFixedDelay(() -> {
-                    // A shopper stops asking once let in, or once done (a later poll would join again).
-                    synchronized (pollLocks.computeIfAbsent(user, key -> new Object())) {
-                        if (Integer.valueOf(200).equals(lastStatus.get(user)) || done.contains(user)) {
-                            return;
-                        }
-                        try {
-                            Reply reply = call(client, "/api/products/idle", user, tokens.get(user));
-                            if (reply.status != 200 && reply.status != 429) {
-                                pollErrors.add(user + " got " + reply.status + ": " + reply.body);
-                            }
-                            lastStatus.put(user, reply.status);
-                            polls.merge(user, 1, Integer::sum);
-                        }
-                        catch (Throwable error) {
-                            pollErrors.add(user + ": " + error);
-                        }
-                    }
-                }, 0, 500, TimeUnit.MILLISECONDS);
+                Reply reply = call(i % 2 == 0 ? one : two, path, user, tokens.get(user));
+                assertThat(reply.status).as("%s at second %d: %s", user, second, reply.body).isEqualTo(429);
             }
-            // Eight polls half a second apart: longer than abandon-after (3 s) and its slack (a quarter).
-            await("every one who stays has asked for longer than abandon-after").atMost(Duration.ofSeconds(15))
-                    .until(() -> staying.stream().allMatch(user -> polls.getOrDefault(user, 0) >= 9));
+            String heardAt = Long.toString(clock.millis());
+            await("second " + second + " heard in Redis").atMost(Duration.ofSeconds(3))
+                    .until(() -> heardAt.equals(fixture.redis().commands().hget("qg:{stale}:settings", "heard_at")));
+        }
 
-            // Each place that frees goes to the next who kept asking, in join order.
-            String finishing = "holder";
-            String finishingToken = holder;
-            for (String next : staying) {
-                finish(finishing, finishingToken, pollLocks, done);
-                assertThat(fixture.redis().commands().zrange("qg:{idle}:active", 0, -1))
-                        .as("after %s finished", finishing).containsExactly(next);
-                // The other instance may answer from its view of the line, at most a second stale.
-                String admitted = next;
-                await().atMost(Duration.ofSeconds(2)).untilAsserted(() ->
-                        status(b, "idle", admitted, tokens.get(admitted)).jsonPath("$.status").isEqualTo("ACTIVE"));
-                finishing = next;
-                finishingToken = tokens.get(next);
-            }
-            finish(finishing, finishingToken, pollLocks, done);
+        // Each place that frees goes to the next who kept asking, in join order.
+        String finishing = "holder";
+        String finishingToken = holder;
+        for (String next : staying) {
+            buy(one, "stale", finishing, finishingToken);
+            assertThat(fixture.redis().commands().zrange("qg:{stale}:active", 0, -1))
+                    .as("after %s finished", finishing).containsExactly(next);
+            // The other instance may answer from its view of the line, at most a second stale.
+            await().atMost(Duration.ofSeconds(2)).untilAsserted(() ->
+                    status(two, "stale", next, tokens.get(next)).jsonPath("$.status").isEqualTo("ACTIVE"));
+            finishing = next;
+            finishingToken = tokens.get(next);
         }
-        finally {
-            pollers.shutdownNow();
-            pollers.awaitTermination(5, TimeUnit.SECONDS);
-        }
-        assertThat(pollErrors).isEmpty();
-        assertThat(fixture.redis().commands().zcard("qg:{idle}:active")).as("no closed tab is let in").isZero();
-        b.get().uri("/actuator/queues/idle").exchange().expectStatus().isOk().expectBody()
+        buy(one, "stale", finishing, finishingToken);
+        assertThat(fixture.redis().commands().zcard("qg:{stale}:active")).as("no closed tab is let in").isZero();
+        two.get().uri("/actuator/queues/stale").exchange().expectStatus().isOk().expectBody()
                 .jsonPath("$.waiting").isEqualTo(0).jsonPath("$.active").isEqualTo(0);
         for (String user : gone) {
-            status(a, "idle", user, tokens.get(user)).jsonPath("$.status").isEqualTo("NOT_FOUND");
+            status(one, "stale", user, tokens.get(user)).jsonPath("$.status").isEqualTo("NOT_FOUND");
         }
     }
 
@@ -716,7 +688,7 @@ class DropFlowTest {
             // Three abandon-afters with nothing but the open stream.
             await().during(Duration.ofSeconds(9)).atMost(Duration.ofSeconds(10)).until(() ->
                     !events.isEmpty() && events.stream().allMatch(event -> "status".equals(event.event())));
-            finish("holder", holder, new ConcurrentHashMap<>(), ConcurrentHashMap.newKeySet());
+            buy(a, "idle", "holder", holder);
 
             await().atMost(Duration.ofSeconds(3)).untilAsserted(() ->
                     assertThat(events).extracting(ServerSentEvent::event).contains("active"));
@@ -727,12 +699,9 @@ class DropFlowTest {
         }
     }
 
-    /** The user buys; their poller (if any) stops first, since a poll after buying would join again. */
-    private void finish(String user, String token, Map<String, Object> pollLocks, Set<String> done) {
-        synchronized (pollLocks.computeIfAbsent(user, key -> new Object())) {
-            done.add(user);
-        }
-        a.post().uri("/api/products/idle/orders").header("X-User-Id", user).header("Queue-Token", token)
+    /** The user buys, which ends their session. */
+    private static void buy(WebTestClient client, String productId, String user, String token) {
+        client.post().uri("/api/products/" + productId + "/orders").header("X-User-Id", user).header("Queue-Token", token)
                 .exchange().expectStatus().isCreated().expectBody().returnResult();
     }
 
@@ -743,10 +712,15 @@ class DropFlowTest {
      * properties, running until the class is done (see {@link #extras}).
      */
     private static GatewayInstance extraGateway(Map<String, Object> extra) {
+        return extraGateway(extra, Clock.systemUTC());
+    }
+
+    /** {@link #extraGateway(Map)} on a clock the test moves. */
+    private static GatewayInstance extraGateway(Map<String, Object> extra, Clock clock) {
         Map<String, Object> properties = GatewayInstance.defaults(fixture.redis(), fixture.backend().baseUrl(), QUEUE);
         properties.put("management.endpoints.web.exposure.include", "health,queues");
         properties.putAll(extra);
-        GatewayInstance gateway = GatewayInstance.start(properties);
+        GatewayInstance gateway = GatewayInstance.start(properties, clock);
         extras.add(gateway);
         return gateway;
     }

@@ -1,5 +1,6 @@
 package io.queuegate.support;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -65,7 +66,25 @@ public final class GatewayInstance implements AutoCloseable {
      * given properties, which win over the application's own files.
      */
     public static GatewayInstance start(Class<?> application, Map<String, Object> properties) {
+        return start(application, properties, null);
+    }
+
+    /**
+     * Starts the library's {@link TestGateway} on {@code clock} instead of the system's: every
+     * decision it makes (an opening, a closing, abandon-after, a token's lifetime) reads that clock,
+     * so a test moves time on instead of waiting for it. Its timed loops still run on real periods
+     * of a quarter second, and read the clock when they run.
+     */
+    public static GatewayInstance start(Map<String, Object> properties, Clock clock) {
+        return start(TestGateway.class, properties, clock);
+    }
+
+    private static GatewayInstance start(Class<?> application, Map<String, Object> properties, Clock clock) {
         SpringApplication app = new SpringApplicationBuilder(application).build();
+        if (clock != null) {
+            // The bean the auto-configuration backs off for: the gateway's one clock.
+            app.addInitializers(context -> context.getBeanFactory().registerSingleton("queuegateClock", clock));
+        }
         // As arguments, not default properties: those would lose to application.yml.
         String[] args = properties.entrySet().stream()
                 .map(entry -> "--" + entry.getKey() + "=" + entry.getValue())
