@@ -1,0 +1,51 @@
+package io.queuegate.docs;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The benchmarks {@code bench/run} runs are the ones its header describes, its refusal names and
+ * the README's layout lists: a bench added in one place only is found here, not by a reader.
+ */
+class BenchListTest {
+
+    private static final Pattern CASE = Pattern.compile("(?m)^ {4}([a-z-]+)\\)$");
+    private static final Pattern HEADER = Pattern.compile("(?m)^#   bench/run ([a-z-]+)");
+    private static final Pattern KNOWN = Pattern.compile("\\(known: ([a-z, -]+)\\)");
+    private static final Pattern README_ROW = Pattern.compile("(?m)^\\| `bench/` \\|.*?`bench/run <name>`: ([^;]+);");
+
+    @Test
+    void everyBenchmarkIsDescribedNamedWhenRefusedAndListedInTheReadme() throws IOException {
+        Path root = PackageGraphTest.Repository.root();
+        String script = Files.readString(root.resolve("bench/run"));
+        List<String> cases = all(CASE, script);
+        assertThat(cases).as("bench/run's cases").contains("throughput", "join-ab", "crowd");
+
+        assertThat(all(HEADER, script)).as("bench/run's header").containsExactlyElementsOf(cases);
+        Matcher known = KNOWN.matcher(script);
+        assertThat(known.find()).as("bench/run names the known benchmarks when refusing one").isTrue();
+        assertThat(List.of(known.group(1).split(", "))).containsExactlyElementsOf(cases);
+
+        Matcher row = README_ROW.matcher(Files.readString(root.resolve("README.md")));
+        assertThat(row.find()).as("the README's layout row for bench/").isTrue();
+        assertThat(List.of(row.group(1).replace("`", "").split(", "))).containsExactlyElementsOf(cases);
+    }
+
+    private static List<String> all(Pattern pattern, String text) {
+        List<String> found = new ArrayList<>();
+        Matcher matcher = pattern.matcher(text);
+        while (matcher.find()) {
+            found.add(matcher.group(1));
+        }
+        return found;
+    }
+}
