@@ -71,9 +71,11 @@ public final class GatewayInstance implements AutoCloseable {
 
     /**
      * Starts the library's {@link TestGateway} on {@code clock} instead of the system's: every
-     * decision it makes (an opening, a closing, abandon-after, a token's lifetime) reads that clock,
-     * so a test moves time on instead of waiting for it. Its timed loops still run on real periods
-     * of a quarter second, and read the clock when they run.
+     * decision the gateway makes (an opening, a closing, abandon-after, a token's lifetime) reads
+     * that clock, so a test moves time on instead of waiting for it. What still passes in real
+     * time: the periods of its loops (the timed products' a quarter second, the safety net's
+     * seconds), which read the clock when they run, and Redis's own expiries (a seen bitmap lives
+     * abandon-after and half again, a session's keys their ttl).
      */
     public static GatewayInstance start(Map<String, Object> properties, Clock clock) {
         return start(TestGateway.class, properties, clock);

@@ -6,10 +6,14 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 
-/** A clock the test moves: time passes only when the test says so, so nothing waits for real. */
+/**
+ * A clock the test moves: time passes only when the test says so, so nothing waits for real; until
+ * the test {@linkplain #release() releases} it to real time.
+ */
 public final class TestClock extends Clock {
 
     private volatile Instant now;
+    private volatile boolean released;
 
     public TestClock(Instant start) {
         this.now = start;
@@ -25,6 +29,15 @@ public final class TestClock extends Clock {
         now = instant;
     }
 
+    /**
+     * From now on, real time. For a gateway that outlives its test on a shared Redis: its loops go
+     * on over every product there, and must not decide at an instant the next tests have left
+     * behind, or not reached yet.
+     */
+    public void release() {
+        released = true;
+    }
+
     @Override
     public ZoneOffset getZone() {
         return ZoneOffset.UTC;
@@ -37,6 +50,6 @@ public final class TestClock extends Clock {
 
     @Override
     public Instant instant() {
-        return now;
+        return released ? Instant.now() : now;
     }
 }
