@@ -108,7 +108,15 @@ public final class JoinAb {
     }
 
     /** {@code out command [baseline-rev] [rounds] [waiting]}; an empty baseline takes the default. */
-    public static void main(String[] args) throws Exception {
+    public static void main(String[] args) {
+        Throughput.exit(() -> run(args));
+    }
+
+    /**
+     * Measures; whether the report was written (false: the machine was not quiet enough). Returns
+     * rather than exits, so the Redis it started is stopped either way.
+     */
+    private static boolean run(String[] args) throws Exception {
         Path out = Path.of(args[0]);
         String command = args[1].strip();
         String asked = args.length > 2 ? args[2].trim() : "";
@@ -146,13 +154,14 @@ public final class JoinAb {
                     System.out.println("NOT WRITTEN: " + unquiet + " (the baseline's rounds may spread at most "
                             + Math.round(Rounds.MAX_BASELINE_SPREAD * 100) + " %): run it again on a quieter machine "
                             + "(load average now " + Machine.loadAverage() + ").");
-                    System.exit(3);
+                    return false;
                 }
                 String table = table(samples, base, now);
                 String report = report(command, baselineRev, baselineCommit, head, rounds, waiting, loadBefore,
                         Machine.find(bench.sync.info("server"), "redis_version:(\\S+)", "?"), baselineArgv, table);
                 System.out.println(report);
                 Files.writeString(out, report);
+                return true;
             }
             finally {
                 client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
