@@ -11,10 +11,10 @@
 -- slot key per admitted user with the session's TTL: Redis announces its expiry, which is what
 -- promotes the next user.
 --
--- The settings HASH holds the route's rules as the last join stored them (max, ttl, strategy,
--- opens, apm, abandon, arrival) and the operator's levers (admin.lua): 'max_override' replaces
--- max-active, 'mode' is the room mode (absent = queue; 'queue-all' stops promotion,
--- 'passthrough' admits everyone, 'closed' turns everyone away). Each promotion feeds the
+-- The settings HASH holds the route's rules as the last join stored them (the fields of its
+-- store_rules table, docs/redis.md) and the operator's levers (admin.lua): 'max_override' replaces
+-- max-active, 'mode' is the room mode (absent = queue; codes.lua's MODE, each obeyed where the
+-- scripts test c.mode). Each promotion feeds the
 -- product's admission rate, an exponentially weighted rate (time constant RATE_TAU_MS) shared by
 -- every instance, and is announced on k.admitted (space-separated user ids) so the instance
 -- holding a shopper's live connection learns of it without polling.
@@ -144,8 +144,8 @@ local function stock_reply(c)
     return tonumber(c.stock) or -1
 end
 
--- The route's rules as a join or a recovery stores them (max, ttl, strategy, opens, apm, abandon,
--- arrival), for the promotions that have no request to read them from; written only when they
+-- The route's rules as a join or a recovery stores them (the fields of the table it is given),
+-- for the promotions that have no request to read them from; written only when they
 -- differ from what is stored ('rules' holds all of them in one string). Whoever is in line when
 -- abandon-after changes gets the whole new period to be seen.
 --

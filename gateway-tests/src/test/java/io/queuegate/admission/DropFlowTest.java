@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -12,8 +13,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
 
 import com.jayway.jsonpath.JsonPath;
+import io.queuegate.room.RoomMode;
 import io.queuegate.store.TimedProducts;
 import io.queuegate.support.Draw;
 import io.queuegate.support.DrawRecipe;
@@ -580,7 +583,8 @@ class DropFlowTest {
                 .expectBody()
                 .jsonPath("$.error").isEqualTo("invalid_value")
                 .jsonPath("$.message").value(message -> assertThat((String) message)
-                        .contains("queue, passthrough, queue-all, closed").contains("'open'"));
+                        .contains(Arrays.stream(RoomMode.values()).map(RoomMode::code).collect(Collectors.joining(", ")))
+                        .contains("'open'"));
         operate(a, "typo", "{\"action\":\"mode\"}")
                 .expectStatus().isBadRequest()
                 .expectBody().jsonPath("$.error").isEqualTo("invalid_value");

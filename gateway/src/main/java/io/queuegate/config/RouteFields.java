@@ -10,7 +10,8 @@ import io.queuegate.config.RouteField.Format;
  * Every field of a route's {@code queue} block, in {@link QueueSettings}' order: the one definition
  * of each. Adding a field is a line here, a component of {@link QueueSettings} and of
  * {@link QueuePolicy}, and its behaviour; the tests then say where else it must be written (the
- * configuration reference's route table, the chart's schema, which they print as it must be).
+ * configuration reference's route table, which they check, and the chart's schema, which they
+ * print as it must be). docs/design.md "Adding a route field" lists every place.
  */
 public final class RouteFields {
 

@@ -83,7 +83,7 @@ public class QueuesEndpoint {
      * @param action {@code max}, {@code mode}, {@code pause}, {@code resume}, {@code drain},
      *               {@code undrain} or {@code stock}
      * @param value for {@code max}: the new max-active, or empty to go back to the route's; for
-     *              {@code mode}: {@code queue}, {@code passthrough}, {@code queue-all} or {@code closed};
+     *              {@code mode}: one of {@link RoomMode}'s codes;
      *              for {@code stock}: the units left (a restock reopens a sold-out line in its
      *              order), or empty for unknown
      * @param security who asks, for the audit log (the actuator passes it; its principal is
@@ -181,7 +181,7 @@ public class QueuesEndpoint {
      * @param admissionRate admissions per second, measured over about a minute
      * @param lastInLineEtaSeconds the wait estimate of the last in line; {@code null} while
      *                             nobody waits or no rate is known
-     * @param mode the room mode: {@code queue}, {@code passthrough}, {@code queue-all} or {@code closed}
+     * @param mode the room mode: one of {@link RoomMode}'s codes
      * @param opening the last opening of a scheduled sale, for audit; {@code null} before any
      * @param seedCommitment SHA-256 (hex) of the seed of the product's last pre-queue draw, shown
      *                       from its first ticket on, before the seed itself ({@code opening.seed})
