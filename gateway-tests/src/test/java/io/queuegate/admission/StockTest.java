@@ -2,7 +2,6 @@ package io.queuegate.admission;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import com.github.tomakehurst.wiremock.client.WireMock;
@@ -38,11 +37,7 @@ class StockTest {
     private static final String ORDERS = "/api/products/42/orders";
 
     @RegisterExtension
-    static final GatewayFixture fixture = GatewayFixture.withQueue(Map.of(
-                    "max-active", "2",
-                    "session-ttl", "10m",
-                    "promotion", "pubsub",
-                    "complete-on", "POST /api/products/{productId}/orders"))
+    static final GatewayFixture fixture = GatewayFixture.shopQueue(2)
             .with("queuegate.products.42.stock", "3")
             .with("queuegate.page.heartbeat", "30s")
             .with("management.endpoints.web.exposure.include", "health,queues")

@@ -43,11 +43,7 @@ import static org.awaitility.Awaitility.await;
 class LocalAnswersTest {
 
     @RegisterExtension
-    static final GatewayFixture fixture = GatewayFixture.withQueue(Map.of(
-                    "max-active", "1",
-                    "session-ttl", "10m",
-                    "promotion", "pubsub",
-                    "complete-on", "POST /api/products/{productId}/orders"))
+    static final GatewayFixture fixture = GatewayFixture.shopQueue(1)
             .with("queuegate.page.heartbeat", "1s")
             .instances(2);
 

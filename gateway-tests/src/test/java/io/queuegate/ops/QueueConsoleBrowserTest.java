@@ -41,11 +41,7 @@ class QueueConsoleBrowserTest {
 
     // Two instances on one Redis: the operator's, and one whose queues endpoint is read-only.
     @RegisterExtension
-    static final GatewayFixture fixture = GatewayFixture.withQueue(Map.of(
-                    "max-active", "2",
-                    "session-ttl", "10m",
-                    "promotion", "pubsub",
-                    "complete-on", "POST /api/products/{productId}/orders"))
+    static final GatewayFixture fixture = GatewayFixture.shopQueue(2)
             .with("management.server.port", "0")
             .with("management.endpoints.web.exposure.include", "health,queues,queueconsole")
             .with("queuegate.console.sample-interval", "1s")

@@ -3,7 +3,6 @@ package io.queuegate.web;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 
@@ -34,11 +33,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class LiveUpdatesTest {
 
     @RegisterExtension
-    static final GatewayFixture fixture = GatewayFixture.withQueue(Map.of(
-                    "max-active", "2",
-                    "session-ttl", "10m",
-                    "promotion", "pubsub",
-                    "complete-on", "POST /api/products/{productId}/orders"))
+    static final GatewayFixture fixture = GatewayFixture.shopQueue(2)
             .with("queuegate.page.heartbeat", "30s")
             .with("queuegate.events.max-per-shopper", "2")
             .instances(2);

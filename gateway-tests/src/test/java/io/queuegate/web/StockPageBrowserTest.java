@@ -43,11 +43,7 @@ class StockPageBrowserTest {
             + "자리는 그대로 남아 있으니, 재입고되면 이 페이지로 다시 와 주세요.";
 
     @RegisterExtension
-    static final GatewayFixture fixture = GatewayFixture.withQueue(Map.of(
-                    "max-active", "1",
-                    "session-ttl", "10m",
-                    "promotion", "pubsub",
-                    "complete-on", "POST /api/products/{productId}/orders"))
+    static final GatewayFixture fixture = GatewayFixture.shopQueue(1)
             .with("management.server.port", "0")
             .with("management.endpoints.web.exposure.include", "health,queues")
             .with("queuegate.products.42.display-name", "Limited sneakers");

@@ -35,11 +35,7 @@ class WaitingPageBrowserTest {
     private ChromeDriver browser;
 
     @RegisterExtension
-    static final GatewayFixture fixture = GatewayFixture.withQueue(Map.of(
-                    "max-active", "1",
-                    "session-ttl", "10m",
-                    "promotion", "pubsub",
-                    "complete-on", "POST /api/products/{productId}/orders"))
+    static final GatewayFixture fixture = GatewayFixture.shopQueue(1)
             // A sale that does not open while this class runs: its page stays the pre-queue's.
             .with("queuegate.products.drop.opens-at", Instant.now().plus(Duration.ofHours(1)));
 

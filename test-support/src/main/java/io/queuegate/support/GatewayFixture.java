@@ -45,6 +45,18 @@ public final class GatewayFixture implements BeforeAllCallback, AfterAllCallback
         return new GatewayFixture(queue);
     }
 
+    /**
+     * The shop's product route as most tests need it: {@code maxActive} places of ten minutes each,
+     * promoted by Pub/Sub, a session ended by an order ({@code POST /api/products/{productId}/orders}).
+     */
+    public static GatewayFixture shopQueue(int maxActive) {
+        return withQueue(Map.of(
+                "max-active", Integer.toString(maxActive),
+                "session-ttl", "10m",
+                "promotion", "pubsub",
+                "complete-on", "POST /api/products/{productId}/orders"));
+    }
+
     /** Adds a second route to the shop, without a {@code queue} block. */
     public GatewayFixture withOpenRoute(String id, String path) {
         return withRoute(id, Map.of("predicates[0]", "Path=" + path));
