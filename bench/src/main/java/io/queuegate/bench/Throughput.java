@@ -198,7 +198,7 @@ public final class Throughput {
                     Thread.sleep(Long.getLong("bench.hold.millis", 600_000));
                     return false;
                 }
-                bench.warmUp(targets, warmupSeconds);
+                Map<String, Integer> warmUpPasses = bench.warmUp(targets, warmupSeconds);
                 Map<String, List<Run>> runs = new LinkedHashMap<>();
                 targets.forEach(t -> runs.put(t.name(), new ArrayList<>()));
                 for (int round = 1; round <= rounds; round++) {
@@ -238,8 +238,8 @@ public final class Throughput {
                             + Machine.loadAverage() + ").");
                     return false;
                 }
-                write(results.resolve("throughput.md"), targets, runs, rounds, seconds, warmupSeconds, connections,
-                        command, redisProcess);
+                write(results.resolve("throughput.md"), targets, runs, rounds, seconds, warmupSeconds,
+                        warmUpPasses(warmUpPasses), connections, command, redisProcess);
                 return true;
             }
             finally {
@@ -464,17 +464,55 @@ public final class Throughput {
         return Math.max(15, seconds * 3 / 2);
     }
 
-    /** Two passes over every target, so the compilation the first pass queued has finished. */
-    void warmUp(List<? extends Target> targets, int seconds) throws Exception {
-        for (int pass = 1; pass <= WARMUP_PASSES; pass++) {
-            for (Target target : targets) {
-                System.out.println("warm-up " + pass + " " + target.name());
-                wrk(target, seconds, "warmup");
+    /**
+     * Two passes over every target, so the compilation the first pass queued has finished; then
+     * more passes, up to {@link #MAX_WARMUP_PASSES}, over the gateways whose CPU a request still fell
+     * by more than {@link #SETTLED} in their last pass. A gateway with Spring Security on every
+     * request compiles for longest: after two passes one still spent twice its later CPU a request
+     * in the first round (58 % spread over three rounds), which measured its JIT, not the gateway.
+     * Returns how many passes each target had, by name.
+     */
+    Map<String, Integer> warmUp(List<? extends Target> targets, int seconds) throws Exception {
+        Map<String, Integer> passes = new LinkedHashMap<>();
+        Map<String, Double> last = new HashMap<>();
+        List<Target> settling = new ArrayList<>(targets);
+        for (int pass = 1; pass <= MAX_WARMUP_PASSES && !settling.isEmpty(); pass++) {
+            List<Target> still = new ArrayList<>();
+            for (Target target : settling) {
+                double gatewayBefore = target.gateway() == null ? Double.NaN : target.gateway().cpuSeconds();
+                long requests = parse(wrk(target, seconds, "warmup"), 0, 0, 0).requests();
+                double micros = target.gateway() == null || requests == 0 ? Double.NaN
+                        : (target.gateway().cpuSeconds() - gatewayBefore) * 1e6 / requests;
+                Double before = last.put(target.name(), micros);
+                passes.put(target.name(), pass);
+                System.out.printf(Locale.ROOT, "warm-up %d %-13s gateway CPU %.0f µs/req%n", pass, target.name(), micros);
+                // NaN (the backend alone) compares false: settled once the fixed passes are done.
+                if (pass < WARMUP_PASSES || before != null && micros < before * (1 - SETTLED)) {
+                    still.add(target);
+                }
             }
+            settling = still;
         }
+        return passes;
     }
 
     static final int WARMUP_PASSES = 2;
+
+    static final int MAX_WARMUP_PASSES = 4;
+
+    /** A gateway whose CPU a request fell by less than this over a warm-up pass has compiled its path. */
+    static final double SETTLED = 0.15;
+
+    /** How the warm-up went, for the results: the passes, and which targets needed more. */
+    static String warmUpPasses(Map<String, Integer> passes) {
+        StringBuilder more = new StringBuilder();
+        passes.forEach((name, count) -> {
+            if (count > WARMUP_PASSES) {
+                more.append(more.isEmpty() ? "" : ", ").append(name).append(' ').append(count);
+            }
+        });
+        return WARMUP_PASSES + " passes" + (more.isEmpty() ? "" : " (more for the gateways still compiling: " + more + ")");
+    }
 
     /** Runs wrk once; keeps its output under raw/ (except warm-ups) and returns it. */
     String wrk(Target target, int seconds, String tag) {
@@ -695,7 +733,7 @@ public final class Throughput {
     }
 
     private static void write(Path out, List<Target> targets, Map<String, List<Run>> runs, int rounds, int seconds,
-            int warmupSeconds, int connections, String command, RedisProcess redis) throws IOException {
+            int warmupSeconds, String warmUp, int connections, String command, RedisProcess redis) throws IOException {
         double bareRps = median(runs.get("bare"), Run::requestsPerSecond);
         double bareP99 = median(runs.get("bare"), Run::p99Ms);
         double frameworkRps = median(runs.get("framework"), Run::requestsPerSecond);
@@ -717,7 +755,9 @@ public final class Throughput {
                 .append(" (a load above the core count means other work shared the machine).\n\n")
                 .append("Each run: `wrk -t").append(THREADS).append(" -c").append(connections).append(" -d")
                 .append(seconds).append("s --latency`; a ").append(warmupSeconds)
-                .append(" s warm-up per path first (twice, in turn), then ").append(rounds)
+                .append(" s warm-up pass per path first, in turn: ").append(warmUp)
+                .append(", a path passing again until its gateway's CPU a request falls by less than ")
+                .append(Math.round(SETTLED * 100)).append(" % from one pass to the next; then ").append(rounds)
                 .append(" interleaved rounds (every path once per round, in the order below); medians of the rounds. ")
                 .append("A run is written only when both baselines' rounds spread at most ")
                 .append(Math.round(Rounds.MAX_BASELINE_SPREAD * 100)).append(" % ((max − min) ÷ median).\n\n")
