@@ -65,8 +65,11 @@ public class ForwardedRequestHeaders implements HttpHeadersFilter, Ordered {
 
     private final String identityHeader;
     private final String identityHeaderFolded;
-    /** The identity header's name with each other mix of {@code -} and {@code _}; null: too many to ask for. */
-    private final List<String> otherSeparators;
+    /**
+     * The identity header's name with each other mix of {@code -} and {@code _}, in lower case;
+     * null: too many to ask for.
+     */
+    private final List<String> separatorMixes;
     private final Predicate<ServerWebExchange> identityHeaderBelieved;
 
     /**
@@ -76,7 +79,7 @@ public class ForwardedRequestHeaders implements HttpHeadersFilter, Ordered {
     public ForwardedRequestHeaders(String identityHeader, Predicate<ServerWebExchange> identityHeaderBelieved) {
         this.identityHeader = identityHeader;
         this.identityHeaderFolded = folded(identityHeader);
-        this.otherSeparators = otherSeparators(identityHeader);
+        this.separatorMixes = separatorMixes(identityHeader);
         this.identityHeaderBelieved = identityHeaderBelieved;
     }
 
@@ -93,15 +96,17 @@ public class ForwardedRequestHeaders implements HttpHeadersFilter, Ordered {
             // Nothing decided here: the header goes on as a trusted proxy wrote it, or not at all.
             identity = input.containsHeader(identityHeader) && !identityHeaderBelieved.test(exchange) ? ANONYMOUS : null;
         }
-        List<String> otherSpellings = otherSpellings(input);
-        if (otherSpellings.isEmpty() && !needsChange(input, identity, protectedRoute)) {
+        boolean otherSpellings = mayHoldOtherSpellings(input, exchange);
+        if (!otherSpellings && !needsChange(input, identity, protectedRoute)) {
             return input;
         }
         // The request's own headers are read-only; any other instance is a copy an earlier
         // filter made for this forwarded request, which may be changed in place.
         HttpHeaders forwarded = input == exchange.getRequest().getHeaders() ? HttpHeaders.copyOf(input) : input;
         PRIVATE_HEADERS.forEach(forwarded::remove);
-        otherSpellings.forEach(forwarded::remove);
+        if (otherSpellings) {
+            otherSpellings(forwarded).forEach(forwarded::remove);
+        }
         if (protectedRoute) {
             CompletionRule.METHOD_OVERRIDE_HEADERS.forEach(forwarded::remove);
         }
@@ -142,26 +147,34 @@ public class ForwardedRequestHeaders implements HttpHeadersFilter, Ordered {
     }
 
     /**
+     * Whether the forwarded headers may hold another spelling of the identity header. A name folds
+     * to the identity header's exactly when it is one of its separator mixes in any case, so a few
+     * lookups answer it for almost every request, where reading every name (a set of them built per
+     * call) costs a forwarded request most of a microsecond. The lookups ask the request's own
+     * headers, whose names never depend on case, as well as the ones an earlier filter made (which
+     * may be a map that does): what a client sent is found either way.
+     */
+    private boolean mayHoldOtherSpellings(HttpHeaders input, ServerWebExchange exchange) {
+        if (separatorMixes == null) {
+            return true;
+        }
+        HttpHeaders received = exchange.getRequest().getHeaders();
+        for (String spelling : separatorMixes) {
+            if (received.containsHeader(spelling) || input != received && input.containsHeader(spelling)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
      * The names in {@code headers} that a backend folding {@code _} into {@code -} and case would
      * read as the identity header, other than the identity header itself (which HTTP already
-     * matches in any case).
+     * matches in any case), exactly as {@code headers} spells them: removing them takes them
+     * away whether its names depend on case or not.
      */
     private List<String> otherSpellings(HttpHeaders headers) {
         List<String> found = List.of();
-        if (otherSeparators != null) {
-            // A name folds to the identity header's exactly when it is one of these, in any case
-            // (which the lookup ignores): a few lookups instead of a set of every name, built per
-            // request, that costs a forwarded request most of a microsecond.
-            for (String spelling : otherSeparators) {
-                if (headers.containsHeader(spelling)) {
-                    if (found.isEmpty()) {
-                        found = new ArrayList<>(2);
-                    }
-                    found.add(spelling);
-                }
-            }
-            return found;
-        }
         for (String name : headers.headerNames()) {
             if (name.length() == identityHeader.length() && !name.equalsIgnoreCase(identityHeader)
                     && folded(name).equals(identityHeaderFolded)) {
@@ -175,11 +188,13 @@ public class ForwardedRequestHeaders implements HttpHeadersFilter, Ordered {
     }
 
     /**
-     * {@code name} with every other choice of {@code -} or {@code _} at each of its separators
-     * ({@code X-User-Id}: {@code X_User-Id}, {@code X-User_Id}, {@code X_User_Id}); null when it has
-     * more than {@link #MAX_SEPARATORS_LOOKED_UP} of them.
+     * {@code name} in lower case with every other choice of {@code -} or {@code _} at each of its
+     * separators ({@code X-User-Id}: {@code x_user-id}, {@code x-user_id}, {@code x_user_id}); null
+     * when it has more than {@link #MAX_SEPARATORS_LOOKED_UP} of them. Lower case: a
+     * case-insensitive map lowers every name it is asked for, and a name already lower costs it
+     * nothing.
      */
-    static List<String> otherSeparators(String name) {
+    static List<String> separatorMixes(String name) {
         List<Integer> separators = new ArrayList<>();
         for (int i = 0; i < name.length(); i++) {
             if (name.charAt(i) == '-' || name.charAt(i) == '_') {
@@ -197,7 +212,7 @@ public class ForwardedRequestHeaders implements HttpHeadersFilter, Ordered {
             }
             String candidate = new String(spelling);
             if (!candidate.equals(name)) {
-                spellings.add(candidate);
+                spellings.add(candidate.toLowerCase(Locale.ROOT));
             }
         }
         return List.copyOf(spellings);

@@ -1,6 +1,7 @@
 package io.queuegate.web;
 
 import java.util.List;
+import java.util.Locale;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -8,6 +9,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.http.HttpHeaders;
 import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
 import org.springframework.mock.web.server.MockServerWebExchange;
+import org.springframework.util.LinkedMultiValueMap;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -20,24 +22,28 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ForwardedRequestHeadersTest {
 
     @Test
-    void spellsTheNameWithEveryOtherMixOfSeparators() {
-        assertThat(ForwardedRequestHeaders.otherSeparators("X-User-Id"))
-                .containsExactlyInAnyOrder("X_User-Id", "X-User_Id", "X_User_Id");
-        assertThat(ForwardedRequestHeaders.otherSeparators("X_Shopper")).containsExactly("X-Shopper");
-        assertThat(ForwardedRequestHeaders.otherSeparators("Shopper")).isEmpty();
-        assertThat(ForwardedRequestHeaders.otherSeparators("X-A-B-C-D")).hasSize(15);
-        assertThat(ForwardedRequestHeaders.otherSeparators("X-A-B-C-D-E")).as("too many to ask for").isNull();
+    void spellsTheNameWithEveryOtherMixOfSeparatorsInLowerCase() {
+        assertThat(ForwardedRequestHeaders.separatorMixes("X-User-Id"))
+                .containsExactlyInAnyOrder("x_user-id", "x-user_id", "x_user_id");
+        assertThat(ForwardedRequestHeaders.separatorMixes("X_Shopper")).containsExactly("x-shopper");
+        assertThat(ForwardedRequestHeaders.separatorMixes("Shopper")).isEmpty();
+        List<String> four = ForwardedRequestHeaders.separatorMixes("X-A_B-C-D");
+        assertThat(four).hasSize(15).doesNotHaveDuplicates().doesNotContain("x-a_b-c-d")
+                .allMatch(mix -> mix.replace('_', '-').equals("x-a-b-c-d"));
+        assertThat(ForwardedRequestHeaders.separatorMixes("X-A-B-C-D-E")).as("too many to ask for").isNull();
     }
 
     @ParameterizedTest
-    @ValueSource(strings = { "X-User-Id", "X-A-B-C-D-User" })
+    @ValueSource(strings = { "X-User-Id", "X_User_Id", "X-A-B-C-D-User" })
     void dropsEveryOtherSpellingInAnyCaseAndKeepsTheShopsOwnHeaders(String identityHeader) {
         ForwardedRequestHeaders filter = new ForwardedRequestHeaders(identityHeader, exchange -> true);
-        String underscores = identityHeader.replace('-', '_');
-        String mixed = identityHeader.replaceFirst("-", "_").toUpperCase(java.util.Locale.ROOT);
+        String underscores = identityHeader.indexOf('-') >= 0 ? identityHeader.replace('-', '_')
+                : identityHeader.replace('_', '-');
+        String mixed = identityHeader.indexOf('-') >= 0 ? identityHeader.replaceFirst("-", "_").toUpperCase(Locale.ROOT)
+                : identityHeader.replaceFirst("_", "-").toUpperCase(Locale.ROOT);
         MockServerWebExchange exchange = MockServerWebExchange.from(MockServerHttpRequest.get("/plain")
                 .header(identityHeader, "alice")
-                .header(underscores.toLowerCase(java.util.Locale.ROOT), "admin")
+                .header(underscores.toLowerCase(Locale.ROOT), "admin")
                 .header(mixed, "root")
                 .header("X-Shop", "kept"));
 
@@ -47,6 +53,26 @@ class ForwardedRequestHeadersTest {
         assertThat(forwarded.containsHeader(underscores)).isFalse();
         assertThat(forwarded.containsHeader(mixed)).isFalse();
         assertThat(forwarded.get("X-Shop")).isEqualTo(List.of("kept"));
+    }
+
+    /**
+     * A shop's own header filter that runs earlier may hand on a map whose names depend on case:
+     * what the client sent is still found (the request's own headers are asked too) and taken away
+     * as that map spells it.
+     */
+    @Test
+    void dropsTheOtherSpellingsFromAnEarlierFiltersCaseSensitiveCopy() {
+        ForwardedRequestHeaders filter = new ForwardedRequestHeaders("X-User-Id", exchange -> true);
+        MockServerWebExchange exchange = MockServerWebExchange.from(MockServerHttpRequest.get("/plain")
+                .header("X-User-Id", "alice").header("x_uSeR-iD", "admin").header("X-USER_ID", "root")
+                .header("X-Shop", "kept"));
+        HttpHeaders caseSensitive = new HttpHeaders(new LinkedMultiValueMap<>());
+        exchange.getRequest().getHeaders().forEach(caseSensitive::addAll);
+
+        HttpHeaders forwarded = filter.filter(caseSensitive, exchange);
+
+        assertThat(forwarded.headerNames()).containsExactlyInAnyOrder("X-User-Id", "X-Shop");
+        assertThat(forwarded.get("X-User-Id")).isEqualTo(List.of("alice"));
     }
 
     @Test
