@@ -31,9 +31,9 @@ import reactor.core.publisher.Mono;
 /**
  * What QueueGate's own pieces cost a request on a route without a queue, in the processor time of
  * one thread, without a network, a second JVM or a load generator: on a machine whose speed
- * wanders between wrk rounds, these are figures that hold still. Each is the median of rounds of a
- * million calls after a warm-up: the web filter chain with four and eight empty filters (what one
- * more web filter costs by itself), with QueueGate's four web filters as they pass a shopper's request through,
+ * wanders between wrk rounds, these move far less. Each is the median of rounds of a million calls,
+ * the cases taken in turn after all are warmed: the web filter chain with four and eight empty
+ * filters (what one more web filter costs by itself), with QueueGate's four web filters as they pass a shopper's request through,
  * and the forwarded-header filter over a browser's request headers.
  */
 public final class FilterCosts {
@@ -64,14 +64,6 @@ public final class FilterCosts {
         Path out = args.length > 0 ? Path.of(args[0]) : null;
         String load = Machine.loadAverage();
         WebHandler handler = exchange -> Mono.empty();
-        List<String> rows = new ArrayList<>();
-        // Per filter from the difference between four and eight, not from none: the chain with no
-        // filter at all takes another, shorter way through DefaultWebFilterChain.
-        double empty4 = chain(handler, empty(4));
-        double empty8 = chain(handler, empty(8));
-        rows.add(row("the chain with 4 empty web filters", empty4, ""));
-        rows.add(row("the chain with 8 empty web filters", empty8,
-                String.format(Locale.ROOT, "%.0f ns a filter", (empty8 - empty4) / 4)));
         // Built as the auto-configuration builds them; their refusals (which need the answer
         // writers and the events) never happen on this canonical path.
         StaticListableBeanFactory beans = new StaticListableBeanFactory();
@@ -79,31 +71,68 @@ public final class FilterCosts {
                 new AmbiguousCredentialsFilter("X-User-Id", exchange -> true, null, null),
                 new TrailingSlashFilter(beans.getBeanProvider(RouteLocator.class),
                         beans.getBeanProvider(WeightCalculatorWebFilter.class), null, null));
-        double own = chain(handler, queueGate);
-        rows.add(row("the chain with QueueGate's four web filters (stream lease, canonical path, ambiguous credentials, "
-                + "trailing slash)", own, String.format(Locale.ROOT, "%.0f ns more than four empty ones", own - empty4)));
         ForwardedRequestHeaders forwarded = new ForwardedRequestHeaders("X-User-Id", exchange -> true);
         MockServerWebExchange exchange = MockServerWebExchange.from(BROWSER);
         HttpHeaders headers = exchange.getRequest().getHeaders();
-        double headerFilter = time(() -> forwarded.filter(headers, exchange));
-        rows.add(row("the forwarded-header filter over a browser's 13 request headers (nothing to change)", headerFilter,
-                ""));
+        List<Supplier<?>> cases = List.of(chain(handler, empty(4)), chain(handler, empty(8)), chain(handler, queueGate),
+                () -> forwarded.filter(headers, exchange));
+        // Every case is warmed before any is timed, and the rounds take them in turn: the chain's
+        // one call site of a filter then sees all the filter classes (as in a gateway, where many
+        // kinds pass through it), whichever case is timed, and a slower spell of the machine
+        // falls on every case alike.
+        double[][] rounds = new double[cases.size()][ROUNDS];
+        long sink = 0;
+        for (Supplier<?> call : cases) {
+            sink += time(call, new double[1], 0);
+        }
+        for (int round = 0; round < ROUNDS; round++) {
+            for (int c = 0; c < cases.size(); c++) {
+                sink += time(cases.get(c), rounds[c], round);
+            }
+        }
+        double empty4 = median(rounds[0]);
+        double empty8 = median(rounds[1]);
+        double own = median(rounds[2]);
+        List<String> rows = List.of(
+                row("the chain with 4 empty web filters", rounds[0], ""),
+                // Per filter from four to eight, not from none: the chain with no filter at all
+                // takes another, shorter way through DefaultWebFilterChain.
+                row("the chain with 8 empty web filters", rounds[1],
+                        String.format(Locale.ROOT, "%.0f ns a filter", (empty8 - empty4) / 4)),
+                row("the chain with QueueGate's four web filters (stream lease, canonical path, ambiguous credentials, "
+                        + "trailing slash)", rounds[2],
+                        String.format(Locale.ROOT, "%.0f ns more than four empty ones", own - empty4)),
+                row("the forwarded-header filter over a browser's " + headers.size()
+                        + " request headers (nothing to change)", rounds[3], ""));
 
         String report = "# QueueGate's own pieces of a route without a queue\n\nMeasured by `bench/run filter-costs` on "
                 + Instant.now() + ", commit `" + Machine.git("rev-parse", "--short", "HEAD") + "`" + Machine.uncommitted()
                 + ".\n\nMachine: " + Machine.describe() + ". Load average at start " + load + ". One thread, in the "
-                + "bench's JVM, no network: each figure is the median of " + ROUNDS + " rounds of "
-                + String.format(Locale.ROOT, "%,d", CALLS) + " calls after a warm-up round, the exchange answered "
-                + "by an empty handler (`Mono.empty()`) and subscribed at once.\n\n"
-                + "| what runs | ns a request | |\n|---|---|---|\n" + String.join("\n", rows) + "\n";
+                + "bench's JVM, no network: every case is warmed by a round of " + String.format(Locale.ROOT, "%,d", CALLS)
+                + " calls, then " + ROUNDS + " rounds take the cases in turn, " + String.format(Locale.ROOT, "%,d", CALLS)
+                + " calls each; the median of the rounds, and the fastest and slowest round. The exchange is answered by "
+                + "an empty handler (`Mono.empty()`) and subscribed at once. A figure of one thread still moves with the "
+                + "machine's speed, but far less than a wrk round's.\n\n"
+                + "| what runs | ns a request (median) | fastest – slowest round | |\n|---|---|---|---|\n"
+                + String.join("\n", rows) + "\n";
         System.out.println(report);
+        System.out.println("(calls that returned nothing: " + sink + ")");
         if (out != null) {
             Files.writeString(out, report);
         }
     }
 
-    private static String row(String what, double nanos, String note) {
-        return String.format(Locale.ROOT, "| %s | %.0f | %s |", what, nanos, note);
+    private static String row(String what, double[] rounds, String note) {
+        double[] sorted = rounds.clone();
+        Arrays.sort(sorted);
+        return String.format(Locale.ROOT, "| %s | %.0f | %.0f – %.0f | %s |", what, median(rounds), sorted[0],
+                sorted[sorted.length - 1], note);
+    }
+
+    private static double median(double[] rounds) {
+        double[] sorted = rounds.clone();
+        Arrays.sort(sorted);
+        return sorted[sorted.length / 2];
     }
 
     private static List<WebFilter> empty(int count) {
@@ -114,30 +143,26 @@ public final class FilterCosts {
         return filters;
     }
 
-    private static double chain(WebHandler handler, List<WebFilter> filters) {
+    private static Supplier<?> chain(WebHandler handler, List<WebFilter> filters) {
         DefaultWebFilterChain chain = new DefaultWebFilterChain(handler, filters);
         MockServerWebExchange exchange = MockServerWebExchange.from(BROWSER);
-        return time(() -> chain.filter(exchange).subscribe());
+        return () -> chain.filter(exchange).subscribe();
     }
 
-    /** Nanoseconds a call: the median of the rounds after a warm-up round. */
-    private static double time(Supplier<?> call) {
-        double[] rounds = new double[ROUNDS];
-        Object sink = null;
-        for (int round = -1; round < ROUNDS; round++) {
-            long start = System.nanoTime();
-            for (int i = 0; i < CALLS; i++) {
-                sink = call.get();
-            }
-            if (round >= 0) {
-                rounds[round] = (System.nanoTime() - start) / (double) CALLS;
+    /**
+     * Times CALLS calls into {@code rounds[round]} (ns a call); returns how many returned nothing
+     * (none should), which the caller prints, so no call's result is left unused.
+     */
+    private static long time(Supplier<?> call, double[] rounds, int round) {
+        long sink = 0;
+        long start = System.nanoTime();
+        for (int i = 0; i < CALLS; i++) {
+            if (call.get() == null) {
+                sink++;
             }
         }
-        if (sink == null) {
-            throw new IllegalStateException("nothing was called");
-        }
-        Arrays.sort(rounds);
-        return rounds[ROUNDS / 2];
+        rounds[round] = (System.nanoTime() - start) / (double) CALLS;
+        return sink;
     }
 
     /** A web filter that only passes the exchange on: what the chain itself costs a filter. */
