@@ -90,9 +90,9 @@ public final class FilterCosts {
                 sink += time(cases.get(c), rounds[c], round);
             }
         }
-        double empty4 = median(rounds[0]);
-        double empty8 = median(rounds[1]);
-        double own = median(rounds[2]);
+        double empty4 = Rounds.median(rounds[0]);
+        double empty8 = Rounds.median(rounds[1]);
+        double own = Rounds.median(rounds[2]);
         List<String> rows = List.of(
                 row("the chain with 4 empty web filters", rounds[0], ""),
                 // Per filter from four to eight, not from none: the chain with no filter at all
@@ -125,14 +125,8 @@ public final class FilterCosts {
     private static String row(String what, double[] rounds, String note) {
         double[] sorted = rounds.clone();
         Arrays.sort(sorted);
-        return String.format(Locale.ROOT, "| %s | %.0f | %.0f – %.0f | %s |", what, median(rounds), sorted[0],
+        return String.format(Locale.ROOT, "| %s | %.0f | %.0f – %.0f | %s |", what, Rounds.median(rounds), sorted[0],
                 sorted[sorted.length - 1], note);
-    }
-
-    private static double median(double[] rounds) {
-        double[] sorted = rounds.clone();
-        Arrays.sort(sorted);
-        return sorted[sorted.length / 2];
     }
 
     private static List<WebFilter> empty(int count) {

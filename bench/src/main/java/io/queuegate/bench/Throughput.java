@@ -480,13 +480,11 @@ public final class Throughput {
         for (int pass = 1; pass <= MAX_WARMUP_PASSES && !settling.isEmpty(); pass++) {
             List<Target> still = new ArrayList<>();
             for (Target target : settling) {
-                double gatewayBefore = target.gateway() == null ? Double.NaN : target.gateway().cpuSeconds();
-                long requests = parse(wrk(target, seconds, "warmup"), 0, 0, 0).requests();
-                if (target.gateway() != null && requests == 0) {
+                Run run = measure(target, seconds, "warmup");
+                if (target.gateway() != null && run.requests() == 0) {
                     throw new IllegalStateException("wrk served no request of " + target.name() + " while warming up");
                 }
-                double micros = target.gateway() == null ? Double.NaN
-                        : (target.gateway().cpuSeconds() - gatewayBefore) * 1e6 / requests;
+                double micros = run.gatewayMicros();
                 Double before = best.get(target.name());
                 if (before == null || micros < before) {
                     best.put(target.name(), micros);
