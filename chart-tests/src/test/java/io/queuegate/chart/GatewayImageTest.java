@@ -75,13 +75,14 @@ class GatewayImageTest {
         String tokenSecret = new String(Base64.getDecoder().decode(
                 (String) at(manifests.get("Secret", "qg-queuegate"), "data.token-secret")), StandardCharsets.UTF_8);
 
-        int redisPort = freePort();
+        int[] ports = freePorts(3);
+        int redisPort = ports[0];
         redis = RedisServer.newRedisServer().bind("127.0.0.1").port(redisPort)
                 .setting("save \"\"").setting("appendonly no").build();
         redis.start();
 
-        port = freePort();
-        managementPort = freePort();
+        port = ports[1];
+        managementPort = ports[2];
         // kept in target/ rather than the temp dir, so a failed run can be read afterwards
         gatewayLog = Repository.root().resolve("chart-tests/target/gateway-image-test.log");
         List<String> command = new ArrayList<>(List.of(java(),
@@ -255,12 +256,32 @@ class GatewayImageTest {
         }
     }
 
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
+    /**
+     * {@code count} ports free now and different from each other: every socket is held open until
+     * all are chosen, since a port closed at once may be handed out again by the next ask (the
+     * shopper and management ports once came out equal, and the gateway refused to start with its
+     * actuator on the shopper port).
+     */
+    private static int[] freePorts(int count) {
+        List<ServerSocket> sockets = new ArrayList<>();
+        try {
+            for (int i = 0; i < count; i++) {
+                sockets.add(new ServerSocket(0, 1, InetAddress.getLoopbackAddress()));
+            }
+            return sockets.stream().mapToInt(ServerSocket::getLocalPort).toArray();
         }
         catch (IOException ex) {
             throw new UncheckedIOException(ex);
+        }
+        finally {
+            for (ServerSocket socket : sockets) {
+                try {
+                    socket.close();
+                }
+                catch (IOException ignored) {
+                    // closing a listening socket that accepted nothing
+                }
+            }
         }
     }
 }
