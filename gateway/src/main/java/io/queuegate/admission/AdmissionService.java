@@ -93,6 +93,9 @@ public class AdmissionService {
         boolean otherEpoch = caller.hasToken() && reclaims.ofAnotherEpoch(caller.token());
         if (caller.hasToken() && caller.joinedAt() == null && caller.mayForward() && !request.completing()
                 && !otherEpoch && activeCache.isActive(caller.productId(), caller.userId())) {
+            if (activeCache.confirmationDue(caller.productId(), caller.userId())) {
+                confirmAhead(caller, request.policy());
+            }
             return Mono.just(new Admission.Active(caller, null));
         }
         // A shopper in line asking again, answered from memory. Not a completing request (its
@@ -161,6 +164,23 @@ public class AdmissionService {
                     return Mono.just(invite.required() && !caller.hasToken() ? refused(request.invitation())
                             : new Admission.Unchecked());
                 });
+    }
+
+    /**
+     * Asks Redis, without the request waiting, whether a holder passing on the active cache still
+     * holds their session, so that their pass is renewed before it runs out ({@link ActiveCache}).
+     * The same join call as the request's own, under terms that never make a place: a session that
+     * ended is found ended and the pass ends; the holder's next request asks Redis itself, and
+     * joins again only paying what a new place costs. A failed call leaves the pass to run out.
+     */
+    private void confirmAhead(Caller caller, QueuePolicy policy) {
+        String productId = caller.productId();
+        String userId = caller.userId();
+        places.join(productId, policy.rules(), new Joiner(userId, null).under(JoinTerms.NO_NEW_PLACE))
+                .subscribe(joined -> activeCache.confirmed(productId, userId,
+                        joined.placement().state() == Placement.State.ACTIVE),
+                        error -> log.debug("Could not confirm that " + userId + " is still admitted to product "
+                                + productId + "; their pass runs out as it is: " + error));
     }
 
     /** What the caller brings to a join under the route's {@code invites}. */

@@ -14,4 +14,11 @@ public record JoinTerms(boolean completing, boolean unpaid, boolean limited) {
 
     /** A request that may make a place. */
     public static final JoinTerms NONE = new JoinTerms(false, false, false);
+
+    /**
+     * A request that makes no place whatever it brings, answered as a completing request is: a
+     * user who holds nothing is told {@link Placement.State#SESSION_ENDED}, never put in line.
+     * The confirmation of a pass the active cache gave is such a request: it only asks.
+     */
+    public static final JoinTerms NO_NEW_PLACE = new JoinTerms(true, false, false);
 }
