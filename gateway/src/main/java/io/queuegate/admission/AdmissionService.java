@@ -49,6 +49,7 @@ public class AdmissionService {
     private final JoinLimiter userLimiter;
     private final JoinLimiter addressLimiter;
     private final ActiveCache activeCache;
+    private final PassConfirmations confirmations;
     private final QueueEvents events;
     private final LocalAnswers local;
     private final JoinGate joinGate;
@@ -59,10 +60,11 @@ public class AdmissionService {
      * @param addressLimiter counts joins per client address (IPv6 by /64), identified or not
      * @param joinGate what a join without a token must show first (join-challenge)
      * @param reclaims what a token signed before Redis forgot proves
+     * @param confirmations renews the passes of the active cache before they run out
      */
     public AdmissionService(CallerResolver callers, PlaceStore places, WaitTokenCodec tokens,
             JoinLimiter userLimiter, JoinLimiter addressLimiter, ActiveCache activeCache, QueueEvents events,
-            LocalAnswers local, JoinGate joinGate, Reclaims reclaims) {
+            LocalAnswers local, JoinGate joinGate, Reclaims reclaims, PassConfirmations confirmations) {
         this.callers = callers;
         this.places = places;
         this.tokens = tokens;
@@ -73,6 +75,7 @@ public class AdmissionService {
         this.local = local;
         this.joinGate = joinGate;
         this.reclaims = reclaims;
+        this.confirmations = confirmations;
     }
 
     /** Decides one request: join or find the caller's place in Redis (one script call), and answer. */
@@ -94,7 +97,7 @@ public class AdmissionService {
         if (caller.hasToken() && caller.joinedAt() == null && caller.mayForward() && !request.completing()
                 && !otherEpoch && activeCache.isActive(caller.productId(), caller.userId())) {
             if (activeCache.confirmationDue(caller.productId(), caller.userId())) {
-                confirmAhead(caller, request.policy());
+                confirmations.ask(caller.productId(), request.policy().rules(), caller.userId());
             }
             return Mono.just(new Admission.Active(caller, null));
         }
@@ -164,23 +167,6 @@ public class AdmissionService {
                     return Mono.just(invite.required() && !caller.hasToken() ? refused(request.invitation())
                             : new Admission.Unchecked());
                 });
-    }
-
-    /**
-     * Asks Redis, without the request waiting, whether a holder passing on the active cache still
-     * holds their session, so that their pass is renewed before it runs out ({@link ActiveCache}).
-     * The same join call as the request's own, under terms that never make a place: a session that
-     * ended is found ended and the pass ends; the holder's next request asks Redis itself, and
-     * joins again only paying what a new place costs. A failed call leaves the pass to run out.
-     */
-    private void confirmAhead(Caller caller, QueuePolicy policy) {
-        String productId = caller.productId();
-        String userId = caller.userId();
-        places.join(productId, policy.rules(), new Joiner(userId, null).under(JoinTerms.NO_NEW_PLACE))
-                .subscribe(joined -> activeCache.confirmed(productId, userId,
-                        joined.placement().state() == Placement.State.ACTIVE),
-                        error -> log.debug("Could not confirm that " + userId + " is still admitted to product "
-                                + productId + "; their pass runs out as it is: " + error));
     }
 
     /** What the caller brings to a join under the route's {@code invites}. */
