@@ -3,6 +3,7 @@ package io.queuegate.admission;
 import java.time.Duration;
 import java.time.Instant;
 
+import io.queuegate.admission.ActiveCache.Pass;
 import io.queuegate.support.TestClock;
 
 import org.junit.jupiter.api.Test;
@@ -24,60 +25,84 @@ class ActiveCachePassesTest {
     void aPassIsConfirmedOnceInItsLastQuarterAndLastsItsSecond() {
         cache.remember("p", "alice");
         clock.advance(Duration.ofMillis(749));
-        assertThat(cache.confirmationDue("p", "alice")).as("three quarters left").isFalse();
+        assertThat(cache.pass("p", "alice")).as("three quarters left").isEqualTo(Pass.HOLDS);
         clock.advance(Duration.ofMillis(1));
-        assertThat(cache.confirmationDue("p", "alice")).isTrue();
-        assertThat(cache.confirmationDue("p", "alice")).as("asked for once").isFalse();
+        assertThat(cache.pass("p", "alice")).isEqualTo(Pass.CONFIRM);
+        assertThat(cache.pass("p", "alice")).as("asked for once").isEqualTo(Pass.HOLDS);
         clock.advance(Duration.ofMillis(249));
-        assertThat(cache.isActive("p", "alice")).isTrue();
+        assertThat(cache.pass("p", "alice")).isEqualTo(Pass.HOLDS);
         clock.advance(Duration.ofMillis(1));
-        assertThat(cache.isActive("p", "alice")).as("unconfirmed, it ends at its second").isFalse();
-        assertThat(cache.confirmationDue("p", "alice")).isFalse();
+        assertThat(cache.pass("p", "alice")).as("unconfirmed, it ends at its second").isEqualTo(Pass.NONE);
     }
 
     @Test
-    void aConfirmationRenewsThePassFromItsAnswerOrEndsIt() {
+    void aConfirmationRenewsThePassFromWhenItWasSentNotPastTheSessionsEndOrEndsIt() {
         cache.remember("p", "alice");
         cache.remember("p", "bob");
+        cache.remember("p", "cat");
         clock.advance(Duration.ofMillis(800));
-        assertThat(cache.confirmationDue("p", "alice")).isTrue();
-        assertThat(cache.confirmationDue("p", "bob")).isTrue();
-        clock.advance(Duration.ofMillis(100));
-        cache.confirmed("p", "alice", true);
-        cache.confirmed("p", "bob", false);
-        assertThat(cache.isActive("p", "bob")).as("found not active").isFalse();
-        clock.advance(Duration.ofMillis(999));
-        assertThat(cache.isActive("p", "alice")).isTrue();
+        long sentAt = clock.millis();
+        assertThat(cache.pass("p", "alice")).isEqualTo(Pass.CONFIRM);
+        assertThat(cache.pass("p", "bob")).isEqualTo(Pass.CONFIRM);
+        assertThat(cache.pass("p", "cat")).isEqualTo(Pass.CONFIRM);
+        // The answers come 150 ms after the question.
+        clock.advance(Duration.ofMillis(150));
+        cache.confirmed("p", "alice", sentAt, Long.MAX_VALUE);
+        cache.confirmed("p", "bob", sentAt, sentAt + 500);
+        cache.ended("p", "cat");
+        assertThat(cache.pass("p", "cat")).as("found not active").isEqualTo(Pass.NONE);
+        clock.advance(Duration.ofMillis(349));
+        assertThat(cache.pass("p", "bob")).isNotEqualTo(Pass.NONE);
         clock.advance(Duration.ofMillis(1));
-        assertThat(cache.isActive("p", "alice")).as("a second after the answer").isFalse();
+        assertThat(cache.pass("p", "bob")).as("his session is over").isEqualTo(Pass.NONE);
+        clock.advance(Duration.ofMillis(499));
+        assertThat(cache.pass("p", "alice")).isNotEqualTo(Pass.NONE);
+        clock.advance(Duration.ofMillis(1));
+        assertThat(cache.pass("p", "alice")).as("a second after the question").isEqualTo(Pass.NONE);
     }
 
     @Test
-    void aPassForgottenWhileItsConfirmationWasOutStaysForgotten() {
+    void anAnswerChangesOnlyThePassItWasAskedFor() {
         cache.remember("p", "alice");
         cache.remember("p", "bob");
+        cache.remember("p", "cat");
         clock.advance(Duration.ofMillis(800));
-        assertThat(cache.confirmationDue("p", "alice")).isTrue();
-        assertThat(cache.confirmationDue("p", "bob")).isTrue();
-        // Releases heard while Redis answered: alice's own, then everyone's (an operator's change).
+        long sentAt = clock.millis();
+        assertThat(cache.pass("p", "alice")).isEqualTo(Pass.CONFIRM);
+        assertThat(cache.pass("p", "bob")).isEqualTo(Pass.CONFIRM);
+        assertThat(cache.pass("p", "cat")).isEqualTo(Pass.CONFIRM);
+        // While Redis answered: alice's release was heard, and so was an operator's change to
+        // the product; cat's own request was answered by Redis and remembered afresh.
         cache.forget("p", "alice");
-        cache.confirmed("p", "alice", true);
         cache.forget("p", ActiveCache.EVERYONE);
-        cache.confirmed("p", "bob", true);
-        assertThat(cache.isActive("p", "alice")).isFalse();
-        assertThat(cache.isActive("p", "bob")).isFalse();
-        cache.forgetAll();
+        cache.remember("p", "cat");
+        cache.confirmed("p", "alice", sentAt, Long.MAX_VALUE);
+        cache.confirmed("p", "bob", sentAt, Long.MAX_VALUE);
+        cache.ended("p", "cat");
+        assertThat(cache.pass("p", "alice")).isEqualTo(Pass.NONE);
+        assertThat(cache.pass("p", "bob")).isEqualTo(Pass.NONE);
+        assertThat(cache.pass("p", "cat")).as("the fresher answer stands").isEqualTo(Pass.HOLDS);
     }
 
     @Test
     void aPassOfAnotherProductOrUserIsNotConfirmedByThisOne() {
         cache.remember("p", "alice");
         clock.advance(Duration.ofMillis(800));
-        assertThat(cache.confirmationDue("q", "alice")).isFalse();
-        assertThat(cache.confirmationDue("p", "bob")).isFalse();
-        cache.confirmed("q", "alice", true);
-        cache.confirmed("p", "bob", true);
-        assertThat(cache.isActive("q", "alice")).isFalse();
-        assertThat(cache.isActive("p", "bob")).as("a confirmation brings no pass of its own").isFalse();
+        assertThat(cache.pass("q", "alice")).isEqualTo(Pass.NONE);
+        cache.confirmed("q", "alice", clock.millis(), Long.MAX_VALUE);
+        cache.confirmed("p", "bob", clock.millis(), Long.MAX_VALUE);
+        assertThat(cache.pass("q", "alice")).isEqualTo(Pass.NONE);
+        assertThat(cache.pass("p", "bob")).as("a confirmation brings no pass of its own").isEqualTo(Pass.NONE);
+        assertThat(cache.pass("p", "alice")).as("nor asks for hers").isEqualTo(Pass.CONFIRM);
+    }
+
+    @Test
+    void aTtlTooShortForARoundTripConfirmsNothing() {
+        ActiveCache brief = new ActiveCache(null, clock, Duration.ofMillis(399));
+        brief.remember("p", "alice");
+        clock.advance(Duration.ofMillis(398));
+        assertThat(brief.pass("p", "alice")).isEqualTo(Pass.HOLDS);
+        clock.advance(Duration.ofMillis(1));
+        assertThat(brief.pass("p", "alice")).isEqualTo(Pass.NONE);
     }
 }

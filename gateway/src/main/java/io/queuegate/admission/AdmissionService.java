@@ -94,9 +94,11 @@ public class AdmissionService {
         // completing request (its claim must be taken in Redis), and not a token of another epoch
         // of Redis's data (it is signed again with the next answer from Redis).
         boolean otherEpoch = caller.hasToken() && reclaims.ofAnotherEpoch(caller.token());
-        if (caller.hasToken() && caller.joinedAt() == null && caller.mayForward() && !request.completing()
-                && !otherEpoch && activeCache.isActive(caller.productId(), caller.userId())) {
-            if (activeCache.confirmationDue(caller.productId(), caller.userId())) {
+        ActiveCache.Pass pass = caller.hasToken() && caller.joinedAt() == null && caller.mayForward()
+                && !request.completing() && !otherEpoch ? activeCache.pass(caller.productId(), caller.userId())
+                : ActiveCache.Pass.NONE;
+        if (pass != ActiveCache.Pass.NONE) {
+            if (pass == ActiveCache.Pass.CONFIRM) {
                 confirmations.ask(caller.productId(), request.policy().rules(), caller.userId());
             }
             return Mono.just(new Admission.Active(caller, null));

@@ -64,6 +64,9 @@ final class JoinBatcher {
      * in one call as far as a call holds them, not the first alone. Nothing is sent until subscribed.
      */
     Flux<Joined> joinAll(String productId, ProductRules rules, List<Joiner> joiners) {
+        if (joiners.isEmpty()) {
+            return Flux.empty();
+        }
         return Flux.defer(() -> {
             List<Pending> pending = joiners.stream().map(joiner -> new Pending(joiner, Sinks.<Joined>one())).toList();
             offer(productId, rules, pending);
