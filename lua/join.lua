@@ -51,9 +51,8 @@
 --                         how long it must be kept (ms), else ''
 --   reclaim               what the user's wait token proves that Redis may have lost, for fill.lua's
 --                         reclaim ('s <session end> <signed>', 'w <ticket>'), else ''
---   terms                 the request's terms for a new place, letters: 'c' a request that never
---                         makes a place (a completing request of a token holder, or the confirmation
---                         of an instance's pass for an admitted user), 'p' the product asks a proof of
+--   terms                 the request's terms for a new place, letters: 'c' a completing request of
+--                         a token holder (it never makes a place), 'p' the product asks a proof of
 --                         work the request did not bring, 'l' the caller is past its join limit (the
 --                         gateway counts a join only when a place is made)
 --   bucket                the user's bucket in the line (line.lua), as the gateway worked it out
@@ -192,8 +191,8 @@ local function invitation(invite)
     return nil, line == 'invited'
 end
 
--- For a user who holds nothing: the answer that no room mode or later request changes (a request
--- under 'c' never makes a place; a sold-out product makes none), else nil.
+-- For a user who holds nothing: the answer that no room mode or later request changes (a
+-- completing request never makes a place; a sold-out product makes none), else nil.
 local function never_a_place(terms)
     if terms ~= '' and string.find(terms, 'c', 1, true) then
         return { STATE.SESSION_ENDED, 0, 0, 0, 0 }

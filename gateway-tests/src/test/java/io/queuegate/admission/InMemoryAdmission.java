@@ -61,8 +61,7 @@ public final class InMemoryAdmission {
         service = new AdmissionService(new CallerResolver(tokens), store, tokens,
                 new JoinLimiter(joinsPerCaller, Duration.ofMinutes(1), clock),
                 new JoinLimiter(joinsPerAddress, Duration.ofMinutes(1), clock), activeCache, events, local, joinGate,
-                // Not started: a pass here runs out unconfirmed, and the next request asks the store.
-                reclaims, new PassConfirmations(store, activeCache));
+                reclaims);
         sessions = new Sessions(store, activeCache, events, local, tokens, reclaims);
     }
 

@@ -143,7 +143,7 @@ public final class InMemoryPlaceStore implements PlaceStore {
             boolean enqueued = false;
             if (!line.containsKey(user)) {
                 JoinTerms terms = joiner.terms();
-                if (terms.noNewPlace()) {
+                if (terms.completing()) {
                     return refused(Placement.State.SESSION_ENDED);
                 }
                 if (terms.unpaid()) {

@@ -12,7 +12,6 @@ import io.queuegate.store.script.JoinScript;
 
 import org.junit.jupiter.api.Test;
 
-import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -37,25 +36,13 @@ class JoinBatcherTest {
     });
 
     @Test
-    void usersOfferedTogetherGoInOneCallNotTheFirstAlone() {
-        List<Joiner> joiners = users("u", 5);
-        List<Joined> outcomes = new ArrayList<>();
-        batcher.joinAll("p", RULES, joiners).subscribe(outcomes::add);
-
-        assertThat(calls).hasSize(1);
-        assertThat(calls.get(0)).containsExactlyElementsOf(joiners);
-        answer(0);
-        assertThat(outcomes).extracting(joined -> joined.placement().rank()).containsExactly(1L, 2L, 3L, 4L, 5L);
-    }
-
-    @Test
-    void usersOfferedWhileACallIsOutGoTogetherInTheNextAndABatchHoldsAtMostItsMaximum() {
+    void joinsThatComeWhileACallIsOutGoTogetherInTheNextAtMostABatchACall() {
         List<Joined> first = new ArrayList<>();
         batcher.join("p", RULES, new Joiner("alone", null)).subscribe(first::add);
         List<Joiner> joiners = users("u", JoinBatcher.MAX_BATCH + 6);
         List<Joined> outcomes = new ArrayList<>();
-        batcher.joinAll("p", RULES, joiners).subscribe(outcomes::add);
-        assertThat(calls).hasSize(1);
+        joiners.forEach(joiner -> batcher.join("p", RULES, joiner).subscribe(outcomes::add));
+        assertThat(calls).as("a quiet product's join goes at once, alone").hasSize(1);
 
         answer(0);
         assertThat(first).hasSize(1);
@@ -65,21 +52,30 @@ class JoinBatcherTest {
         assertThat(calls).hasSize(3);
         assertThat(calls.get(2)).containsExactlyElementsOf(joiners.subList(JoinBatcher.MAX_BATCH, joiners.size()));
         answer(2);
-        assertThat(outcomes).hasSize(joiners.size());
-        // Each hears their own answer, in the order they were offered.
-        assertThat(outcomes.get(JoinBatcher.MAX_BATCH).placement().rank()).isEqualTo(1);
+        // Each hears their own answer: the rank of their place in their call.
+        assertThat(outcomes).extracting(joined -> joined.placement().rank())
+                .containsExactlyElementsOf(IntStream.range(0, joiners.size())
+                        .mapToObj(i -> (long) (i % JoinBatcher.MAX_BATCH + 1)).toList());
         assertThat(batcher.lanes()).as("a lane with nothing waiting retires").isZero();
     }
 
     @Test
     void aFailedCallFailsEveryUserItCarriedAndEveryUserBehindIt() {
         List<Throwable> failures = new ArrayList<>();
-        batcher.joinAll("p", RULES, users("u", 3)).subscribe(joined -> { }, failures::add);
-        batcher.joinAll("p", RULES, users("v", 2)).subscribe(joined -> { }, failures::add);
+        batcher.join("p", RULES, new Joiner("carried", null)).subscribe(joined -> { }, failures::add);
+        users("behind", 3).forEach(joiner -> batcher.join("p", RULES, joiner).subscribe(joined -> { }, failures::add));
         answers.get(0).tryEmitError(new IllegalStateException("Redis went away"));
-        // A Flux fails once: one failure for each offer, the first's carried and the second's behind it.
-        assertThat(failures).hasSize(2);
-        assertThat(calls).hasSize(1);
+        assertThat(failures).hasSize(4);
+        assertThat(calls).as("nobody behind waits out a failing call of their own").hasSize(1);
+        assertThat(batcher.lanes()).isZero();
+    }
+
+    @Test
+    void productsAndRulesHaveLanesOfTheirOwn() {
+        batcher.join("p", RULES, new Joiner("a", null)).subscribe();
+        batcher.join("q", RULES, new Joiner("b", null)).subscribe();
+        batcher.join("p", ProductRules.plain(2, Duration.ofMinutes(10), "scheduler"), new Joiner("c", null)).subscribe();
+        assertThat(calls).as("none waits for another's call").hasSize(3);
     }
 
     private static List<Joiner> users(String prefix, int count) {

@@ -49,7 +49,6 @@ public class AdmissionService {
     private final JoinLimiter userLimiter;
     private final JoinLimiter addressLimiter;
     private final ActiveCache activeCache;
-    private final PassConfirmations confirmations;
     private final QueueEvents events;
     private final LocalAnswers local;
     private final JoinGate joinGate;
@@ -60,11 +59,10 @@ public class AdmissionService {
      * @param addressLimiter counts joins per client address (IPv6 by /64), identified or not
      * @param joinGate what a join without a token must show first (join-challenge)
      * @param reclaims what a token signed before Redis forgot proves
-     * @param confirmations renews the passes of the active cache before they run out
      */
     public AdmissionService(CallerResolver callers, PlaceStore places, WaitTokenCodec tokens,
             JoinLimiter userLimiter, JoinLimiter addressLimiter, ActiveCache activeCache, QueueEvents events,
-            LocalAnswers local, JoinGate joinGate, Reclaims reclaims, PassConfirmations confirmations) {
+            LocalAnswers local, JoinGate joinGate, Reclaims reclaims) {
         this.callers = callers;
         this.places = places;
         this.tokens = tokens;
@@ -75,7 +73,6 @@ public class AdmissionService {
         this.local = local;
         this.joinGate = joinGate;
         this.reclaims = reclaims;
-        this.confirmations = confirmations;
     }
 
     /** Decides one request: join or find the caller's place in Redis (one script call), and answer. */
@@ -94,13 +91,8 @@ public class AdmissionService {
         // completing request (its claim must be taken in Redis), and not a token of another epoch
         // of Redis's data (it is signed again with the next answer from Redis).
         boolean otherEpoch = caller.hasToken() && reclaims.ofAnotherEpoch(caller.token());
-        ActiveCache.Pass pass = caller.hasToken() && caller.joinedAt() == null && caller.mayForward()
-                && !request.completing() && !otherEpoch ? activeCache.pass(caller.productId(), caller.userId())
-                : ActiveCache.Pass.NONE;
-        if (pass != ActiveCache.Pass.NONE) {
-            if (pass == ActiveCache.Pass.CONFIRM) {
-                confirmations.ask(caller.productId(), request.policy().rules(), caller.userId());
-            }
+        if (caller.hasToken() && caller.joinedAt() == null && caller.mayForward() && !request.completing()
+                && !otherEpoch && activeCache.isActive(caller.productId(), caller.userId())) {
             return Mono.just(new Admission.Active(caller, null));
         }
         // A shopper in line asking again, answered from memory. Not a completing request (its

@@ -11,7 +11,6 @@ import io.queuegate.admission.ActiveCache;
 import io.queuegate.admission.AdmissionService;
 import io.queuegate.admission.CallerResolver;
 import io.queuegate.admission.JoinLimiter;
-import io.queuegate.admission.PassConfirmations;
 import io.queuegate.admission.Sessions;
 import io.queuegate.challenge.JoinGate;
 import io.queuegate.challenge.JoinRates;
@@ -100,20 +99,14 @@ class AdmissionConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    PassConfirmations passConfirmations(ProductQueues queues, ActiveCache activeCache) {
-        return new PassConfirmations(queues, activeCache);
-    }
-
-    @Bean
-    @ConditionalOnMissingBean
     AdmissionService admissionService(CallerResolver callers, ProductQueues queues, WaitTokenCodec tokens,
             ActiveCache activeCache, Clock queuegateClock, QueueEventHub events, QueueGateProperties properties,
-            LocalAnswers localAnswers, JoinGate joinGate, Reclaims reclaims, PassConfirmations confirmations) {
+            LocalAnswers localAnswers, JoinGate joinGate, Reclaims reclaims) {
         QueueGateProperties.Joins joins = properties.joins();
         return new AdmissionService(callers, queues, tokens,
                 new JoinLimiter(joins.maxPerCaller(), joins.window(), queuegateClock),
                 new JoinLimiter(joins.maxPerAddress(), joins.window(), queuegateClock), activeCache, events,
-                localAnswers, joinGate, reclaims, confirmations);
+                localAnswers, joinGate, reclaims);
     }
 
     @Bean

@@ -12,7 +12,6 @@ import io.queuegate.store.script.JoinScript;
 
 import org.springframework.dao.QueryTimeoutException;
 
-import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
 
@@ -53,35 +52,17 @@ final class JoinBatcher {
     /** The user's outcome, decided in the next call for the product; nothing is sent until subscribed. */
     Mono<Joined> join(String productId, ProductRules rules, Joiner joiner) {
         return Mono.defer(() -> {
-            Pending pending = new Pending(joiner, Sinks.one());
-            offer(productId, rules, List.of(pending));
-            return pending.outcome().asMono();
+            Sinks.One<Joined> outcome = Sinks.one();
+            Lane.Key key = new Lane.Key(productId, rules);
+            Pending pending = new Pending(joiner, outcome);
+            Lane lane = lanes.computeIfAbsent(key, Lane::new);
+            while (!lane.offer(pending)) {
+                // The lane retired between the lookup and the offer: a fresh one takes it.
+                lanes.remove(key, lane);
+                lane = lanes.computeIfAbsent(key, Lane::new);
+            }
+            return outcome.asMono();
         });
-    }
-
-    /**
-     * Several users' outcomes, in order: they join the product's queue together, so that they go
-     * in one call as far as a call holds them, not the first alone. Nothing is sent until subscribed.
-     */
-    Flux<Joined> joinAll(String productId, ProductRules rules, List<Joiner> joiners) {
-        if (joiners.isEmpty()) {
-            return Flux.empty();
-        }
-        return Flux.defer(() -> {
-            List<Pending> pending = joiners.stream().map(joiner -> new Pending(joiner, Sinks.<Joined>one())).toList();
-            offer(productId, rules, pending);
-            return Flux.fromIterable(pending).concatMap(each -> each.outcome().asMono());
-        });
-    }
-
-    private void offer(String productId, ProductRules rules, List<Pending> pending) {
-        Lane.Key key = new Lane.Key(productId, rules);
-        Lane lane = lanes.computeIfAbsent(key, Lane::new);
-        while (!lane.offer(pending)) {
-            // The lane retired between the lookup and the offer: a fresh one takes it.
-            lanes.remove(key, lane);
-            lane = lanes.computeIfAbsent(key, Lane::new);
-        }
     }
 
     /** How many products have a lane open (for tests). */
@@ -108,22 +89,19 @@ final class JoinBatcher {
         }
 
         /** @return false when the lane has retired and takes nothing more */
-        boolean offer(List<Pending> pending) {
+        boolean offer(Pending pending) {
             List<Pending> batch;
             synchronized (this) {
                 if (retired) {
                     return false;
                 }
-                for (Pending each : pending) {
-                    if (waiting.size() >= MAX_WAITING) {
-                        each.outcome().tryEmitError(new QueryTimeoutException("Redis is not keeping up: "
-                                + MAX_WAITING + " joins of product " + key.productId() + " wait"));
-                    }
-                    else {
-                        waiting.add(each);
-                    }
+                if (waiting.size() >= MAX_WAITING) {
+                    pending.outcome().tryEmitError(new QueryTimeoutException(
+                            "Redis is not keeping up: " + MAX_WAITING + " joins of product " + key.productId() + " wait"));
+                    return true;
                 }
-                if (inFlight || waiting.isEmpty()) {
+                waiting.add(pending);
+                if (inFlight) {
                     return true;
                 }
                 inFlight = true;

@@ -1,13 +1,10 @@
 package io.queuegate.store;
 
-import java.util.List;
-
 import io.queuegate.room.Joined;
 import io.queuegate.room.Joiner;
 import io.queuegate.room.PlaceStatus;
 import io.queuegate.room.Reclaim;
 
-import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
@@ -30,14 +27,6 @@ public interface PlaceStore {
      * the same step.
      */
     Mono<Joined> join(String productId, ProductRules rules, Joiner joiner);
-
-    /**
-     * Joins several users of one product, each as {@link #join} would, and answers in their order;
-     * a store that can decides them in one step.
-     */
-    default Flux<Joined> joinAll(String productId, ProductRules rules, List<Joiner> joiners) {
-        return Flux.fromIterable(joiners).concatMap(joiner -> join(productId, rules, joiner));
-    }
 
     /**
      * Where the user stands, without joining; after a loss, what their token proves comes back

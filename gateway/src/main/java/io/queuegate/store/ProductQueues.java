@@ -23,7 +23,6 @@ import io.queuegate.store.script.PromoteScript;
 
 import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
 
-import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
@@ -50,7 +49,7 @@ public final class ProductQueues implements PlaceStore {
     private final ProductRecovery recovery;
     private final DrawSeeds drawSeeds;
     private final Set<String> configured;
-    private final JoinBatcher batcher = new JoinBatcher(this::joinCall);
+    private final JoinBatcher batcher = new JoinBatcher(this::joinAll);
 
     /**
      * @param idleTtl how long a product's queue outlives its last join, beyond a session (the
@@ -108,12 +107,7 @@ public final class ProductQueues implements PlaceStore {
         return batcher.join(productId, rules, joiner);
     }
 
-    @Override
-    public Flux<Joined> joinAll(String productId, ProductRules rules, List<Joiner> joiners) {
-        return batcher.joinAll(productId, rules, joiners);
-    }
-
-    private Mono<JoinScript.Result> joinCall(String productId, ProductRules rules, List<Joiner> joiners) {
+    private Mono<JoinScript.Result> joinAll(String productId, ProductRules rules, List<Joiner> joiners) {
         long now = clock.millis();
         recovery.rulesUsed(productId, rules);
         JoinScript.Args args = new JoinScript.Args(productId, now, rules, idleTtl.plus(rules.sessionTtl()),

@@ -145,7 +145,7 @@ public final class JoinScript extends ProductScript {
 
     /** As join.lua reads them: a letter each. */
     private static String terms(JoinTerms terms) {
-        return (terms.noNewPlace() ? "c" : "") + (terms.unpaid() ? "p" : "") + (terms.limited() ? "l" : "");
+        return (terms.completing() ? "c" : "") + (terms.unpaid() ? "p" : "") + (terms.limited() ? "l" : "");
     }
 
     /** As join.lua reads it. */
