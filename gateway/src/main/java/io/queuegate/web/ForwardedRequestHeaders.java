@@ -156,7 +156,8 @@ public class ForwardedRequestHeaders implements HttpHeadersFilter, Ordered {
      */
     private boolean mayHoldOtherSpellings(HttpHeaders input, ServerWebExchange exchange) {
         if (separatorMixes == null) {
-            return true;
+            // Too many mixes to ask for: every name is read, and folded, so any map's spelling is found.
+            return !otherSpellings(input).isEmpty();
         }
         HttpHeaders received = exchange.getRequest().getHeaders();
         for (String spelling : separatorMixes) {
