@@ -3,6 +3,8 @@ package io.queuegate.admission;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 import io.queuegate.store.Channels;
 import io.queuegate.store.QueueKeys;
@@ -10,6 +12,8 @@ import io.queuegate.store.QueueKeys;
 import org.springframework.context.SmartLifecycle;
 
 import reactor.core.Disposable;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
 
 /**
  * Remembers, for at most {@code ttl} (1 s by default, never more), that a token holder was found
@@ -36,6 +40,8 @@ public class ActiveCache implements SmartLifecycle {
     private final Clock clock;
     private final long ttlMillis;
     private final Map<String, Long> activeUntil;
+    /** The holders whose pass is being checked in Redis right now: an entry lives as long as its request. */
+    private final Map<String, Sinks.Empty<Void>> checking = new ConcurrentHashMap<>();
     private volatile Disposable releases;
 
     public ActiveCache(Channels channels, Clock clock, Duration ttl) {
@@ -61,6 +67,29 @@ public class ActiveCache implements SmartLifecycle {
             return;
         }
         activeUntil.put(key(productId, userId), clock.millis() + ttlMillis);
+    }
+
+    /**
+     * Checks a holder's pass one request at a time: a request that comes while another of the same
+     * holder is out asking Redis waits for that answer, then runs {@code check} too. So {@code check}
+     * must look at this cache first, and pass only on what it finds there: a pass the answer
+     * renewed. A browser loading a page sends several requests at once; when the pass ran out,
+     * each would otherwise ask Redis the same question.
+     */
+    public <T> Mono<T> oneCheckAtATime(String productId, String userId, Supplier<Mono<T>> check) {
+        return Mono.defer(() -> {
+            String key = key(productId, userId);
+            Sinks.Empty<Void> mine = Sinks.empty();
+            Sinks.Empty<Void> out = checking.putIfAbsent(key, mine);
+            if (out != null) {
+                return out.asMono().then(Mono.defer(check));
+            }
+            // Whatever the end (an answer, a failure, even one thrown, the client gone), the waiters go on.
+            return Mono.defer(check).doFinally(signal -> {
+                checking.remove(key, mine);
+                mine.tryEmitEmpty();
+            });
+        });
     }
 
     /** @param userId the user, or {@link #EVERYONE} for every user of the product */

@@ -92,9 +92,20 @@ public class AdmissionService {
         // of Redis's data (it is signed again with the next answer from Redis).
         boolean otherEpoch = caller.hasToken() && reclaims.ofAnotherEpoch(caller.token());
         if (caller.hasToken() && caller.joinedAt() == null && caller.mayForward() && !request.completing()
-                && !otherEpoch && activeCache.isActive(caller.productId(), caller.userId())) {
-            return Mono.just(new Admission.Active(caller, null));
+                && !otherEpoch && activeCache.isEnabled()) {
+            if (activeCache.isActive(caller.productId(), caller.userId())) {
+                return Mono.just(new Admission.Active(caller, null));
+            }
+            return activeCache.oneCheckAtATime(caller.productId(), caller.userId(),
+                    () -> activeCache.isActive(caller.productId(), caller.userId())
+                            ? Mono.just(new Admission.Active(caller, null))
+                            : admitPastTheCache(request, caller, false));
         }
+        return admitPastTheCache(request, caller, otherEpoch);
+    }
+
+    /** Decides a request that no remembered pass lets through. */
+    private Mono<Admission> admitPastTheCache(AdmissionRequest request, Caller caller, boolean otherEpoch) {
         // A shopper in line asking again, answered from memory. Not a completing request (its
         // claim must be taken in Redis), nor a token due to be signed again.
         if (caller.ticket() != null && !request.completing() && !tokens.dueForRenewal(caller.token())) {

@@ -1,0 +1,91 @@
+package io.queuegate.admission;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import io.queuegate.support.GatewayFixture;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.test.web.reactive.server.WebTestClient;
+import org.springframework.web.reactive.function.client.WebClient;
+
+import reactor.core.publisher.Flux;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * When a token holder's remembered pass runs out, the requests they send at once (a page and its
+ * calls) ask Redis once between them, and only a pass Redis confirmed lets the others through.
+ */
+class PassCheckTest {
+
+    private static final int AT_ONCE = 8;
+
+    @RegisterExtension
+    static final GatewayFixture fixture = GatewayFixture.withQueue(Map.of("max-active", "1"))
+            .with("queuegate.active-cache-ttl", "300ms");
+
+    @Test
+    void requestsSentAtOnceAfterThePassRanOutAskRedisOnce() throws Exception {
+        String alice = admitted("alice");
+        passRunsOut();
+        long before = checksOfActiveUsers();
+
+        List<Integer> statuses = atOnceWhileRedisIsPaused("alice", alice);
+
+        assertThat(statuses).hasSize(AT_ONCE).containsOnly(200);
+        assertThat(checksOfActiveUsers() - before).isEqualTo(1);
+    }
+
+    @Test
+    void noneOfThemPassesWhenRedisSaysThePlaceIsGone() throws Exception {
+        String alice = admitted("alice");
+        // Her place goes to someone else behind this instance's back: nothing announces it.
+        fixture.redis().commands().zrem("qg:{42}:active", "alice");
+        fixture.redis().commands().zadd("qg:{42}:active", System.currentTimeMillis() + 600_000, "mallory");
+        passRunsOut();
+
+        List<Integer> statuses = atOnceWhileRedisIsPaused("alice", alice);
+
+        assertThat(statuses).hasSize(AT_ONCE).doesNotContain(200);
+    }
+
+    /** Joins {@code user} (the only place is free), passes once so the pass is remembered, and returns the token. */
+    private static String admitted(String user) {
+        WebTestClient client = fixture.gateway().client();
+        String token = client.get().uri("/api/products/42").header("X-User-Id", user).exchange()
+                .expectStatus().isOk().expectBody().returnResult().getResponseHeaders().getFirst("Queue-Token");
+        client.get().uri("/api/products/42").header("X-User-Id", user).header("Queue-Token", token).exchange()
+                .expectStatus().isOk();
+        return token;
+    }
+
+    private static void passRunsOut() throws InterruptedException {
+        Thread.sleep(500);
+    }
+
+    /**
+     * Sends AT_ONCE requests of the holder while Redis holds every client back for a moment, so
+     * all of them are in the gateway while the first one's question is out.
+     */
+    private static List<Integer> atOnceWhileRedisIsPaused(String user, String token) {
+        WebClient client = WebClient.create(fixture.gateway().baseUrl());
+        fixture.redis().commands().clientPause(400);
+        return Flux.range(0, AT_ONCE)
+                .flatMap(i -> client.get().uri("/api/products/42").header("X-User-Id", user)
+                        .header("Queue-Token", token).exchangeToMono(response -> response.releaseBody()
+                                .thenReturn(response.statusCode().value())), AT_ONCE)
+                .collectList()
+                .block(Duration.ofSeconds(10));
+    }
+
+    /** join.lua looks up each user it decides in the product's active set once: one look-up, one check. */
+    private static long checksOfActiveUsers() {
+        String stats = fixture.redis().commands().info("commandstats");
+        return stats.lines().filter(line -> line.startsWith("cmdstat_zscore:"))
+                .mapToLong(line -> Long.parseLong(line.replaceAll("^[^:]+:calls=(\\d+),.*", "$1")))
+                .sum();
+    }
+}
