@@ -14,6 +14,9 @@ import io.queuegate.identity.TrustedProxies;
 import io.queuegate.routes.RouteQueuePolicies;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.cloud.gateway.filter.GatewayFilterChain;
 import org.springframework.cloud.gateway.route.Route;
 import org.springframework.cloud.gateway.support.ServerWebExchangeUtils;
@@ -34,6 +37,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * decision against the in-memory store, and a chain standing in for the shop. What reaches the
  * shop, what the shopper is answered, and what the shop's answer does to the session.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class QueueAdmissionFilterTest {
 
     private final InMemoryAdmission admission = new InMemoryAdmission();
@@ -49,6 +53,9 @@ class QueueAdmissionFilterTest {
             .predicate(exchange -> true).build();
     private final Route guarded = Route.async().id("guarded").uri(URI.create("http://shop.internal"))
             .predicate(exchange -> true).metadata(Map.of("queue", Map.of("join-challenge", "anonymous"))).build();
+    /** Added at runtime with a queue block that is no block: a startup with it would not start. */
+    private final Route broken = Route.async().id("broken").uri(URI.create("http://shop.internal"))
+            .predicate(exchange -> true).metadata(Map.of("queue", "yes")).build();
     private final Route forgiving = Route.async().id("forgiving").uri(URI.create("http://shop.internal"))
             .predicate(exchange -> true).metadata(Map.of("queue", Map.of("on-redis-failure", "open"))).build();
 
@@ -79,7 +86,7 @@ class QueueAdmissionFilterTest {
         filter = new QueueAdmissionFilter(new RouteQueuePolicies(Map.of()), admission.service, admission.sessions,
                 heard, responses, new ClientAddresses(new TrustedProxies(List.of())),
                 exchange -> Mono.justOrEmpty(exchange.getRequest().getHeaders().getFirst("X-User-Id")), 1 << 20,
-                null, false);
+                null, false, admission.clock);
     }
 
     @Test
@@ -191,6 +198,25 @@ class QueueAdmissionFilterTest {
         assertThat(forwarded).isEmpty();
         assertThat(admission.store.calls()).isZero();
         assertThat(events).containsExactly("rejected guarded challenge_required", "decided guarded rejected");
+    }
+
+    @Test
+    void aMisconfiguredRouteIsLoggedAtMostOnceAMinuteOnTheGatewaysClock(CapturedOutput output) {
+        for (int i = 0; i < 3; i++) {
+            MockServerWebExchange exchange = request(broken, MockServerHttpRequest.get("/api/products/42"), "alice", null);
+            filter.filter(exchange, shop(HttpStatus.OK)).block();
+            assertThat(exchange.getResponse().getStatusCode()).isEqualTo(HttpStatus.SERVICE_UNAVAILABLE);
+        }
+        assertThat(logLines(output)).isEqualTo(1);
+        admission.clock.advance(Duration.ofSeconds(61));
+        filter.filter(request(broken, MockServerHttpRequest.get("/api/products/42"), "alice", null), shop(HttpStatus.OK))
+                .block();
+        assertThat(logLines(output)).isEqualTo(2);
+        assertThat(forwarded).isEmpty();
+    }
+
+    private static long logLines(CapturedOutput output) {
+        return output.getOut().lines().filter(line -> line.contains("Route 'broken' has an invalid queue block")).count();
     }
 
     private MockServerWebExchange filter(MockServerHttpRequest.BaseBuilder<?> request, String user, String token,

@@ -199,10 +199,11 @@ class AdmissionConfiguration {
     @ConditionalOnMissingBean
     QueueAdmissionFilter queueAdmissionFilter(RouteQueuePolicies policies, AdmissionService admission,
             Sessions sessions, QueueEventHub events, QueueResponses responses, ClientAddresses clientAddresses,
-            IdentityResolver identities, QueueGateProperties properties, InvitationVerifier invitations) {
+            IdentityResolver identities, QueueGateProperties properties, InvitationVerifier invitations,
+            Clock queuegateClock) {
         return new QueueAdmissionFilter(policies, admission, sessions, events, responses, clientAddresses, identities,
                 properties.maxBodySize().toBytes(), invitations,
-                properties.unknownProducts() == QueueGateProperties.UnknownProducts.REFUSE);
+                properties.unknownProducts() == QueueGateProperties.UnknownProducts.REFUSE, queuegateClock);
     }
 
     /** Read once at startup: a JWK set is never fetched while shoppers wait on it. */

@@ -1,6 +1,7 @@
 package io.queuegate.web;
 
 import java.net.URI;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -73,6 +74,7 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
     private final BodyLimit bodyLimit;
     private final InvitationVerifier invitations;
     private final boolean refuseUnknown;
+    private final Clock clock;
     private final Map<String, Long> misconfiguredLogged = new ConcurrentHashMap<>();
 
     /**
@@ -80,11 +82,13 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
      *                    (or {@code null}) such routes answer 503 {@code queue_misconfigured}
      * @param refuseUnknown whether a product {@code queuegate.products} does not list is refused
      *                      ({@code 404 unknown_product}) before any Redis work
+     * @param clock the gateway's clock, which spaces out the log lines about a misconfigured route
      */
     public QueueAdmissionFilter(RouteQueuePolicies policies, AdmissionService admission, Sessions sessions,
             QueueEvents events, QueueResponses responses, ClientAddresses clientAddresses, IdentityResolver identities,
-            long maxBodyBytes, InvitationVerifier invitations, boolean refuseUnknown) {
+            long maxBodyBytes, InvitationVerifier invitations, boolean refuseUnknown, Clock clock) {
         this.refuseUnknown = refuseUnknown;
+        this.clock = clock;
         this.policies = policies;
         this.admission = admission;
         this.sessions = sessions;
@@ -220,7 +224,7 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
      * a minute per route.
      */
     private Mono<Void> misconfigured(ServerWebExchange exchange, Route route, IllegalArgumentException problem) {
-        long now = System.currentTimeMillis();
+        long now = clock.millis();
         Long last = misconfiguredLogged.get(route.getId());
         if (last == null || now - last > 60_000) {
             misconfiguredLogged.put(route.getId(), now);
