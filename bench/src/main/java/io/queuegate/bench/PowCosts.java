@@ -128,8 +128,8 @@ public final class PowCosts {
                 | verify a solution | %,.0f | %.1f | %s |
                 | issue a challenge | %,.0f | %.1f | %s |
 
-                """, median(verify), 1e6 / median(verify), rounds(verify), median(issue), 1e6 / median(issue),
-                rounds(issue));
+                """, Rounds.median(verify), 1e6 / Rounds.median(verify), rounds(verify), Rounds.median(issue),
+                1e6 / Rounds.median(issue), rounds(issue));
     }
 
     private static double rate(Runnable work, Duration duration) {
@@ -199,9 +199,10 @@ public final class PowCosts {
                         itself. A join storm of 100,000 joins a minute holds about %.0f MB of marks.
 
                         """, redisVersion(sync), 12 * CALLS, BATCH,
-                        median(plain), rounds(plain), median(marked), rounds(marked), median(marked) - median(plain),
-                        median(groupPlain), rounds(groupPlain), median(groupMarked), rounds(groupMarked),
-                        median(groupMarked) - median(groupPlain), bytesPerMark, CALLS,
+                        Rounds.median(plain), rounds(plain), Rounds.median(marked), rounds(marked),
+                        Rounds.median(marked) - Rounds.median(plain), Rounds.median(groupPlain), rounds(groupPlain),
+                        Rounds.median(groupMarked), rounds(groupMarked),
+                        Rounds.median(groupMarked) - Rounds.median(groupPlain), bytesPerMark, CALLS,
                         bytesPerMark * 100_000 * 2.5 / 1e6);
             }
             finally {
@@ -330,12 +331,12 @@ public final class PowCosts {
                     Arrays.sort(page);
                     Arrays.sort(main);
                     pageMeans[row] = mean(page);
-                    mainMedians[row++] = main[main.length / 2];
+                    double mainMedian = Rounds.median(main);
+                    mainMedians[row++] = mainMedian;
                     rows.append(String.format(Locale.ROOT, "| %s | %d | %.2f | %.2f | %.2f | %.2f | %.2f | %,.0f |%n",
                             rate == 1 ? "1x (this desktop)" : rate + "x (phone proxy)", trials, mean(page) / 1000,
-                            page[trials / 2] / 1000, page[(int) Math.ceil(trials * 0.9) - 1] / 1000,
-                            page[trials - 1] / 1000, main[main.length / 2] / 1000,
-                            DIFFICULTY / (main[main.length / 2] / 1000)));
+                            Rounds.median(page) / 1000, page[(int) Math.ceil(trials * 0.9) - 1] / 1000,
+                            page[trials - 1] / 1000, mainMedian / 1000, DIFFICULTY / (mainMedian / 1000)));
                 }
                 chromium.executeCdpCommand("Emulation.setCPUThrottlingRate", Map.of("rate", 1));
                 double workerSlowdown = pageMeans[2] / pageMeans[0];
@@ -444,12 +445,6 @@ public final class PowCosts {
     }
 
     // ---- numbers ----------------------------------------------------------------------------
-
-    private static double median(double[] values) {
-        double[] sorted = values.clone();
-        Arrays.sort(sorted);
-        return sorted[sorted.length / 2];
-    }
 
     private static double mean(double[] values) {
         return Arrays.stream(values).average().orElse(0);

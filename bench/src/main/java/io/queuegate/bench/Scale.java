@@ -288,15 +288,11 @@ public final class Scale {
 
     /** The median over the rounds of each round's percentile (µs): one noisy round moves it little. */
     private static double medianOfRounds(List<Cell> cells, double percentile) {
-        return median(cells.stream().mapToDouble(c -> c.histogram.getValueAtPercentile(percentile)).toArray());
+        return Rounds.median(cells.stream().mapToDouble(c -> c.histogram.getValueAtPercentile(percentile)).toArray());
     }
 
     private static double medianServer(List<Cell> cells) {
-        return median(cells.stream().mapToDouble(Cell::serverUsec).toArray());
-    }
-
-    private static double median(double[] values) {
-        return Rounds.median(values);
+        return Rounds.median(cells.stream().mapToDouble(Cell::serverUsec).toArray());
     }
 
     private void cellRow(String op, String waiting, List<Cell> cells) {
