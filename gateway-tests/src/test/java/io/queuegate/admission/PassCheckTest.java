@@ -17,7 +17,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * When a token holder's remembered pass runs out, the requests they send at once (a page and its
- * calls) ask Redis once between them, and only a pass Redis confirmed lets the others through.
+ * calls) ask Redis once between them: only a pass Redis renewed lets the others through, and a
+ * Redis that could not answer is not asked again at once.
  */
 class PassCheckTest {
 
@@ -25,7 +26,8 @@ class PassCheckTest {
 
     @RegisterExtension
     static final GatewayFixture fixture = GatewayFixture.withQueue(Map.of("max-active", "1"))
-            .with("queuegate.active-cache-ttl", "300ms");
+            .with("queuegate.active-cache-ttl", "300ms")
+            .with("queuegate.redis.timeout", "400ms");
 
     @Test
     void requestsSentAtOnceAfterThePassRanOutAskRedisOnce() throws Exception {
@@ -33,9 +35,25 @@ class PassCheckTest {
         passRunsOut();
         long before = checksOfActiveUsers();
 
-        List<Integer> statuses = atOnceWhileRedisIsPaused("alice", alice);
+        List<Integer> statuses = atOnceWhileRedisIsPaused("alice", alice, 200);
 
         assertThat(statuses).hasSize(AT_ONCE).containsOnly(200);
+        assertThat(checksOfActiveUsers() - before).isEqualTo(1);
+    }
+
+    @Test
+    void whenRedisCannotAnswerTheOthersAreAnsweredWithoutAskingAgain() throws Exception {
+        String alice = admitted("alice");
+        passRunsOut();
+        long before = checksOfActiveUsers();
+
+        // Longer than the gateway's Redis timeout: the first check fails; the others would each
+        // wait out a timeout of their own.
+        List<Integer> statuses = atOnceWhileRedisIsPaused("alice", alice, 1_000);
+
+        assertThat(statuses).hasSize(AT_ONCE).containsOnly(503);
+        // The failed call still runs once the pause ends.
+        Thread.sleep(300);
         assertThat(checksOfActiveUsers() - before).isEqualTo(1);
     }
 
@@ -46,20 +64,19 @@ class PassCheckTest {
         fixture.redis().commands().zrem("qg:{42}:active", "alice");
         fixture.redis().commands().zadd("qg:{42}:active", System.currentTimeMillis() + 600_000, "mallory");
         passRunsOut();
+        long before = checksOfActiveUsers();
 
-        List<Integer> statuses = atOnceWhileRedisIsPaused("alice", alice);
+        List<Integer> statuses = atOnceWhileRedisIsPaused("alice", alice, 200);
 
-        assertThat(statuses).hasSize(AT_ONCE).doesNotContain(200);
+        // She is in line behind mallory now, and every request heard so from Redis itself.
+        assertThat(statuses).hasSize(AT_ONCE).containsOnly(429);
+        assertThat(checksOfActiveUsers() - before).isGreaterThanOrEqualTo(AT_ONCE);
     }
 
-    /** Joins {@code user} (the only place is free), passes once so the pass is remembered, and returns the token. */
+    /** Joins {@code user} (the only place is free, so the join admits and remembers the pass) and returns the token. */
     private static String admitted(String user) {
-        WebTestClient client = fixture.gateway().client();
-        String token = client.get().uri("/api/products/42").header("X-User-Id", user).exchange()
+        return fixture.gateway().client().get().uri("/api/products/42").header("X-User-Id", user).exchange()
                 .expectStatus().isOk().expectBody().returnResult().getResponseHeaders().getFirst("Queue-Token");
-        client.get().uri("/api/products/42").header("X-User-Id", user).header("Queue-Token", token).exchange()
-                .expectStatus().isOk();
-        return token;
     }
 
     private static void passRunsOut() throws InterruptedException {
@@ -67,12 +84,12 @@ class PassCheckTest {
     }
 
     /**
-     * Sends AT_ONCE requests of the holder while Redis holds every client back for a moment, so
-     * all of them are in the gateway while the first one's question is out.
+     * Sends AT_ONCE requests of the holder while Redis holds every client back for {@code millis},
+     * so all of them are in the gateway while the first one's question is out.
      */
-    private static List<Integer> atOnceWhileRedisIsPaused(String user, String token) {
+    private static List<Integer> atOnceWhileRedisIsPaused(String user, String token, long millis) {
         WebClient client = WebClient.create(fixture.gateway().baseUrl());
-        fixture.redis().commands().clientPause(400);
+        fixture.redis().commands().clientPause(millis);
         return Flux.range(0, AT_ONCE)
                 .flatMap(i -> client.get().uri("/api/products/42").header("X-User-Id", user)
                         .header("Queue-Token", token).exchangeToMono(response -> response.releaseBody()
@@ -81,7 +98,10 @@ class PassCheckTest {
                 .block(Duration.ofSeconds(10));
     }
 
-    /** join.lua looks up each user it decides in the product's active set once: one look-up, one check. */
+    /**
+     * join.lua looks up in the product's active set each user it decides (an active holder's
+     * check: once), so the count grows with the users Redis was asked about.
+     */
     private static long checksOfActiveUsers() {
         String stats = fixture.redis().commands().info("commandstats");
         return stats.lines().filter(line -> line.startsWith("cmdstat_zscore:"))

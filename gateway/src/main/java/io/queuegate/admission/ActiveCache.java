@@ -3,7 +3,10 @@ package io.queuegate.admission;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 import io.queuegate.store.Channels;
@@ -40,8 +43,8 @@ public class ActiveCache implements SmartLifecycle {
     private final Clock clock;
     private final long ttlMillis;
     private final Map<String, Long> activeUntil;
-    /** The holders whose pass is being checked in Redis right now: an entry lives as long as its request. */
-    private final Map<String, Sinks.Empty<Void>> checking = new ConcurrentHashMap<>();
+    /** The holders whose pass is being checked in Redis right now, each until the check's answer. */
+    private final Map<String, Sinks.One<Admission>> checking = new ConcurrentHashMap<>();
     private volatile Disposable releases;
 
     public ActiveCache(Channels channels, Clock clock, Duration ttl) {
@@ -70,24 +73,33 @@ public class ActiveCache implements SmartLifecycle {
     }
 
     /**
-     * Checks a holder's pass one request at a time: a request that comes while another of the same
-     * holder is out asking Redis waits for that answer, then runs {@code check} too. So {@code check}
-     * must look at this cache first, and pass only on what it finds there: a pass the answer
-     * renewed. A browser loading a page sends several requests at once; when the pass ran out,
-     * each would otherwise ask Redis the same question.
+     * Checks a holder's pass one request at a time. The first request runs {@code check} (which
+     * asks Redis); a request of the same holder that comes meanwhile waits for that answer and
+     * hands it to {@code afterAnother}, empty when the first went away without one. A browser
+     * loading a page sends several requests at once; when the pass ran out, each would otherwise
+     * ask Redis the same question, and, with Redis stalled, wait out its own timeout in turn.
      */
-    public <T> Mono<T> oneCheckAtATime(String productId, String userId, Supplier<Mono<T>> check) {
+    public Mono<Admission> oneCheckAtATime(String productId, String userId, Supplier<Mono<Admission>> check,
+            Function<Optional<Admission>, Mono<Admission>> afterAnother) {
         return Mono.defer(() -> {
             String key = key(productId, userId);
-            Sinks.Empty<Void> mine = Sinks.empty();
-            Sinks.Empty<Void> out = checking.putIfAbsent(key, mine);
-            if (out != null) {
-                return out.asMono().then(Mono.defer(check));
+            Sinks.One<Admission> mine = Sinks.one();
+            Sinks.One<Admission> inFlight = checking.putIfAbsent(key, mine);
+            if (inFlight != null) {
+                return inFlight.asMono().map(Optional::of).defaultIfEmpty(Optional.empty()).flatMap(afterAnother);
             }
-            // Whatever the end (an answer, a failure, even one thrown, the client gone), the waiters go on.
-            return Mono.defer(check).doFinally(signal -> {
+            AtomicReference<Admission> answer = new AtomicReference<>();
+            // Whatever the end (an answer, a failure, even one thrown, the client gone), the
+            // waiters go on; after the first request's own continuation, which they would delay.
+            return Mono.defer(check).doOnNext(answer::set).doFinally(signal -> {
                 checking.remove(key, mine);
-                mine.tryEmitEmpty();
+                Admission answered = answer.get();
+                if (answered == null) {
+                    mine.tryEmitEmpty();
+                }
+                else {
+                    mine.tryEmitValue(answered);
+                }
             });
         });
     }

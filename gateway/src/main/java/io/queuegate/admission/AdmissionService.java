@@ -89,7 +89,8 @@ public class AdmissionService {
         // A token holder found active in the last second passes without a round trip. Not a
         // token that still says "waiting" (its first active answer must come from Redis), not a
         // completing request (its claim must be taken in Redis), and not a token of another epoch
-        // of Redis's data (it is signed again with the next answer from Redis).
+        // of Redis's data (it is signed again with the next answer from Redis). When the pass ran
+        // out, the holder's requests that come together ask Redis once between them.
         boolean otherEpoch = caller.hasToken() && reclaims.ofAnotherEpoch(caller.token());
         if (caller.hasToken() && caller.joinedAt() == null && caller.mayForward() && !request.completing()
                 && !otherEpoch && activeCache.isEnabled()) {
@@ -97,9 +98,28 @@ public class AdmissionService {
                 return Mono.just(new Admission.Active(caller, null));
             }
             return activeCache.oneCheckAtATime(caller.productId(), caller.userId(),
-                    () -> activeCache.isActive(caller.productId(), caller.userId())
-                            ? Mono.just(new Admission.Active(caller, null))
-                            : admitPastTheCache(request, caller, false));
+                    () -> admitPastTheCache(request, caller, false),
+                    answered -> afterAnotherCheck(request, caller, answered.orElse(null)));
+        }
+        return admitPastTheCache(request, caller, otherEpoch);
+    }
+
+    /**
+     * A request that waited while another of the same holder asked Redis. What could have
+     * changed meanwhile is looked at again: the epoch (Redis's data may have been lost, and this
+     * token must then be signed again) and the pass, which the other's answer renewed or not.
+     * When Redis could not answer the other, it is not asked again at once: this request would
+     * only wait out the same timeout.
+     */
+    private Mono<Admission> afterAnotherCheck(AdmissionRequest request, Caller caller, Admission answered) {
+        boolean otherEpoch = reclaims.ofAnotherEpoch(caller.token());
+        if (!otherEpoch && activeCache.isActive(caller.productId(), caller.userId())) {
+            return Mono.just(new Admission.Active(caller, null));
+        }
+        if (answered instanceof Admission.Unavailable || answered instanceof Admission.Unchecked) {
+            // Under this request's own route's on-redis-failure, which may not be the other's.
+            return Mono.just(whenRedisCannotAnswer(request, caller,
+                    invite(request.policy().invites(), request.invitation())));
         }
         return admitPastTheCache(request, caller, otherEpoch);
     }
@@ -164,14 +184,18 @@ public class AdmissionService {
                     events.redisFailure(request.productId(), RedisOperation.ADMISSION, error);
                     log.warn("Redis could not answer for product " + request.productId() + "; route fails "
                             + policy.onRedisFailure().name().toLowerCase() + ": " + error);
-                    if (policy.onRedisFailure() != RedisFailureMode.OPEN) {
-                        return Mono.just(new Admission.Unavailable());
-                    }
-                    // Failing open lets through who could have joined: a token holder, or a caller
-                    // with the invitation a new place needs (its use is not counted meanwhile).
-                    return Mono.just(invite.required() && !caller.hasToken() ? refused(request.invitation())
-                            : new Admission.Unchecked());
+                    return Mono.just(whenRedisCannotAnswer(request, caller, invite));
                 });
+    }
+
+    /** The route's {@code on-redis-failure}: a 503, or a pass unchecked. */
+    private static Admission whenRedisCannotAnswer(AdmissionRequest request, Caller caller, Invite invite) {
+        if (request.policy().onRedisFailure() != RedisFailureMode.OPEN) {
+            return new Admission.Unavailable();
+        }
+        // Failing open lets through who could have joined: a token holder, or a caller with the
+        // invitation a new place needs (its use is not counted meanwhile).
+        return invite.required() && !caller.hasToken() ? refused(request.invitation()) : new Admission.Unchecked();
     }
 
     /** What the caller brings to a join under the route's {@code invites}. */

@@ -225,9 +225,13 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
      */
     private Mono<Void> misconfigured(ServerWebExchange exchange, Route route, IllegalArgumentException problem) {
         long now = clock.millis();
-        Long last = misconfiguredLogged.get(route.getId());
-        if (last == null || now - last > 60_000) {
-            misconfiguredLogged.put(route.getId(), now);
+        // Decided inside the map's update: two requests at once must not both log.
+        boolean[] due = new boolean[1];
+        misconfiguredLogged.compute(route.getId(), (id, last) -> {
+            due[0] = last == null || now - last > 60_000;
+            return due[0] ? now : last;
+        });
+        if (due[0]) {
             log.error("Route '" + route.getId() + "' has an invalid queue block; its requests are answered 503 "
                     + "queue_misconfigured until it is fixed: " + problem.getMessage());
         }
