@@ -27,7 +27,11 @@ class PassCheckTest {
     @RegisterExtension
     static final GatewayFixture fixture = GatewayFixture.withQueue(Map.of("max-active", "1"))
             .with("queuegate.active-cache-ttl", "300ms")
-            .with("queuegate.redis.timeout", "400ms");
+            .with("queuegate.redis.timeout", "400ms")
+            // The same product behind a route that fails open.
+            .withRoute("lenient", Map.of("predicates[0]", "Path=/lenient/api/products/{productId}",
+                    "filters[0]", "StripPrefix=1", "metadata.queue.max-active", "1",
+                    "metadata.queue.on-redis-failure", "open"));
 
     @Test
     void requestsSentAtOnceAfterThePassRanOutAskRedisOnce() throws Exception {
@@ -55,6 +59,27 @@ class PassCheckTest {
         // The failed call still runs once the pause ends.
         Thread.sleep(300);
         assertThat(checksOfActiveUsers() - before).isEqualTo(1);
+    }
+
+    @Test
+    void whenRedisCannotAnswerEachRequestGetsItsOwnRoutesFailureAnswer() throws Exception {
+        String alice = admitted("alice");
+        passRunsOut();
+        WebClient client = WebClient.create(fixture.gateway().baseUrl());
+        fixture.redis().commands().clientPause(1_000);
+        // Whichever comes first asks; what Redis's silence means is each route's own.
+        List<String> answers = Flux.range(0, AT_ONCE)
+                .flatMap(i -> {
+                    String path = i % 2 == 0 ? "/api/products/42" : "/lenient/api/products/42";
+                    return client.get().uri(path).header("X-User-Id", "alice").header("Queue-Token", alice)
+                            .exchangeToMono(response -> response.releaseBody()
+                                    .thenReturn(path + " " + response.statusCode().value()));
+                }, AT_ONCE)
+                .collectList()
+                .block(Duration.ofSeconds(10));
+
+        assertThat(answers).hasSize(AT_ONCE)
+                .allMatch(answer -> answer.equals("/api/products/42 503") || answer.equals("/lenient/api/products/42 200"));
     }
 
     @Test
