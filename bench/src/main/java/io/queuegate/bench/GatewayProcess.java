@@ -1,7 +1,6 @@
 package io.queuegate.bench;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -12,6 +11,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+
+import io.queuegate.support.FreePorts;
 
 /**
  * One gateway under measurement in a JVM of its own, so that every gateway the throughput bench
@@ -39,7 +40,7 @@ final class GatewayProcess implements AutoCloseable {
      */
     static GatewayProcess start(String name, String classpath, String mainClass, Map<String, Object> properties,
             String readyPath, Path logDir) throws Exception {
-        int port = freePort();
+        int port = FreePorts.one();
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> command = new ArrayList<>(List.of(java));
         command.addAll(JVM_FLAGS);
@@ -117,11 +118,5 @@ final class GatewayProcess implements AutoCloseable {
     public void close() throws InterruptedException {
         process.destroy();
         process.waitFor();
-    }
-
-    static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 }

@@ -13,7 +13,6 @@ import java.util.regex.Pattern;
 
 import com.github.tomakehurst.wiremock.WireMockServer;
 import io.queuegate.support.Backend;
-import io.queuegate.support.RedisProcess;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -42,8 +41,7 @@ class DemoLoginTest {
         Map<String, Object> properties = new LinkedHashMap<>();
         properties.put("spring.profiles.active", "demo");
         properties.put("DEMO_BACKEND_URI", shop.baseUrl());
-        properties.put("server.port", "0");
-        properties.put("management.server.port", Integer.toString(RedisProcess.freePort()));
+        RunnableGateway.onTestPorts(properties);
         properties.put("spring.main.banner-mode", "off");
         properties.put("logging.level.root", "WARN");
         demo = RunnableGateway.start(properties);

@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.queuegate.support.FreePorts;
 import io.queuegate.support.GatewayInstance;
 import io.queuegate.support.PowSolver;
 import io.queuegate.support.RedisProcess;
@@ -38,11 +39,21 @@ final class RunnableGateway implements AutoCloseable {
         this.managementPort = managementPort;
     }
 
+    /**
+     * Puts the shopper and management ports on two free ports chosen together: with the shopper
+     * port left to the server (0), it could pick the management port just freed, and the
+     * gateway would not start.
+     */
+    static void onTestPorts(Map<String, Object> properties) {
+        int[] ports = FreePorts.of(2);
+        properties.put("server.port", Integer.toString(ports[0]));
+        properties.put("management.server.port", Integer.toString(ports[1]));
+    }
+
     /** Properties that put the shipped configuration on test ports, a test Redis, a product route and an operator login. */
     static Map<String, Object> properties(RedisProcess redis, String shopUrl) {
         Map<String, Object> properties = new LinkedHashMap<>();
-        properties.put("server.port", "0");
-        properties.put("management.server.port", Integer.toString(RedisProcess.freePort()));
+        onTestPorts(properties);
         properties.put("spring.data.redis.host", "127.0.0.1");
         properties.put("spring.data.redis.port", Integer.toString(redis.port()));
         properties.put("queuegate.token.secret", GatewayInstance.SECRET);

@@ -90,8 +90,7 @@ class ShopAppBrowserTest {
         properties.put("spring.data.redis.port", Integer.toString(redis.port()));
         properties.put("queuegate.products.42.max-active", "1");
         properties.put("queuegate.products.7.max-active", "1");
-        properties.put("server.port", "0");
-        properties.put("management.server.port", Integer.toString(RedisProcess.freePort()));
+        RunnableGateway.onTestPorts(properties);
         properties.put("spring.main.banner-mode", "off");
         properties.put("logging.level.root", "WARN");
         // The settings docs/client.md gives an app on another origin: WireMock's own address.

@@ -4,6 +4,7 @@ import java.util.Map;
 
 import com.github.tomakehurst.wiremock.WireMockServer;
 import io.queuegate.support.Backend;
+import io.queuegate.support.FreePorts;
 import io.queuegate.support.RedisProcess;
 
 import org.junit.jupiter.api.AfterAll;
@@ -74,7 +75,7 @@ class UnsafeStartupTest {
 
     /** The actuator on the shopper port: both ports the same free port. */
     private static Map<String, Object> onePort(Map<String, Object> properties) {
-        String port = Integer.toString(RedisProcess.freePort());
+        String port = Integer.toString(FreePorts.one());
         properties.put("server.port", port);
         properties.put("management.server.port", port);
         return properties;

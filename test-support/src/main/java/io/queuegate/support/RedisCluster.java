@@ -186,7 +186,7 @@ public final class RedisCluster implements AutoCloseable {
      */
     private static int clusterPort() {
         while (true) {
-            int port = RedisProcess.freePort();
+            int port = FreePorts.one();
             if (port + 10000 > 65535) {
                 continue;
             }

@@ -3,7 +3,6 @@ package io.queuegate.support;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -60,13 +59,13 @@ public final class RedisProcess implements AutoCloseable {
         Path dir = newDir();
         List<String> command = new ArrayList<>(List.of("--save", "", "--appendonly", "no", "--dir", dir.toString()));
         settings.forEach(setting -> addSetting(command, setting));
-        return new RedisProcess(freePort(), dir, command);
+        return new RedisProcess(FreePorts.one(), dir, command);
     }
 
     /** A server with AOF on (fsync always), in its own folder, that keeps its data across restarts. */
     public static RedisProcess startPersistent() {
         Path dir = newDir();
-        return new RedisProcess(freePort(), dir, new ArrayList<>(List.of("--save", "", "--appendonly", "yes",
+        return new RedisProcess(FreePorts.one(), dir, new ArrayList<>(List.of("--save", "", "--appendonly", "yes",
                 "--appendfsync", "always", "--dir", dir.toString())));
     }
 
@@ -269,12 +268,4 @@ public final class RedisProcess implements AutoCloseable {
         }
     }
 
-    public static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
-        catch (IOException ex) {
-            throw new UncheckedIOException(ex);
-        }
-    }
 }

@@ -39,8 +39,9 @@ public final class RedisSentinel implements AutoCloseable {
 
     private final Path dir;
     private final boolean proxied;
-    private final int masterPort = RedisProcess.freePort();
-    private final int replicaPort = RedisProcess.freePort();
+    private final int[] serverPorts = FreePorts.of(2);
+    private final int masterPort = serverPorts[0];
+    private final int replicaPort = serverPorts[1];
     private final List<Integer> sentinelPorts = new ArrayList<>();
     private final Map<Integer, Process> servers = new LinkedHashMap<>();
     private final List<Process> sentinels = new ArrayList<>();
@@ -54,7 +55,7 @@ public final class RedisSentinel implements AutoCloseable {
         this.dir = dir;
         this.proxied = proxied;
         while (sentinelPorts.size() < 3) {
-            int port = RedisProcess.freePort();
+            int port = FreePorts.one();
             if (port != masterPort && port != replicaPort && !sentinelPorts.contains(port)) {
                 sentinelPorts.add(port);
             }
