@@ -1,5 +1,6 @@
 package io.queuegate.bench;
 
+import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -7,17 +8,28 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.function.Supplier;
 
+import com.github.tomakehurst.wiremock.WireMockServer;
+import io.queuegate.admission.ActiveCache;
+import io.queuegate.app.QueueGateApplication;
 import io.queuegate.paths.CanonicalPathFilter;
 import io.queuegate.paths.TrailingSlashFilter;
+import io.queuegate.support.Backend;
+import io.queuegate.support.GatewayInstance;
+import io.queuegate.support.RedisProcess;
 import io.queuegate.web.AmbiguousCredentialsFilter;
 import io.queuegate.web.ForwardedRequestHeaders;
+import io.queuegate.web.QueueAdmissionFilter;
 import io.queuegate.web.StreamLeaseRelease;
 
 import org.springframework.beans.factory.support.StaticListableBeanFactory;
+import org.springframework.cloud.gateway.filter.GatewayFilterChain;
 import org.springframework.cloud.gateway.filter.WeightCalculatorWebFilter;
+import org.springframework.cloud.gateway.route.Route;
 import org.springframework.cloud.gateway.route.RouteLocator;
+import org.springframework.cloud.gateway.support.ServerWebExchangeUtils;
 import org.springframework.http.HttpHeaders;
 import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
 import org.springframework.mock.web.server.MockServerWebExchange;
@@ -29,17 +41,22 @@ import org.springframework.web.server.handler.DefaultWebFilterChain;
 import reactor.core.publisher.Mono;
 
 /**
- * What QueueGate's own pieces cost a request on a route without a queue, in the processor time of
- * one thread, without a network, a second JVM or a load generator: on a machine whose speed
- * wanders between wrk rounds, these move far less. Each is the median of rounds of a million calls,
- * the cases taken in turn after all are warmed: the web filter chain with four and eight empty
- * filters (what one more web filter costs by itself), with QueueGate's four web filters as they pass a shopper's request through,
- * and the forwarded-header filter over a browser's request headers.
+ * What QueueGate's own pieces cost a request, in the processor time of one thread, without a
+ * network, a second JVM or a load generator: on a machine whose speed wanders between wrk rounds,
+ * these move far less. Each is the median of rounds of a million calls, the cases taken in turn
+ * after all are warmed. On a route without a queue: the web filter chain with four and eight empty
+ * filters (what one more web filter costs by itself), with QueueGate's four web filters as they
+ * pass a shopper's request through, and the forwarded-header filter over a browser's request
+ * headers. On the queued route, with the beans of a runnable gateway on a real Redis: the queue
+ * filter over an admitted shopper's request decided from memory, and the forwarded-header filter
+ * leaving that request's token out.
  */
 public final class FilterCosts {
 
     private static final int CALLS = 1_000_000;
     private static final int ROUNDS = 7;
+    private static final String PRODUCT = "a";
+    private static final String SHOPPER = "bench-shopper";
 
     /** A browser's request for a product page, as a shop's gateway sees it behind its proxy. */
     private static final MockServerHttpRequest.BaseBuilder<?> BROWSER = MockServerHttpRequest
@@ -63,6 +80,24 @@ public final class FilterCosts {
     public static void main(String[] args) throws Exception {
         Path out = args.length > 0 ? Path.of(args[0]) : null;
         String load = Machine.loadAverage();
+        try (RedisProcess redis = RedisProcess.start()) {
+            WireMockServer shop = Backend.start();
+            Map<String, Object> properties = GatewayInstance.defaults(redis, shop.baseUrl(),
+                    Map.of("max-active", "1000000"));
+            properties.put("management.server.port", "0");
+            // The runnable gateway as shipped: its Spring Security lets shoppers through to the routes.
+            GatewayInstance gateway = GatewayInstance.start(QueueGateApplication.class, properties);
+            try {
+                measure(out, load, gateway);
+            }
+            finally {
+                gateway.close();
+                shop.stop();
+            }
+        }
+    }
+
+    private static void measure(Path out, String load, GatewayInstance gateway) throws Exception {
         WebHandler handler = exchange -> Mono.empty();
         // Built as the auto-configuration builds them; their refusals (which need the answer
         // writers and the events) never happen on this canonical path.
@@ -74,8 +109,37 @@ public final class FilterCosts {
         ForwardedRequestHeaders forwarded = new ForwardedRequestHeaders("X-User-Id", exchange -> true);
         MockServerWebExchange exchange = MockServerWebExchange.from(BROWSER);
         HttpHeaders headers = exchange.getRequest().getHeaders();
+        // An admitted shopper's request on the queued route, as the gateway's own beans (on a real
+        // Redis) see it once the route matched: the pass is remembered, so no Redis call is made.
+        String token = gateway.client().get().uri("/api/products/" + PRODUCT).header("X-User-Id", SHOPPER).exchange()
+                .expectStatus().isOk().expectBody().returnResult().getResponseHeaders().getFirst("Queue-Token");
+        Route queued = gateway.bean(RouteLocator.class).getRoutes().filter(route -> route.getId().equals("products"))
+                .blockFirst();
+        QueueAdmissionFilter admission = gateway.bean(QueueAdmissionFilter.class);
+        ActiveCache passes = gateway.bean(ActiveCache.class);
+        int[] forwards = new int[1];
+        GatewayFilterChain shopChain = forwardedExchange -> {
+            forwards[0]++;
+            return Mono.empty();
+        };
+        HttpHeaders shopperHeaders = new HttpHeaders();
+        shopperHeaders.addAll(BROWSER.build().getHeaders());
+        shopperHeaders.set("X-User-Id", SHOPPER);
+        shopperHeaders.set("Queue-Token", token);
+        long[] calls = new long[1];
+        Supplier<ServerWebExchange> admitted = () -> {
+            // The pass lives a second of real time: renewed here, as an answer from Redis would.
+            if (calls[0]++ % 10_000 == 0) {
+                passes.remember(PRODUCT, SHOPPER);
+            }
+            return admittedExchange(queued, shopperHeaders);
+        };
+        ServerWebExchange withToken = admittedExchange(queued, shopperHeaders);
+        HttpHeaders tokenHeaders = withToken.getRequest().getHeaders();
         List<Supplier<?>> cases = List.of(chain(handler, empty(4)), chain(handler, empty(8)), chain(handler, queueGate),
-                () -> forwarded.filter(headers, exchange));
+                () -> forwarded.filter(headers, exchange), admitted,
+                () -> admission.filter(admitted.get(), shopChain).subscribe(),
+                () -> forwarded.filter(tokenHeaders, withToken));
         // Every case is warmed before any is timed, and the rounds take them in turn: the chain's
         // one call site of a filter then sees all the filter classes (as in a gateway, where many
         // kinds pass through it), whichever case is timed, and a slower spell of the machine
@@ -85,14 +149,20 @@ public final class FilterCosts {
         for (Supplier<?> call : cases) {
             sink += time(call, new double[1], 0);
         }
+        int forwardsBefore = forwards[0];
         for (int round = 0; round < ROUNDS; round++) {
             for (int c = 0; c < cases.size(); c++) {
                 sink += time(cases.get(c), rounds[c], round);
             }
         }
+        if (forwards[0] - forwardsBefore != (long) ROUNDS * CALLS) {
+            throw new IllegalStateException("the admitted request was not forwarded every time: "
+                    + (forwards[0] - forwardsBefore) + " of " + (long) ROUNDS * CALLS);
+        }
         double empty4 = Rounds.median(rounds[0]);
         double empty8 = Rounds.median(rounds[1]);
         double own = Rounds.median(rounds[2]);
+        double fresh = Rounds.median(rounds[4]);
         List<String> rows = List.of(
                 row("the chain with 4 empty web filters", rounds[0], ""),
                 // Per filter from four to eight, not from none: the chain with no filter at all
@@ -103,16 +173,26 @@ public final class FilterCosts {
                         + "trailing slash)", rounds[2],
                         String.format(Locale.ROOT, "%.0f ns more than four empty ones", own - empty4)),
                 row("the forwarded-header filter over a browser's " + headers.size()
-                        + " request headers (nothing to change)", rounds[3], ""));
+                        + " request headers (nothing to change)", rounds[3], ""),
+                row("a fresh exchange of an admitted shopper's request (the browser's headers and the token): "
+                        + "what the next row includes", rounds[4], ""),
+                row("the queue filter over it (the pass remembered, no Redis call), forwarded to an empty chain",
+                        rounds[5], String.format(Locale.ROOT, "%.0f ns more than the exchange alone",
+                                Rounds.median(rounds[5]) - fresh)),
+                row("the forwarded-header filter over the admitted request's " + tokenHeaders.size()
+                        + " headers (the token to leave out)", rounds[6], ""));
 
-        String report = "# QueueGate's own pieces of a route without a queue\n\nMeasured by `bench/run filter-costs` on "
+        String report = "# QueueGate's own pieces of a request\n\nMeasured by `bench/run filter-costs` on "
                 + Instant.now() + ", commit `" + Machine.git("rev-parse", "--short", "HEAD") + "`" + Machine.uncommitted()
                 + ".\n\nMachine: " + Machine.describe() + ". Load average at start " + load + ". One thread, in the "
                 + "bench's JVM, no network: every case is warmed by a round of " + String.format(Locale.ROOT, "%,d", CALLS)
                 + " calls, then " + ROUNDS + " rounds take the cases in turn, " + String.format(Locale.ROOT, "%,d", CALLS)
                 + " calls each; the median of the rounds, and the fastest and slowest round. The exchange is answered by "
-                + "an empty handler (`Mono.empty()`) and subscribed at once. A figure of one thread still moves with the "
-                + "machine's speed, but far less than a wrk round's.\n\n"
+                + "an empty handler (`Mono.empty()`) and subscribed at once. The queued route's rows use the beans of a "
+                + "runnable gateway started in the bench's JVM on a real Redis (with the tests' product route, "
+                + "max-active 10^6), its route as matched, and a shopper admitted beforehand whose pass is kept "
+                + "remembered, so every call is decided from memory and forwarded. A figure of one thread still moves "
+                + "with the machine's speed, but far less than a wrk round's.\n\n"
                 + "| what runs | ns a request (median) | fastest – slowest round | |\n|---|---|---|---|\n"
                 + String.join("\n", rows) + "\n";
         System.out.println(report);
@@ -120,6 +200,16 @@ public final class FilterCosts {
         if (out != null) {
             Files.writeString(out, report);
         }
+    }
+
+    /** The admitted shopper's request as it reaches the queue filter: the route matched, its product taken from the path. */
+    private static ServerWebExchange admittedExchange(Route route, HttpHeaders headers) {
+        MockServerWebExchange exchange = MockServerWebExchange.from(MockServerHttpRequest.get("/api/products/" + PRODUCT)
+                .remoteAddress(new InetSocketAddress("127.0.0.1", 40_000))
+                .headers(headers));
+        exchange.getAttributes().put(ServerWebExchangeUtils.GATEWAY_ROUTE_ATTR, route);
+        ServerWebExchangeUtils.putUriTemplateVariables(exchange, Map.of("productId", PRODUCT));
+        return exchange;
     }
 
     private static String row(String what, double[] rounds, String note) {
