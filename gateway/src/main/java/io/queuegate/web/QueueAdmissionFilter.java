@@ -25,6 +25,7 @@ import io.queuegate.events.Decision;
 import io.queuegate.events.QueueEvents;
 import io.queuegate.identity.ClientAddresses;
 import io.queuegate.identity.IdentityResolver;
+import io.queuegate.identity.OnceAMinute;
 import io.queuegate.identity.UserIds;
 import io.queuegate.invites.InvitationCheck;
 import io.queuegate.invites.InvitationVerifier;
@@ -75,7 +76,8 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
     private final InvitationVerifier invitations;
     private final boolean refuseUnknown;
     private final Clock clock;
-    private final Map<String, Long> misconfiguredLogged = new ConcurrentHashMap<>();
+    /** A gate a route: routes are configured, so few. */
+    private final Map<String, OnceAMinute> misconfiguredLogged = new ConcurrentHashMap<>();
 
     /**
      * @param invitations checks the invitations of routes with {@code invites} on; without a key
@@ -224,14 +226,7 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
      * a minute per route.
      */
     private Mono<Void> misconfigured(ServerWebExchange exchange, Route route, IllegalArgumentException problem) {
-        long now = clock.millis();
-        // Decided inside the map's update: two requests at once must not both log.
-        boolean[] due = new boolean[1];
-        misconfiguredLogged.compute(route.getId(), (id, last) -> {
-            due[0] = last == null || now - last > 60_000;
-            return due[0] ? now : last;
-        });
-        if (due[0]) {
+        if (misconfiguredLogged.computeIfAbsent(route.getId(), id -> new OnceAMinute(clock)).open()) {
             log.error("Route '" + route.getId() + "' has an invalid queue block; its requests are answered 503 "
                     + "queue_misconfigured until it is fixed: " + problem.getMessage());
         }
