@@ -5,10 +5,12 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
+import com.github.benmanes.caffeine.cache.Caffeine;
 import io.queuegate.store.Channels;
 import io.queuegate.store.QueueKeys;
 
@@ -20,13 +22,13 @@ import reactor.core.publisher.Sinks;
 
 /**
  * Remembers, for at most {@code ttl} (1 s by default, never more), that a token holder was found
- * active, so their next requests pass without a Redis round trip. This is the one staleness the design allows (docs/design.md):
- * a bounded, documented staleness, and invalidation through Redis on completion and leave. Every
- * completion or leave is announced by {@code leave.lua} on {@code qg:released:<pid>}; each
- * instance drops that user at once, and the instance that completed drops them before it even
- * asks Redis. What the bound still allows: a session that expires by time may pass for up to
- * {@code ttl} longer, and a release announced while this instance's subscription is down is
- * honoured within {@code ttl}.
+ * active, so their next requests pass without a Redis round trip. This is the one staleness the
+ * design allows (docs/design.md): a bounded, documented staleness, and invalidation through Redis
+ * on completion and leave. Every completion or leave is announced by {@code leave.lua} on
+ * {@code qg:released:<pid>}; each instance drops that user at once, and the instance that
+ * completed drops them before it even asks Redis. What the bound still allows: a session that
+ * expires by time may pass for up to {@code ttl} longer, and a release announced while this
+ * instance's subscription is down is honoured within {@code ttl}.
  */
 public class ActiveCache implements SmartLifecycle {
 
@@ -51,7 +53,9 @@ public class ActiveCache implements SmartLifecycle {
         this.channels = channels;
         this.clock = clock;
         this.ttlMillis = ttl.toMillis();
-        this.activeUntil = com.github.benmanes.caffeine.cache.Caffeine.newBuilder().maximumSize(MAX_ENTRIES)
+        // Entries leave on the gateway's clock too: a pass is only ever judged by it.
+        this.activeUntil = Caffeine.newBuilder().maximumSize(MAX_ENTRIES)
+                .ticker(() -> TimeUnit.MILLISECONDS.toNanos(clock.millis()))
                 .expireAfterWrite(ttl.isZero() ? Duration.ofMillis(1) : ttl).<String, Long>build().asMap();
     }
 
