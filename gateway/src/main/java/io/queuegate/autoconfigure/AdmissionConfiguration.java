@@ -50,6 +50,7 @@ import io.queuegate.web.PageBranding;
 import io.queuegate.web.QueueAdmissionFilter;
 import io.queuegate.web.QueueEndpoints;
 import io.queuegate.web.QueueEndpointsCors;
+import io.queuegate.web.QueuePaths;
 import io.queuegate.web.QueueResponses;
 import io.queuegate.web.ReleaseHeader;
 import io.queuegate.web.StockHeader;
@@ -67,6 +68,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.support.ResourceBundleMessageSource;
 import org.springframework.core.io.Resource;
 import org.springframework.core.io.ResourceLoader;
+import org.springframework.http.codec.ServerCodecConfigurer;
 import org.springframework.web.reactive.function.server.RouterFunction;
 import org.springframework.web.reactive.function.server.ServerResponse;
 import org.springframework.web.server.ServerWebExchange;
@@ -319,13 +321,15 @@ class AdmissionConfiguration {
 
     /**
      * The shoppers' endpoints, under the gateway's global CORS like its routes, and the JavaScript
-     * client single-page apps load from beside them.
+     * client single-page apps load from beside them: in a handler mapping of their own, not as a
+     * router function bean that every forwarded request would be tried against.
      */
     @Bean
-    RouterFunction<ServerResponse> queuegateRoutes(QueueEndpoints endpoints,
-            ObjectProvider<GlobalCorsProperties> cors) {
+    QueuePaths queuegatePaths(QueueEndpoints endpoints, ObjectProvider<GlobalCorsProperties> cors,
+            ServerCodecConfigurer codecs) {
         GlobalCorsProperties globalCors = cors.getIfAvailable();
-        return QueueEndpointsCors.of(endpoints.routes(), globalCors == null ? null : globalCors.getCorsConfigurations())
-                .and(new ClientScripts().routes());
+        RouterFunction<ServerResponse> routes = QueueEndpointsCors.of(endpoints.routes(),
+                globalCors == null ? null : globalCors.getCorsConfigurations()).and(new ClientScripts().routes());
+        return new QueuePaths(routes, codecs);
     }
 }

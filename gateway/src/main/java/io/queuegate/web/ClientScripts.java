@@ -50,7 +50,7 @@ public class ClientScripts {
 
     public RouterFunction<ServerResponse> routes() {
         RouterFunctions.Builder routes = RouterFunctions.route();
-        scripts.forEach((name, script) -> routes.GET("/queue/" + name, request -> serve(request, script)));
+        scripts.forEach((name, script) -> routes.GET(QueuePaths.PREFIX + name, request -> serve(request, script)));
         return routes.build();
     }
 

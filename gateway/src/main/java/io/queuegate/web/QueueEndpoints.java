@@ -39,9 +39,9 @@ import reactor.core.publisher.Mono;
  */
 public class QueueEndpoints {
 
-    public static final String STATUS_PATH = "/queue/{productId}/status";
-    public static final String EVENTS_PATH = "/queue/{productId}/events";
-    public static final String LEAVE_PATH = "/queue/{productId}";
+    public static final String STATUS_PATH = QueuePaths.PREFIX + "{productId}/status";
+    public static final String EVENTS_PATH = QueuePaths.PREFIX + "{productId}/events";
+    public static final String LEAVE_PATH = QueuePaths.PREFIX + "{productId}";
 
     private final CallerResolver callers;
     private final Sessions sessions;

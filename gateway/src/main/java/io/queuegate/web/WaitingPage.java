@@ -325,8 +325,8 @@ public class WaitingPage {
         values.put("seedCommitment", seedCommitment == null ? "" : seedCommitment);
         values.put("drawSection", seedCommitment == null ? "hidden" : "");
         values.put("retryAfter", Long.toString(refreshSeconds));
-        values.put("eventsUrl", "/queue/" + productId + "/events");
-        values.put("statusUrl", "/queue/" + productId + "/status");
+        values.put("eventsUrl", QueuePaths.PREFIX + productId + "/events");
+        values.put("statusUrl", QueuePaths.PREFIX + productId + "/status");
         values.put("serverNow", Long.toString(clock.millis()));
         return values;
     }
