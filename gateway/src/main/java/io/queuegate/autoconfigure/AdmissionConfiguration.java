@@ -326,10 +326,12 @@ class AdmissionConfiguration {
      */
     @Bean
     QueuePaths queuegatePaths(QueueEndpoints endpoints, ObjectProvider<GlobalCorsProperties> cors,
-            ServerCodecConfigurer codecs) {
+            ObjectProvider<ServerCodecConfigurer> codecs) {
         GlobalCorsProperties globalCors = cors.getIfAvailable();
         RouterFunction<ServerResponse> routes = QueueEndpointsCors.of(endpoints.routes(),
                 globalCors == null ? null : globalCors.getCorsConfigurations()).and(new ClientScripts().routes());
-        return new QueuePaths(routes, codecs);
+        // WebFlux's codecs where its configuration runs; the defaults where it does not (a context
+        // with only QueueGate's auto-configuration).
+        return new QueuePaths(routes, codecs.getIfAvailable(ServerCodecConfigurer::create));
     }
 }
