@@ -11,9 +11,10 @@ import reactor.core.publisher.Mono;
  * Serves QueueGate's own endpoints under {@code /queue/} (status, live updates, leave, the client
  * scripts). A router function declared as a bean would join WebFlux's own router function mapping,
  * which is asked before the gateway's routes about every request, and wraps each in a server request
- * to try every function's predicates on it, for requests that can never be QueueGate's (about
- * 0.4 µs a forwarded request in {@code bench/run filter-costs}). This mapping looks at the path
- * first, so a request outside {@code /queue/} costs one prefix comparison.
+ * to try every function's predicates on it, for requests that can never be QueueGate's. This
+ * mapping looks at the path first, so a request outside {@code /queue/} costs one prefix
+ * comparison. (The saving is under a microsecond: {@code bench/run filter-costs} cannot tell it
+ * from its rounds' spread.)
  */
 public final class QueuePaths extends RouterFunctionMapping {
 
