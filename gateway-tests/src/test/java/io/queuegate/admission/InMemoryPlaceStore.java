@@ -28,8 +28,8 @@ import reactor.core.publisher.Mono;
  * {@code max-active} places and a line in ticket order, sessions that end by time, completion
  * claims and proof-of-work marks taken once, and a join's terms for a new place. Only what a plain
  * route needs: no sale times, pace, invitations, stock or recovery (those stay with the script tests).
- * {@link PlaceStoreContract} holds it to the answers {@code join.lua}, {@code status.lua} and
- * {@code leave.lua} give on a real Redis.
+ * {@link PlaceStoreContract} holds it to the answers {@code join.lua}, {@code status.lua},
+ * {@code pass.lua} and {@code leave.lua} give on a real Redis.
  */
 public final class InMemoryPlaceStore implements PlaceStore {
 
@@ -67,6 +67,11 @@ public final class InMemoryPlaceStore implements PlaceStore {
     @Override
     public Mono<Joined> join(String productId, ProductRules rules, Joiner joiner) {
         return call(() -> product(productId).join(rules, joiner, clock.millis()));
+    }
+
+    @Override
+    public Mono<Long> confirmPass(String productId, String userId) {
+        return call(() -> product(productId).pass(userId, clock.millis())).mapNotNull(end -> end > 0 ? end : null);
     }
 
     @Override
@@ -181,6 +186,12 @@ public final class InMemoryPlaceStore implements PlaceStore {
             }
             return new PlaceStatus(new Placement(Placement.State.NOT_FOUND, 0, 0), null, abandonAfter, false,
                     null, null);
+        }
+
+        /** As pass.lua: the session's end while it lasts, else 0; reads only (no room modes here). */
+        long pass(String user, long now) {
+            Long end = active.get(user);
+            return end != null && end > now ? end : 0;
         }
 
         boolean release(String user, long now) {

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.queuegate.support.GatewayFixture;
+import io.queuegate.support.ScriptCalls;
 
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
@@ -18,8 +19,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * When a token holder's remembered pass runs out, the requests they send at once (a page and its
- * calls) ask Redis once between them: only a pass Redis renewed lets the others through, and a
- * Redis that could not answer is not asked again at once.
+ * calls) ask Redis once between them, and only whether the session still holds (pass.lua): only a
+ * pass Redis renewed lets the others through, what it does not confirm takes the long way
+ * (join.lua), and a Redis that could not answer is not asked again at once.
  */
 class PassCheckTest {
 
@@ -49,6 +51,11 @@ class PassCheckTest {
     @Test
     void whenRedisCannotAnswerTheOthersAreAnsweredWithoutAskingAgain() {
         String alice = admitted("alice");
+        // One check first, so Redis knows pass.lua: the call the pause holds back then runs once it
+        // ends, rather than coming back unknown to a gateway that has given up on it.
+        passRunsOut();
+        fixture.gateway().client().get().uri("/api/products/42").header("X-User-Id", "alice")
+                .header("Queue-Token", alice).exchange().expectStatus().isOk();
         passRunsOut();
         long before = checksOfActiveUsers();
 
@@ -99,6 +106,42 @@ class PassCheckTest {
         assertThat(checksOfActiveUsers() - before).isGreaterThanOrEqualTo(AT_ONCE);
     }
 
+    @Test
+    void theCheckOnlyAsksWhetherTheSessionHoldsAndTheNextRequestsPassOnItsAnswer() {
+        String alice = admitted("alice");
+        passRunsOut();
+        ScriptCalls calls = ScriptCalls.on(fixture.redis());
+        try {
+            for (int i = 0; i < 3; i++) {
+                fixture.gateway().client().get().uri("/api/products/42").header("X-User-Id", "alice")
+                        .header("Queue-Token", alice).exchange().expectStatus().isOk();
+            }
+
+            // One pass.lua call and no join call: the pass it renewed serves the rest.
+            assertThat(calls.of("pass.lua")).isEqualTo(1);
+            assertThat(calls.of("join.lua")).isZero();
+        }
+        finally {
+            calls.stop();
+        }
+    }
+
+    @Test
+    void aRoomClosedBehindTheInstancesBackTurnsTheHolderAwayAtTheCheck() {
+        String alice = admitted("alice");
+        // Not announced: only Redis knows.
+        fixture.redis().commands().hset("qg:{42}:settings", "mode", "closed");
+        try {
+            passRunsOut();
+            fixture.gateway().client().get().uri("/api/products/42").header("X-User-Id", "alice")
+                    .header("Queue-Token", alice).exchange().expectStatus().isEqualTo(503)
+                    .expectBody().jsonPath("$.error").isEqualTo("room_closed");
+        }
+        finally {
+            fixture.redis().commands().hdel("qg:{42}:settings", "mode");
+        }
+    }
+
     /** Joins {@code user} (the only place is free, so the join admits and remembers the pass) and returns the token. */
     private static String admitted(String user) {
         return fixture.gateway().client().get().uri("/api/products/42").header("X-User-Id", user).exchange()
@@ -127,12 +170,16 @@ class PassCheckTest {
     }
 
     /**
-     * join.lua looks up in the product's active set each user it decides (an active holder's
-     * check: once), so the count grows with the users Redis was asked about.
+     * Look-ups in the active sets: join.lua makes one for each user it decides, pass.lua one for
+     * all the users of its call, so the count grows with the calls and users Redis was asked about.
      */
     private static long checksOfActiveUsers() {
+        return commandCalls("zscore") + commandCalls("zmscore");
+    }
+
+    private static long commandCalls(String command) {
         String stats = fixture.redis().commands().info("commandstats");
-        return stats.lines().filter(line -> line.startsWith("cmdstat_zscore:"))
+        return stats.lines().filter(line -> line.startsWith("cmdstat_" + command + ":"))
                 .mapToLong(line -> Long.parseLong(line.replaceAll("^[^:]+:calls=(\\d+),.*", "$1")))
                 .sum();
     }

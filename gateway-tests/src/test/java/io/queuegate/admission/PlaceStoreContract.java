@@ -18,7 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * What admission relies on from its store, run against each store: the real one (Redis, through
- * {@code join.lua}, {@code status.lua} and {@code leave.lua}) and the in-memory one admission's unit
+ * {@code join.lua}, {@code status.lua}, {@code pass.lua} and {@code leave.lua}) and the in-memory one admission's unit
  * tests use, so the fake cannot tell admission anything the scripts would not.
  */
 abstract class PlaceStoreContract {
@@ -95,6 +95,21 @@ abstract class PlaceStoreContract {
         assertThat(status(product, "nobody").placement().state()).isEqualTo(Placement.State.NOT_FOUND);
         assertThat(status(product, "nobody").placement().state()).as("asking made no place")
                 .isEqualTo(Placement.State.NOT_FOUND);
+    }
+
+    @Test
+    void aPassIsConfirmedWithTheSessionsEndOnlyWhileTheSessionLasts() {
+        String product = product();
+        Joined alice = join(product, "alice");
+        join(product, "bob");
+        assertThat(store().confirmPass(product, "alice").block()).isEqualTo(alice.sessionEnd());
+        assertThat(store().confirmPass(product, "bob").block()).as("waiting").isNull();
+        assertThat(store().confirmPass(product, "nobody").block()).isNull();
+        assertThat(status(product, "nobody").placement().state()).as("asking made no place")
+                .isEqualTo(Placement.State.NOT_FOUND);
+        store().complete(product, "alice", null).block();
+        assertThat(store().confirmPass(product, "alice").block()).as("completed").isNull();
+        assertThat(store().confirmPass(product, "bob").block()).as("the completion gave bob the place").isNotNull();
     }
 
     @Test

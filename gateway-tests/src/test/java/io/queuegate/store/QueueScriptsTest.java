@@ -328,6 +328,37 @@ class QueueScriptsTest {
         assertThat(admin(AdminAction.MAX, "")).isZero();
     }
 
+    @Test
+    void aPassIsConfirmedOnlyForASessionThatLastsInARoomThatLetsItThroughAndInTheGatewaysEpoch() {
+        join("a", NOW, 1);
+        join("b", NOW, 1);
+        var settings = redis.commands().hgetall(KEYS.settings());
+        long keys = redis.commands().dbsize();
+
+        assertThat(pass("a", NOW + 1_000)).isEqualTo(NOW + TTL);
+        assertThat(redis.scripts().scripts().pass().run(PID, NOW + 1_000, List.of("b", "a", "nobody", "a")).block())
+                .as("many in one call, each answered in turn").containsExactly(null, NOW + TTL, null, NOW + TTL);
+        assertThat(pass("b", NOW + 1_000)).as("waiting").isNull();
+        assertThat(pass("nobody", NOW + 1_000)).isNull();
+        assertThat(pass("a", NOW + TTL)).as("at the session's end").isNull();
+        assertThat(redis.commands().hgetall(KEYS.settings())).as("it only reads").isEqualTo(settings);
+        assertThat(redis.commands().dbsize()).isEqualTo(keys);
+
+        admin(AdminAction.MODE, "closed");
+        assertThat(pass("a", NOW + 1_000)).as("the room closed").isNull();
+        admin(AdminAction.MODE, "queue-all");
+        assertThat(pass("a", NOW + 1_000)).as("paused: the admitted finish").isEqualTo(NOW + TTL);
+        redis.commands().hset(KEYS.settings(), "epoch", "another");
+        assertThat(pass("a", NOW + 1_000)).as("state of another epoch: the long way recovers").isNull();
+        redis.commands().flushall();
+        assertThat(pass("a", NOW + 1_000)).as("Redis forgot").isNull();
+        assertThat(redis.commands().dbsize()).isZero();
+    }
+
+    private Long pass(String uid, long now) {
+        return redis.scripts().scripts().pass().run(PID, now, List.of(uid)).block().get(0);
+    }
+
     private long admin(AdminAction action, String value) {
         return redis.scripts().admin(PID, action, value, NOW);
     }

@@ -90,7 +90,8 @@ public class AdmissionService {
         // token that still says "waiting" (its first active answer must come from Redis), not a
         // completing request (its claim must be taken in Redis), and not a token of another epoch
         // of Redis's data (it is signed again with the next answer from Redis). When the pass ran
-        // out, the holder's requests that come together ask Redis once between them.
+        // out, the holder's requests that come together ask Redis once between them, and only
+        // whether the session still holds.
         boolean otherEpoch = caller.hasToken() && reclaims.ofAnotherEpoch(caller.token());
         if (caller.hasToken() && caller.joinedAt() == null && caller.mayForward() && !request.completing()
                 && !otherEpoch && activeCache.isEnabled()) {
@@ -98,10 +99,29 @@ public class AdmissionService {
                 return Mono.just(new Admission.Active(caller, null));
             }
             return activeCache.oneCheckAtATime(caller.productId(), caller.userId(),
-                    () -> admitPastTheCache(request, caller, false),
+                    () -> confirmPass(request, caller),
                     answered -> afterAnotherCheck(request, caller, answered.orElse(null)));
         }
         return admitPastTheCache(request, caller, otherEpoch);
+    }
+
+    /**
+     * A holder whose pass ran out: Redis confirms the session in one read and the pass is
+     * remembered again. What it does not confirm (a session that ended or that the token names
+     * otherwise, a closed room, state of another epoch or none) takes the long way, which decides,
+     * recovers and signs the token again.
+     */
+    private Mono<Admission> confirmPass(AdmissionRequest request, Caller caller) {
+        Instant signedEnd = caller.token().sessionEnd();
+        return places.confirmPass(caller.productId(), caller.userId())
+                .filter(end -> signedEnd != null && signedEnd.toEpochMilli() == end)
+                .<Admission>map(end -> {
+                    activeCache.remember(caller.productId(), caller.userId());
+                    return new Admission.Active(caller, null);
+                })
+                .onErrorResume(RedisFailures::isRedisFailure, error -> Mono.just(redisCouldNotAnswer(request, caller,
+                        invite(request.policy().invites(), request.invitation()), error)))
+                .switchIfEmpty(Mono.defer(() -> admitPastTheCache(request, caller, false)));
     }
 
     /**
@@ -180,12 +200,15 @@ public class AdmissionService {
                     }
                     return decide(caller, joined, request, claim, null, limitedFor);
                 })
-                .onErrorResume(RedisFailures::isRedisFailure, error -> {
-                    events.redisFailure(request.productId(), RedisOperation.ADMISSION, error);
-                    log.warn("Redis could not answer for product " + request.productId() + "; route fails "
-                            + policy.onRedisFailure().name().toLowerCase() + ": " + error);
-                    return Mono.just(whenRedisCannotAnswer(request, caller, invite));
-                });
+                .onErrorResume(RedisFailures::isRedisFailure,
+                        error -> Mono.just(redisCouldNotAnswer(request, caller, invite, error)));
+    }
+
+    private Admission redisCouldNotAnswer(AdmissionRequest request, Caller caller, Invite invite, Throwable error) {
+        events.redisFailure(request.productId(), RedisOperation.ADMISSION, error);
+        log.warn("Redis could not answer for product " + request.productId() + "; route fails "
+                + request.policy().onRedisFailure().name().toLowerCase() + ": " + error);
+        return whenRedisCannotAnswer(request, caller, invite);
     }
 
     /** The route's {@code on-redis-failure}: a 503, or a pass unchecked. */

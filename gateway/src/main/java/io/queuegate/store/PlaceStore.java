@@ -9,10 +9,10 @@ import reactor.core.publisher.Mono;
 
 /**
  * What the admission decision asks of the store about shoppers' places: a join (or finding where
- * a shopper stands) under a product's rules, the end of a session, a leave, a completion claim
- * given back, and what the shop said of the stock. {@link ProductQueues} answers it from Redis, one
- * script a call; admission's own tests answer it from memory, and a contract test holds both to the
- * same answers.
+ * a shopper stands) under a product's rules, an admitted shopper's pass confirmed, the end of a
+ * session, a leave, a completion claim given back, and what the shop said of the stock.
+ * {@link ProductQueues} answers it from Redis, one script a call; admission's own tests answer it
+ * from memory, and a contract test holds both to the same answers.
  */
 public interface PlaceStore {
 
@@ -27,6 +27,14 @@ public interface PlaceStore {
      * the same step.
      */
     Mono<Joined> join(String productId, ProductRules rules, Joiner joiner);
+
+    /**
+     * The end of the user's session (epoch ms) when the store confirms that they still hold it, in
+     * a room that lets admitted shoppers through; empty when it cannot say so (they hold none, the
+     * room is closed, the store's state is of another epoch or gone), and {@link #join} then
+     * decides. Reads only: the check of a pass that ran out in the active cache.
+     */
+    Mono<Long> confirmPass(String productId, String userId);
 
     /**
      * Where the user stands, without joining; after a loss, what their token proves comes back

@@ -49,7 +49,11 @@ public final class ProductQueues implements PlaceStore {
     private final ProductRecovery recovery;
     private final DrawSeeds drawSeeds;
     private final Set<String> configured;
-    private final JoinBatcher batcher = new JoinBatcher(this::joinAll);
+    private final GroupCommit<JoinLane, Joiner, Joined> joins = new GroupCommit<>(
+            (lane, joiners) -> joinAll(lane.productId(), lane.rules(), joiners).map(JoinScript.Result::joined), "joins",
+            JoinLane::productId);
+    private final GroupCommit<String, String, Long> passes = new GroupCommit<>(this::confirmAll, "pass checks",
+            productId -> productId);
 
     /**
      * @param idleTtl how long a product's queue outlives its last join, beyond a session (the
@@ -92,8 +96,8 @@ public final class ProductQueues implements PlaceStore {
     /**
      * Joins (or finds) the user under the product's rules and fills free places in the same step.
      * The rules are stored with the product, so promotions without a request follow them too.
-     * Joins of one product that meet on this instance go to Redis together (group commit, see
-     * {@link JoinBatcher}); each is still decided exactly as if alone.
+     * Joins of one product (under the same rules) that meet on this instance go to Redis together
+     * (group commit, see {@link GroupCommit}); each is still decided exactly as if alone.
      *
      * @param joiner the user, with what the request brings: a completion claim when it would
      *               complete the session (a new random id, which an active user must take:
@@ -104,7 +108,11 @@ public final class ProductQueues implements PlaceStore {
      */
     @Override
     public Mono<Joined> join(String productId, ProductRules rules, Joiner joiner) {
-        return batcher.join(productId, rules, joiner);
+        return joins.submit(new JoinLane(productId, rules), joiner);
+    }
+
+    /** The joins that may share a call: one product's, under the same rules. */
+    private record JoinLane(String productId, ProductRules rules) {
     }
 
     private Mono<JoinScript.Result> joinAll(String productId, ProductRules rules, List<Joiner> joiners) {
@@ -154,6 +162,21 @@ public final class ProductQueues implements PlaceStore {
     private DrawSeed drawSeed(String productId, ProductRules rules, long now) {
         return rules.opensAt() == null || now >= rules.opensAt().toEpochMilli() ? null
                 : drawSeeds.forSale(productId, rules.opensAt());
+    }
+
+    /**
+     * Confirms an admitted user's session in one read ({@code pass.lua}), together with the other
+     * checks of the product that meet on this instance (group commit); anything else, a product to
+     * recover included, is left to {@link #join}.
+     */
+    @Override
+    public Mono<Long> confirmPass(String productId, String userId) {
+        return passes.submit(productId, userId).doOnNext(end -> events.session(productId, userId, end));
+    }
+
+    /** The checks of one product that met on this instance, in one call (group commit). */
+    private Mono<List<Long>> confirmAll(String productId, List<String> userIds) {
+        return scripts.pass().run(productId, clock.millis(), userIds);
     }
 
     /** Where the user stands, without joining. */

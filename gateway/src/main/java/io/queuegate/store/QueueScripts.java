@@ -7,6 +7,7 @@ import io.queuegate.store.script.ExpireScript;
 import io.queuegate.store.script.JoinScript;
 import io.queuegate.store.script.LeaveScript;
 import io.queuegate.store.script.MarkDueScript;
+import io.queuegate.store.script.PassScript;
 import io.queuegate.store.script.PeekScript;
 import io.queuegate.store.script.PromoteScript;
 import io.queuegate.store.script.RecoverScript;
@@ -26,6 +27,7 @@ public final class QueueScripts {
 
     private final JoinScript join;
     private final StatusScript status;
+    private final PassScript pass;
     private final LeaveScript leave;
     private final ExpireScript expire;
     private final PromoteScript promote;
@@ -45,6 +47,7 @@ public final class QueueScripts {
     public QueueScripts(ScriptRunner runner) {
         this.join = new JoinScript(runner);
         this.status = new StatusScript(runner);
+        this.pass = new PassScript(runner);
         this.leave = new LeaveScript(runner);
         this.expire = new ExpireScript(runner);
         this.promote = new PromoteScript(runner);
@@ -68,6 +71,10 @@ public final class QueueScripts {
 
     public StatusScript status() {
         return status;
+    }
+
+    public PassScript pass() {
+        return pass;
     }
 
     public LeaveScript leave() {

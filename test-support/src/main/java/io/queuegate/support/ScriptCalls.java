@@ -17,7 +17,7 @@ public final class ScriptCalls {
 
     private static final List<String> SCRIPTS = List.of("join.lua", "status.lua", "leave.lua", "expire.lua",
             "promote.lua", "due.lua", "admin.lua", "snapshot.lua", "peek.lua", "claim.lua", "reschedule.lua",
-            "mark_due.lua", "seen.lua", "view.lua");
+            "mark_due.lua", "seen.lua", "view.lua", "pass.lua");
 
     private final RedisCommands<String, String> redis;
     private final Map<String, String> names = new HashMap<>();

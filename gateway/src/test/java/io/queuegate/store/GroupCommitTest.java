@@ -1,13 +1,11 @@
 package io.queuegate.store;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.queuegate.room.Joined;
 import io.queuegate.room.Joiner;
-import io.queuegate.store.script.JoinScript;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.dao.QueryTimeoutException;
@@ -22,17 +20,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  * call is in {@code QueueScriptsTest}, in gateway-tests): what happens to the joins waiting behind
  * a call that fails, and to joins beyond what a product's lane may hold.
  */
-class JoinBatcherTest {
+class GroupCommitTest {
 
-    private static final ProductRules RULES = new ProductRules(1, Duration.ofMinutes(10), "scheduler", null, null, 0,
-            Duration.ZERO, Duration.ofMinutes(1));
-
-    private final List<Sinks.One<JoinScript.Result>> calls = new CopyOnWriteArrayList<>();
-    private final JoinBatcher batcher = new JoinBatcher((productId, rules, joiners) -> {
-        Sinks.One<JoinScript.Result> call = Sinks.one();
+    private final List<Sinks.One<List<Joined>>> calls = new CopyOnWriteArrayList<>();
+    private final GroupCommit<String, Joiner, Joined> batcher = new GroupCommit<>((productId, joiners) -> {
+        Sinks.One<List<Joined>> call = Sinks.one();
         calls.add(call);
         return call.asMono();
-    });
+    }, "joins", productId -> productId);
 
     @Test
     void aFailedCallFailsEveryJoinWaitingBehindItAtOnce() {
@@ -53,16 +48,18 @@ class JoinBatcherTest {
     void joinsBeyondWhatALaneHoldsAreAnsweredAtOnceAsARedisFailure() {
         List<Throwable> errors = new CopyOnWriteArrayList<>();
         List<Mono<Joined>> joins = new ArrayList<>();
-        for (int i = 0; i < 1 + JoinBatcher.MAX_WAITING + 3; i++) {
+        for (int i = 0; i < 1 + GroupCommit.MAX_WAITING + 3; i++) {
             joins.add(join("u" + i));
         }
         joins.forEach(join -> join.subscribe(joined -> { }, errors::add));
 
         assertThat(errors).as("the three beyond the lane's bound").hasSize(3)
-                .allSatisfy(error -> assertThat(RedisFailures.isRedisFailure(error)).isTrue());
+                .allSatisfy(error -> assertThat(RedisFailures.isRedisFailure(error)).isTrue())
+                .allSatisfy(error -> assertThat(error).hasMessage("Redis is not keeping up: "
+                        + GroupCommit.MAX_WAITING + " joins of product p wait"));
     }
 
     private Mono<Joined> join(String user) {
-        return batcher.join("p", RULES, new Joiner(user, null));
+        return batcher.submit("p", new Joiner(user, null));
     }
 }
