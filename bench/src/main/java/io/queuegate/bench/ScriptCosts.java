@@ -13,6 +13,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 
 import io.lettuce.core.LettuceFutures;
 import io.lettuce.core.RedisClient;
@@ -46,6 +47,8 @@ public final class ScriptCosts {
     /** Users per join.lua call in a join storm: the group commit's largest batch, and a storm's typical one. */
     private static final int GROUP = 64;
     private static final int STORM_GROUP = 32;
+    /** Admitted shoppers whose passes one instance checks together in a call (the throughput bench's calls carried about 9). */
+    private static final int ADMITTED = 8;
     private static final int SEEN_PER_CALL = 1_000;
     private static final String PRODUCT = "crowd";
 
@@ -58,6 +61,7 @@ public final class ScriptCosts {
     private final String status;
     private final String view;
     private final String seen;
+    private final String pass;
     /** The drop's opens-at: a minute before the measurement, so the sale is open. */
     private final long opened = System.currentTimeMillis() - 60_000;
 
@@ -70,6 +74,7 @@ public final class ScriptCosts {
         this.status = sync.scriptLoad(LuaScript.load("status.lua").source());
         this.view = sync.scriptLoad(LuaScript.load("view.lua").source());
         this.seen = sync.scriptLoad(LuaScript.load("seen.lua").source());
+        this.pass = sync.scriptLoad(LuaScript.load("pass.lua").source());
     }
 
     public static void main(String[] args) throws Exception {
@@ -125,6 +130,24 @@ public final class ScriptCosts {
                 seenArgs(i)));
         table.append(row(SEEN_PER_CALL + " seen marks in one call (seen.lua, every 250 ms per product)", marks,
                 SEEN_PER_CALL));
+        // The first ADMITTED users to join hold the places (max-active 10, sessions of 10 minutes): an
+        // admitted shopper's pass checked once it ran out in an instance's active cache, by the call
+        // that checked it until 0a47e84 (join.lua, as a user deciding nothing new) and by pass.lua.
+        for (int size : new int[] { 1, ADMITTED }) {
+            String[] admitted = IntStream.range(0, size).mapToObj(ScriptCosts::user).toArray(String[]::new);
+            List<Object> ends = sync.evalsha(pass, ScriptOutputType.MULTI, keys, passArgs(admitted));
+            if (((List<?>) ends.get(1)).stream().anyMatch(end -> ((Number) end).longValue() == 0)) {
+                throw new IllegalStateException("the checked shoppers are not all admitted: " + ends);
+            }
+            double joined = perCall(CALLS / size, i -> async.evalsha(join, ScriptOutputType.MULTI, keys,
+                    joinArgs(System.currentTimeMillis(), Rules.DEFAULT, admitted)));
+            table.append(row(size + " admitted shopper" + (size == 1 ? "'s pass" : "s' passes")
+                    + " checked in one call, the way before (join.lua)", joined, size));
+            double passed = perCall(CALLS / size, i -> async.evalsha(pass, ScriptOutputType.MULTI, keys,
+                    passArgs(admitted)));
+            table.append(row(size + " admitted shopper" + (size == 1 ? "'s pass" : "s' passes")
+                    + " checked in one call (pass.lua)", passed, size));
+        }
         double gets = perCall(CALLS, i -> async.get(keys[2]));
         table.append(row("GET of one key, for scale", gets, 1));
         return table.toString();
@@ -219,6 +242,14 @@ public final class ScriptCosts {
                 : new Joiner(user, null)).toList();
         return RawScripts.join(new JoinScript.Args(PRODUCT, now, productRules, Duration.ofMillis(7_800_000), null,
                 joiners));
+    }
+
+    /** pass.lua's arguments: the time, then the users. */
+    private static String[] passArgs(String[] users) {
+        String[] args = new String[1 + users.length];
+        args[0] = Long.toString(System.currentTimeMillis());
+        System.arraycopy(users, 0, args, 1, users.length);
+        return RawScripts.product(PRODUCT, args);
     }
 
     /** A mark as the gateway makes one: 32 hex characters of a solved challenge's hash. */
