@@ -70,8 +70,8 @@ public final class InMemoryPlaceStore implements PlaceStore {
     }
 
     @Override
-    public Mono<Long> confirmPass(String productId, String userId) {
-        return call(() -> product(productId).pass(userId, clock.millis())).mapNotNull(end -> end > 0 ? end : null);
+    public Mono<Long> confirmPass(String productId, ProductRules rules, String userId) {
+        return call(() -> product(productId).pass(rules, userId, clock.millis())).mapNotNull(end -> end > 0 ? end : null);
     }
 
     @Override
@@ -188,8 +188,14 @@ public final class InMemoryPlaceStore implements PlaceStore {
                     null, null);
         }
 
-        /** As pass.lua: the session's end while it lasts, else 0; reads only (no room modes here). */
-        long pass(String user, long now) {
+        /**
+         * As pass.lua behind ProductQueues: the session's end while it lasts, under the rules the
+         * last join stored, else 0; reads only (no room modes here).
+         */
+        long pass(ProductRules given, String user, long now) {
+            if (!given.equals(rules)) {
+                return 0;
+            }
             Long end = active.get(user);
             return end != null && end > now ? end : 0;
         }

@@ -34,7 +34,11 @@ class PassCheckTest {
             // The same product behind a route that fails open.
             .withRoute("lenient", Map.of("predicates[0]", "Path=/lenient/api/products/{productId}",
                     "filters[0]", "StripPrefix=1", "metadata.queue.max-active", "1",
-                    "metadata.queue.on-redis-failure", "open"));
+                    "metadata.queue.on-redis-failure", "open"))
+            // Another product whose line drops those not seen for 3 s.
+            .withRoute("abandoning", Map.of("predicates[0]", "Path=/abandoning/api/products/{productId}",
+                    "filters[0]", "StripPrefix=1", "metadata.queue.max-active", "1",
+                    "metadata.queue.abandon-after", "3s"));
 
     @Test
     void requestsSentAtOnceAfterThePassRanOutAskRedisOnce() {
@@ -140,6 +144,47 @@ class PassCheckTest {
         finally {
             fixture.redis().commands().hdel("qg:{42}:settings", "mode");
         }
+    }
+
+    @Test
+    void aTokenThatNamesAnotherSessionsEndTakesTheLongWayAndIsSignedAgain() {
+        String alice = admitted("alice");
+        double end = fixture.redis().commands().zscore("qg:{42}:active", "alice");
+        // Her session now ends later than her token says (as after a session reclaimed or renewed elsewhere).
+        fixture.redis().commands().zadd("qg:{42}:active", end + 60_000, "alice");
+        passRunsOut();
+        ScriptCalls calls = ScriptCalls.on(fixture.redis());
+        try {
+            String signedAgain = fixture.gateway().client().get().uri("/api/products/42").header("X-User-Id", "alice")
+                    .header("Queue-Token", alice).exchange().expectStatus().isOk().expectBody().returnResult()
+                    .getResponseHeaders().getFirst("Queue-Token");
+
+            assertThat(signedAgain).as("a token naming the session's real end").isNotNull().isNotEqualTo(alice);
+            assertThat(calls.of("pass.lua")).isEqualTo(1);
+            assertThat(calls.of("join.lua")).isEqualTo(1);
+        }
+        finally {
+            calls.stop();
+        }
+    }
+
+    @Test
+    void anAdmittedShopperWhoBrowsesKeepsTheProductHeardFrom() throws InterruptedException {
+        // carol waits behind dave, then closes her tab; only dave keeps browsing.
+        String dave = fixture.gateway().client().get().uri("/abandoning/api/products/43").header("X-User-Id", "dave")
+                .exchange().expectStatus().isOk().expectBody().returnResult().getResponseHeaders().getFirst("Queue-Token");
+        fixture.gateway().client().get().uri("/abandoning/api/products/43").header("X-User-Id", "carol").exchange()
+                .expectStatus().isEqualTo(429);
+        long until = System.currentTimeMillis() + 3_500;
+        while (System.currentTimeMillis() < until) {
+            fixture.gateway().client().get().uri("/abandoning/api/products/43").header("X-User-Id", "dave")
+                    .header("Queue-Token", dave).exchange().expectStatus().isOk();
+            Thread.sleep(100);
+        }
+        // His pass checks are someone asking about the product: no spell nobody asked about (which
+        // reads as an outage, and would give carol's closed tab a whole abandon-after again).
+        long heardAt = Long.parseLong(fixture.redis().commands().hget("qg:{43}:settings", "heard_at"));
+        assertThat(System.currentTimeMillis() - heardAt).isLessThan(1_000);
     }
 
     /** Joins {@code user} (the only place is free, so the join admits and remembers the pass) and returns the token. */

@@ -26,6 +26,8 @@ abstract class PlaceStoreContract {
     private static final Duration SESSION = Duration.ofMinutes(1);
     private static final ProductRules ONE_PLACE = new ProductRules(1, SESSION, "scheduler", null, null, 0,
             Duration.ZERO, Duration.ZERO);
+    private static final ProductRules TWO_PLACES = new ProductRules(2, SESSION, "scheduler", null, null, 0,
+            Duration.ZERO, Duration.ZERO);
     private static final AtomicInteger PRODUCTS = new AtomicInteger();
 
     /** The store under test. */
@@ -102,14 +104,16 @@ abstract class PlaceStoreContract {
         String product = product();
         Joined alice = join(product, "alice");
         join(product, "bob");
-        assertThat(store().confirmPass(product, "alice").block()).isEqualTo(alice.sessionEnd());
-        assertThat(store().confirmPass(product, "bob").block()).as("waiting").isNull();
-        assertThat(store().confirmPass(product, "nobody").block()).isNull();
+        assertThat(store().confirmPass(product, ONE_PLACE, "alice").block()).isEqualTo(alice.sessionEnd());
+        assertThat(store().confirmPass(product, TWO_PLACES, "alice").block())
+                .as("the route's rules changed: a join must store them first").isNull();
+        assertThat(store().confirmPass(product, ONE_PLACE, "bob").block()).as("waiting").isNull();
+        assertThat(store().confirmPass(product, ONE_PLACE, "nobody").block()).isNull();
         assertThat(status(product, "nobody").placement().state()).as("asking made no place")
                 .isEqualTo(Placement.State.NOT_FOUND);
         store().complete(product, "alice", null).block();
-        assertThat(store().confirmPass(product, "alice").block()).as("completed").isNull();
-        assertThat(store().confirmPass(product, "bob").block()).as("the completion gave bob the place").isNotNull();
+        assertThat(store().confirmPass(product, ONE_PLACE, "alice").block()).as("completed").isNull();
+        assertThat(store().confirmPass(product, ONE_PLACE, "bob").block()).as("the completion gave bob the place").isNotNull();
     }
 
     @Test

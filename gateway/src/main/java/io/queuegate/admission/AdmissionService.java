@@ -108,12 +108,17 @@ public class AdmissionService {
     /**
      * A holder whose pass ran out: Redis confirms the session in one read and the pass is
      * remembered again. What it does not confirm (a session that ended or that the token names
-     * otherwise, a closed room, state of another epoch or none) takes the long way, which decides,
-     * recovers and signs the token again.
+     * otherwise, a closed room, state of another epoch or none, rules Redis may not hold yet) takes
+     * the long way, which decides, recovers, stores the rules and signs the token again.
      */
     private Mono<Admission> confirmPass(AdmissionRequest request, Caller caller) {
+        if (!request.policy().abandonAfter().isZero()) {
+            // As a join would: a product asked about is not in an outage (heard_at), so those in
+            // line who stopped asking are still judged by abandon-after.
+            local.heard(caller.productId());
+        }
         Instant signedEnd = caller.token().sessionEnd();
-        return places.confirmPass(caller.productId(), caller.userId())
+        return places.confirmPass(caller.productId(), request.policy().rules(), caller.userId())
                 .filter(end -> signedEnd != null && signedEnd.toEpochMilli() == end)
                 .<Admission>map(end -> {
                     activeCache.remember(caller.productId(), caller.userId());

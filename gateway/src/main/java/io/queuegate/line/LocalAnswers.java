@@ -86,6 +86,14 @@ public class LocalAnswers {
         return view == null ? null : view.stock();
     }
 
+    /**
+     * Someone asked about the product without asking its line (an admitted shopper's pass
+     * checked): its outage detection hears it with the next batch of seen marks.
+     */
+    public void heard(String productId) {
+        seen.heard(productId);
+    }
+
     /** Notes that the holder of {@code ticket} is still there, for the next batch of seen marks. */
     public void seen(String productId, long ticket) {
         seen.mark(productId, ticket);

@@ -31,10 +31,11 @@ public interface PlaceStore {
     /**
      * The end of the user's session (epoch ms) when the store confirms that they still hold it, in
      * a room that lets admitted shoppers through; empty when it cannot say so (they hold none, the
-     * room is closed, the store's state is of another epoch or gone), and {@link #join} then
-     * decides. Reads only: the check of a pass that ran out in the active cache.
+     * room is closed, the store's state is of another epoch or gone, or it does not hold the
+     * route's {@code rules} yet), and {@link #join} then decides. Reads only: the check of a pass
+     * that ran out in the active cache.
      */
-    Mono<Long> confirmPass(String productId, String userId);
+    Mono<Long> confirmPass(String productId, ProductRules rules, String userId);
 
     /**
      * Where the user stands, without joining; after a loss, what their token proves comes back
