@@ -333,6 +333,7 @@ class QueueScriptsTest {
         join("a", NOW, 1);
         join("b", NOW, 1);
         var settings = redis.commands().hgetall(KEYS.settings());
+        var sessions = redis.commands().zrangeWithScores(KEYS.active(), 0, -1);
         long keys = redis.commands().dbsize();
 
         assertThat(pass("a", NOW + 1_000)).isEqualTo(NOW + TTL);
@@ -342,12 +343,17 @@ class QueueScriptsTest {
         assertThat(pass("nobody", NOW + 1_000)).isNull();
         assertThat(pass("a", NOW + TTL)).as("at the session's end").isNull();
         assertThat(redis.commands().hgetall(KEYS.settings())).as("it only reads").isEqualTo(settings);
+        assertThat(redis.commands().zrangeWithScores(KEYS.active(), 0, -1)).isEqualTo(sessions);
         assertThat(redis.commands().dbsize()).isEqualTo(keys);
 
         admin(AdminAction.MODE, "closed");
         assertThat(pass("a", NOW + 1_000)).as("the room closed").isNull();
-        admin(AdminAction.MODE, "queue-all");
-        assertThat(pass("a", NOW + 1_000)).as("paused: the admitted finish").isEqualTo(NOW + TTL);
+        for (String mode : List.of("queue-all", "passthrough")) {
+            admin(AdminAction.MODE, mode);
+            assertThat(pass("a", NOW + 1_000)).as(mode + ": the admitted finish").isEqualTo(NOW + TTL);
+        }
+        admin(AdminAction.DRAIN, "");
+        assertThat(pass("a", NOW + 1_000)).as("draining: the admitted finish").isEqualTo(NOW + TTL);
         redis.commands().hset(KEYS.settings(), "epoch", "another");
         assertThat(pass("a", NOW + 1_000)).as("state of another epoch: the long way recovers").isNull();
         redis.commands().flushall();

@@ -1,6 +1,7 @@
 package io.queuegate.store;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -57,6 +58,19 @@ class GroupCommitTest {
                 .allSatisfy(error -> assertThat(RedisFailures.isRedisFailure(error)).isTrue())
                 .allSatisfy(error -> assertThat(error).hasMessage("Redis is not keeping up: "
                         + GroupCommit.MAX_WAITING + " joins of product p wait"));
+    }
+
+    @Test
+    void aUserTheCallAnswersWithNothingCompletesEmptyAndTheLaneGoesOn() {
+        List<String> heard = new CopyOnWriteArrayList<>();
+        join("first").subscribe(joined -> heard.add("first: answered"), error -> heard.add("first: failed"),
+                () -> heard.add("first: done"));
+        join("second").subscribe(joined -> heard.add("second: answered"), error -> heard.add("second: failed"),
+                () -> heard.add("second: done"));
+
+        calls.get(0).tryEmitValue(Arrays.asList((Joined) null));
+        assertThat(heard).containsExactly("first: done");
+        assertThat(calls).as("the next batch goes").hasSize(2);
     }
 
     private Mono<Joined> join(String user) {
