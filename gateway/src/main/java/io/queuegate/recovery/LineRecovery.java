@@ -90,6 +90,11 @@ public final class LineRecovery implements ProductRecovery {
     }
 
     @Override
+    public ProductRules lastRules(String productId) {
+        return rules.get(productId);
+    }
+
+    @Override
     public Mono<Void> recover(String productId, ProductRules given) {
         if (given != null) {
             rulesUsed(productId, given);

@@ -5,8 +5,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
 import io.queuegate.events.QueueEvents;
 import io.queuegate.events.StockSource;
 import io.queuegate.events.Trigger;
@@ -38,9 +36,6 @@ import reactor.core.publisher.Mono;
  */
 public final class ProductQueues implements PlaceStore {
 
-    /** Products whose last rules an instance remembers; one forgotten costs its next pass check a join call. */
-    static final int MAX_RULES_SENT = 10_000;
-
     private final ReactiveStringRedisTemplate redis;
     private final RedisGuard guard;
     private final QueueScripts scripts;
@@ -59,8 +54,6 @@ public final class ProductQueues implements PlaceStore {
             JoinLane::productId);
     private final GroupCommit<String, String, Long> passes = new GroupCommit<>(this::confirmAll, "pass checks",
             productId -> productId);
-    /** The rules this instance's last join call of each product stored; a pass check needs them current. */
-    private final Cache<String, ProductRules> rulesSent = Caffeine.newBuilder().maximumSize(MAX_RULES_SENT).build();
 
     /**
      * @param idleTtl how long a product's queue outlives its last join, beyond a session (the
@@ -128,7 +121,6 @@ public final class ProductQueues implements PlaceStore {
         JoinScript.Args args = new JoinScript.Args(productId, now, rules, idleTtl.plus(rules.sessionTtl()),
                 drawSeed(productId, rules, now), joiners, configured.contains(productId));
         return recovering(productId, rules, scripts.join().run(args)).doOnNext(result -> {
-            rulesSent.put(productId, rules);
             events.promoted(productId, Trigger.JOIN, result.promoted());
             events.abandoned(productId, Trigger.JOIN, result.abandoned());
             boolean newWaiter = false;
@@ -179,7 +171,7 @@ public final class ProductQueues implements PlaceStore {
      */
     @Override
     public Mono<Long> confirmPass(String productId, ProductRules rules, String userId) {
-        if (!rules.equals(rulesSent.getIfPresent(productId))) {
+        if (!rules.equals(recovery.lastRules(productId))) {
             // Not sent by this instance yet (it started, or the route changed): the long way
             // stores them, so promotions without a request follow them.
             return Mono.empty();

@@ -18,4 +18,12 @@ public interface ProductRecovery {
     /** A join used these rules for the product: a recovery asked for without them can use them. */
     default void rulesUsed(String productId, ProductRules rules) {
     }
+
+    /**
+     * The rules this instance's last join of the product used, or {@code null} when it remembers
+     * none: a pass check relies on Redis holding the route's current rules only when they match.
+     */
+    default ProductRules lastRules(String productId) {
+        return null;
+    }
 }
