@@ -11,6 +11,7 @@ import java.util.regex.Pattern;
 import io.queuegate.room.Joined;
 import io.queuegate.room.Joiner;
 import io.queuegate.room.Placement.State;
+import io.queuegate.room.Reclaim;
 import io.queuegate.store.script.JoinScript;
 import io.queuegate.support.Lines;
 import io.queuegate.support.ScriptRedis;
@@ -101,6 +102,8 @@ class GroupJoinScriptsTest {
         }
         assertThat(used.getOrDefault("hsetnx", 0L)).isEqualTo(40);
         assertThat(used.getOrDefault("hget", 0L)).as("no new user's bucket is read apart from its write").isZero();
+        assertThat(used.getOrDefault("zmscore", 0L)).as("every user's session read in one command").isEqualTo(1);
+        assertThat(used.getOrDefault("zscore", 0L)).as("no session read per user").isZero();
         assertThat(used.getOrDefault("hset", 0L)).as("the page and the settings, once each").isLessThanOrEqualTo(4);
         assertThat(Lines.of(redis.commands(), PID)).hasSize(40).startsWith("n0").endsWith("n39");
     }
@@ -141,6 +144,61 @@ class GroupJoinScriptsTest {
         assertThat(result.joined().get(0).placement().state()).isEqualTo(State.ACTIVE);
         assertThat(result.joined().get(1).placement().state()).isEqualTo(State.WAITING);
         assertThat(redis.commands().getbit(seenKey(), 3)).isEqualTo(1);
+    }
+
+    @Test
+    void aUserTheCallAdmitsIsAdmittedForTheirNextRequestInTheSameCall() {
+        // Each user's session is read once for the whole call, before anyone is decided: the fill
+        // that admits 'first' must make the call read theirs again, or their second request would
+        // find them neither admitted nor in line and make them a second place.
+        JoinScript.Result result = join(NOW, "first", "first", "second");
+
+        assertThat(result.joined().get(0).placement().state()).isEqualTo(State.ACTIVE);
+        assertThat(result.joined().get(1).placement().state()).isEqualTo(State.ACTIVE);
+        assertThat(result.joined().get(1).sessionEnd()).isEqualTo(result.joined().get(0).sessionEnd());
+        assertThat(result.joined().get(2).placement().state()).isEqualTo(State.WAITING);
+        assertThat(result.joined().get(2).placement().rank()).isEqualTo(1);
+        assertThat(Lines.of(redis.commands(), PID)).containsExactly("second");
+    }
+
+    @Test
+    void anArrivalIsTheSessionTheUsersNextRequestInTheSameCallFinds() {
+        // Admitted by promotion with a minute to arrive; two requests of theirs meet in one call:
+        // the first makes the session the full ten minutes, and the second must be told that end,
+        // not the arrival deadline read before the call decided anyone.
+        Duration arrival = Duration.ofMinutes(1);
+        joinWith(NOW, arrival, new Joiner("holder", null));
+        joinWith(NOW, arrival, new Joiner("early", null));
+        long later = NOW + SESSION.toMillis() + 1;
+        joinWith(later, arrival, new Joiner("other", null));
+        assertThat(redis.commands().zscore(KEYS.active(), "early")).isEqualTo((double) (later + arrival.toMillis()));
+
+        JoinScript.Result result = joinWith(later + 5, arrival, new Joiner("early", null), new Joiner("early", null));
+
+        long fullEnd = later + 5 + SESSION.toMillis();
+        assertThat(result.joined().get(0).sessionEnd()).isEqualTo(fullEnd);
+        assertThat(result.joined().get(1).sessionEnd()).isEqualTo(fullEnd);
+    }
+
+    @Test
+    void aSessionReclaimedByTheCallIsTheOneTheUsersNextRequestInTheSameCallFinds() {
+        // After a loss a token brings its session back; a second request of the same shopper in the
+        // same call must find it admitted, not take a place in line as well.
+        join(NOW, "someone");
+        long end = NOW + SESSION.toMillis();
+        Joiner back = Joiner.reclaiming("returns", Reclaim.session(end, NOW - 1_000));
+
+        JoinScript.Result result = joinWith(NOW + 5, Duration.ofSeconds(60), back, back);
+
+        assertThat(result.joined().get(0).placement().state()).isEqualTo(State.ACTIVE);
+        assertThat(result.joined().get(1).placement().state()).isEqualTo(State.ACTIVE);
+        assertThat(result.joined().get(1).sessionEnd()).isEqualTo(end);
+        assertThat(Lines.of(redis.commands(), PID)).isEmpty();
+    }
+
+    private static JoinScript.Result joinWith(long now, Duration arrival, Joiner... joiners) {
+        ProductRules rules = new ProductRules(1, SESSION, "pubsub", null, null, 0, Duration.ZERO, arrival);
+        return redis.scripts().join(new JoinScript.Args(PID, now, rules, IDLE, null, List.of(joiners)));
     }
 
     private static JoinScript.Result join(long now, String... users) {

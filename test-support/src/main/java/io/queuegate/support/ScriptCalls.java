@@ -3,10 +3,13 @@ package io.queuegate.support;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import io.lettuce.core.api.sync.RedisCommands;
 import io.queuegate.store.LuaScript;
+import io.queuegate.store.script.JoinScript;
 
 /**
  * Counts the script calls a test Redis receives, by script name, from its slow log set to record
@@ -18,6 +21,9 @@ public final class ScriptCalls {
     private static final List<String> SCRIPTS = List.of("join.lua", "status.lua", "leave.lua", "expire.lua",
             "promote.lua", "due.lua", "admin.lua", "snapshot.lua", "peek.lua", "claim.lua", "reschedule.lua",
             "mark_due.lua", "seen.lua", "view.lua", "pass.lua");
+
+    /** How the slow log ends a command it keeps only the first arguments of. */
+    private static final Pattern MORE = Pattern.compile("\\.\\.\\. \\((\\d+) more arguments\\)");
 
     private final RedisCommands<String, String> redis;
     private final Map<String, String> names = new HashMap<>();
@@ -60,6 +66,30 @@ public final class ScriptCalls {
     public long of(String... scripts) {
         Map<String, Long> counts = counted();
         return Stream.of(scripts).mapToLong(script -> counts.getOrDefault(script, 0L)).sum();
+    }
+
+    /**
+     * The users that the join.lua calls since the last reset carried, worked out from each call's
+     * argument count: the slow log keeps a command's first 32 arguments and says how many more
+     * there were.
+     */
+    public long usersJoined() {
+        String join = LuaScript.load("join.lua").sha1();
+        long users = 0;
+        for (Object entry : redis.slowlogGet(-1)) {
+            List<?> command = (List<?>) ((List<?>) entry).get(3);
+            if (String.valueOf(command.get(0)).equalsIgnoreCase("EVALSHA") && join.equals(String.valueOf(command.get(1)))) {
+                int arguments = command.size();
+                Matcher more = MORE.matcher(String.valueOf(command.get(command.size() - 1)));
+                if (more.matches()) {
+                    arguments += Integer.parseInt(more.group(1)) - 1;
+                }
+                // EVALSHA, the script, the key count and the keys; then the product id and the epoch.
+                int argv = arguments - 3 - Integer.parseInt(String.valueOf(command.get(2))) - 2;
+                users += (argv - JoinScript.Argument.values().length) / JoinScript.UserArgument.values().length;
+            }
+        }
+        return users;
     }
 
     /** Back to Redis's defaults. */
