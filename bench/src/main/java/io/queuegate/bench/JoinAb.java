@@ -52,9 +52,9 @@ public final class JoinAb {
     static final int DEFAULT_ROUNDS = 8;
     static final int DEFAULT_WAITING = 200_000;
     /** Users per call: the group commit's largest batch, a storm's typical one. */
-    private static final int GROUP = 64;
+    static final int GROUP = 64;
     /** Calls a revision makes a round: long enough (about half a second of Redis) that one stall does not decide it. */
-    private static final int CALLS = 600;
+    static final int CALLS = 600;
     /** Calls sent before the replies are awaited: enough to keep Redis busy, few enough to check each. */
     private static final int BATCH = 50;
     /**
@@ -82,11 +82,11 @@ public final class JoinAb {
     }
 
     /** One revision of join.lua as loaded into the Redis: its product, its SHA1 and how its ARGV is made. */
-    private record Revision(String name, String product, String tag, String sha, ArgvMap argv) {
+    record Revision(String name, String product, String tag, String sha, ArgvMap argv) {
     }
 
     /** Per user, Redis-side: {@code cmdstat_evalsha} usec and main-thread CPU µs. */
-    private record Sample(double evalsha, double cpu) {
+    record Sample(double evalsha, double cpu) {
     }
 
     private final RedisCommands<String, String> sync;
@@ -100,7 +100,7 @@ public final class JoinAb {
             Duration.ofSeconds(60), Duration.ofSeconds(60));
     private long joined;
 
-    private JoinAb(RedisClient client) {
+    JoinAb(RedisClient client) {
         this.sync = client.connect().sync();
         this.connection = client.connect();
         this.async = connection.async();
@@ -169,11 +169,21 @@ public final class JoinAb {
         }
     }
 
-    private Revision revision(String name, String product, String tag, LuaScript script, ArgvMap argv) {
+    /** A connection of its own, for INFO and the like. */
+    RedisCommands<String, String> sync() {
+        return sync;
+    }
+
+    Revision revision(String name, String product, String tag, LuaScript script, ArgvMap argv) {
         return new Revision(name, product, tag, sync.scriptLoad(script.source()), argv);
     }
 
-    private Map<Shape, Map<Revision, List<Sample>>> run(List<Revision> revisions, int rounds, int waiting) {
+    Map<Shape, Map<Revision, List<Sample>>> run(List<Revision> revisions, int rounds, int waiting) {
+        return run(revisions, Set.of(Shape.values()), rounds, waiting);
+    }
+
+    /** As {@link #run(List, int, int)}, for the shapes given only. */
+    Map<Shape, Map<Revision, List<Sample>>> run(List<Revision> revisions, Set<Shape> shapes, int rounds, int waiting) {
         for (Revision revision : revisions) {
             System.out.printf(Locale.ROOT, "loading %,d waiting for %s%n", waiting, revision.name());
             int calls = waiting / GROUP;
@@ -182,7 +192,7 @@ public final class JoinAb {
             }
         }
         Map<Shape, Map<Revision, List<Sample>>> samples = new EnumMap<>(Shape.class);
-        for (Shape shape : Shape.values()) {
+        for (Shape shape : shapes) {
             samples.put(shape, new LinkedHashMap<>());
             revisions.forEach(revision -> samples.get(shape).put(revision, new ArrayList<>()));
         }
@@ -191,7 +201,7 @@ public final class JoinAb {
             if (round % 2 == 1) {
                 Collections.reverse(order);
             }
-            for (Shape shape : Shape.values()) {
+            for (Shape shape : samples.keySet()) {
                 for (Revision revision : order) {
                     Sample sample = measure(revision, CALLS, shape == Shape.DROP_POW);
                     samples.get(shape).get(revision).add(sample);
@@ -222,11 +232,11 @@ public final class JoinAb {
         return String.join("; ", unquiet);
     }
 
-    private static double[] evalsha(List<Sample> samples) {
+    static double[] evalsha(List<Sample> samples) {
         return samples.stream().mapToDouble(Sample::evalsha).toArray();
     }
 
-    private static double[] cpu(List<Sample> samples) {
+    static double[] cpu(List<Sample> samples) {
         return samples.stream().mapToDouble(Sample::cpu).toArray();
     }
 
@@ -484,11 +494,11 @@ public final class JoinAb {
         return commit.length() > 7 ? commit.substring(0, 7) : commit;
     }
 
-    private static double min(double[] xs) {
+    static double min(double[] xs) {
         return Arrays.stream(xs).min().orElse(Double.NaN);
     }
 
-    private static double max(double[] xs) {
+    static double max(double[] xs) {
         return Arrays.stream(xs).max().orElse(Double.NaN);
     }
 }
