@@ -170,6 +170,9 @@ public final class Throughput {
                                 lua + "headers.lua", prefix -> none),
                         new Target("bare", "bare Spring Cloud Gateway (gateway + reactive Redis starters)", bare,
                                 bare.url("/plain/api/products/1"), lua + "headers.lua", prefix -> none),
+                        new Target("bare-shaped", "bare SCG, the admitted request's shape (a path-template route, "
+                                + "the same headers and token)", bare, bare.url("/api/products/" + ADMITTED),
+                                lua + "tokens.lua", prefix -> List.of(admittedFile.toString())),
                         new Target("ratelimiter", "bare SCG, `RequestRateLimiter` on Redis (never denies)", bare,
                                 bare.url("/limited/api/products/1"), lua + "headers.lua", prefix -> none),
                         new Target("framework", "framework: the runnable gateway's starters, no QueueGate", framework,
@@ -374,7 +377,7 @@ public final class Throughput {
             HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(target.url())).header("Accept",
                     "application/json");
             switch (target.name()) {
-                case "admitted" -> request.header("X-User-Id", a[0]).header("Queue-Token", a[1]);
+                case "admitted", "bare-shaped" -> request.header("X-User-Id", a[0]).header("Queue-Token", a[1]);
                 case "waiting" -> request.header("X-User-Id", w[0]).header("Queue-Token", w[1]);
                 case "join" -> request.header("X-User-Id", "sanity-joiner");
                 case "framework-jwt", "plain-jwt" -> request.header("Authorization", "Bearer " + jwt.token());
@@ -778,7 +781,10 @@ public final class Throughput {
                 .append(Math.round(Rounds.MAX_BASELINE_SPREAD * 100)).append(" % ((max − min) ÷ median).\n\n")
                 .append("The gateways: **bare** is Spring Cloud Gateway with only the gateway and reactive Redis starters ")
                 .append("(module `bench/bare-gateway`), with a plain route and the same route behind its ")
-                .append("`RequestRateLimiter` on Redis (replenishRate = burstCapacity = 10^8, one key: never denies). ")
+                .append("`RequestRateLimiter` on Redis (replenishRate = burstCapacity = 10^8, one key: never denies); ")
+                .append("its `bare-shaped` path sends the admitted path's requests (the same headers and tokens) ")
+                .append("through a route with QueueGate's queued route's path template, `/api/products/{productId}`, ")
+                .append("and forwards them whole (it knows no token to leave out). ")
                 .append("**framework** is the runnable gateway's starters and settings (actuator, Prometheus, ")
                 .append("Resilience4j, Spring Security letting everything through) without QueueGate (module ")
                 .append("`bench/framework-gateway`); its `-jwt` twin validates an RS256 bearer JWT (a public key ")
@@ -839,7 +845,13 @@ public final class Throughput {
                 / Math.max(1, waiting.stream().mapToLong(Run::requests).sum());
         target(md, "Redis CPU per waiting poll ≤ 2 µs", waitingCpu <= 2, String.format(Locale.ROOT, "%.2f µs", waitingCpu));
         md.append("\nFor telling costs apart (no target): framework ÷ bare ")
-                .append(String.format(Locale.ROOT, "%.2f", frameworkRps / bareRps)).append(", QueueGate's route without ")
+                .append(String.format(Locale.ROOT, "%.2f", frameworkRps / bareRps))
+                .append(", the bare gateway with the admitted request's shape ÷ bare ").append(String.format(Locale.ROOT,
+                        "%.2f", median(runs.get("bare-shaped"), Run::requestsPerSecond) / bareRps))
+                .append(", QueueGate admitted ÷ that shape ").append(String.format(Locale.ROOT, "%.2f",
+                        median(runs.get("admitted"), Run::requestsPerSecond)
+                                / median(runs.get("bare-shaped"), Run::requestsPerSecond)))
+                .append(", QueueGate's route without ")
                 .append("a queue ÷ framework ").append(String.format(Locale.ROOT, "%.2f",
                         median(runs.get("plain"), Run::requestsPerSecond) / frameworkRps))
                 .append(", with a JWT validated: QueueGate ÷ framework ").append(String.format(Locale.ROOT, "%.2f",
