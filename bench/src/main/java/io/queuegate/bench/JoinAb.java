@@ -137,31 +137,42 @@ public final class JoinAb {
         String head = Machine.git("rev-parse", "HEAD");
 
         String loadBefore = Machine.loadAverage();
+        return onOwnRedis(bench -> {
+            // Product ids of one length, so neither line's keys are longer than the other's.
+            Revision base = bench.revision("baseline " + short7(baselineCommit), "ab-base", "b", baseline,
+                    baselineArgv);
+            Revision now = bench.revision("current " + short7(head)
+                    + (Machine.uncommitted().isEmpty() ? "" : " + working tree"), "ab-curr", "c", current,
+                    currentArgv);
+            Map<Shape, Map<Revision, List<Sample>>> samples = bench.run(List.of(base, now), rounds, waiting);
+            String unquiet = unquiet(samples, base, rounds);
+            if (!unquiet.isEmpty()) {
+                System.out.println("NOT WRITTEN: " + unquiet + " (the baseline's rounds may spread at most "
+                        + Math.round(Rounds.MAX_BASELINE_SPREAD * 100) + " %): run it again on a quieter machine "
+                        + "(load average now " + Machine.loadAverage() + ").");
+                return false;
+            }
+            String table = table(samples, base, now);
+            String report = report(command, baselineRev, baselineCommit, head, rounds, waiting, loadBefore,
+                    Machine.find(bench.sync().info("server"), "redis_version:(\\S+)", "?"), baselineArgv, table);
+            System.out.println(report);
+            Files.writeString(out, report);
+            return true;
+        });
+    }
+
+    /** What a bench does with its {@link JoinAb}: whether it wrote its report. */
+    interface Body {
+        boolean run(JoinAb bench) throws Exception;
+    }
+
+    /** Runs {@code body} on a Redis of its own, which is stopped afterwards either way. */
+    static boolean onOwnRedis(Body body) throws Exception {
         try (RedisProcess redis = RedisProcess.start(List.of("maxmemory 0"))) {
             RedisClient client = RedisClient.create(RedisURI.create("127.0.0.1", redis.port()));
             client.setDefaultTimeout(Duration.ofMinutes(2));
             try {
-                JoinAb bench = new JoinAb(client);
-                // Product ids of one length, so neither line's keys are longer than the other's.
-                Revision base = bench.revision("baseline " + short7(baselineCommit), "ab-base", "b", baseline,
-                        baselineArgv);
-                Revision now = bench.revision("current " + short7(head)
-                        + (Machine.uncommitted().isEmpty() ? "" : " + working tree"), "ab-curr", "c", current,
-                        currentArgv);
-                Map<Shape, Map<Revision, List<Sample>>> samples = bench.run(List.of(base, now), rounds, waiting);
-                String unquiet = unquiet(samples, base, rounds);
-                if (!unquiet.isEmpty()) {
-                    System.out.println("NOT WRITTEN: " + unquiet + " (the baseline's rounds may spread at most "
-                            + Math.round(Rounds.MAX_BASELINE_SPREAD * 100) + " %): run it again on a quieter machine "
-                            + "(load average now " + Machine.loadAverage() + ").");
-                    return false;
-                }
-                String table = table(samples, base, now);
-                String report = report(command, baselineRev, baselineCommit, head, rounds, waiting, loadBefore,
-                        Machine.find(bench.sync.info("server"), "redis_version:(\\S+)", "?"), baselineArgv, table);
-                System.out.println(report);
-                Files.writeString(out, report);
-                return true;
+                return body.run(new JoinAb(client));
             }
             finally {
                 client.shutdown(Duration.ZERO, Duration.ofSeconds(2));

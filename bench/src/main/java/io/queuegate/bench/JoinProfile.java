@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -14,13 +13,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.UnaryOperator;
 
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.RedisURI;
 import io.queuegate.bench.JoinAb.Revision;
 import io.queuegate.bench.JoinAb.Sample;
 import io.queuegate.bench.JoinAb.Shape;
 import io.queuegate.store.LuaScript;
-import io.queuegate.support.RedisProcess;
 
 /**
  * Where a storm's new user's Redis time goes inside join.lua. The Redis binary's symbols are
@@ -110,40 +106,32 @@ public final class JoinProfile {
         int waiting = asWaiting / JoinAb.GROUP * JoinAb.GROUP;
         String head = Machine.git("rev-parse", "HEAD");
         String loadBefore = Machine.loadAverage();
-        try (RedisProcess redis = RedisProcess.start(List.of("maxmemory 0"))) {
-            RedisClient client = RedisClient.create(RedisURI.create("127.0.0.1", redis.port()));
-            client.setDefaultTimeout(Duration.ofMinutes(2));
-            try {
-                JoinAb bench = new JoinAb(client);
-                List<Revision> revisions = new ArrayList<>();
-                for (Variant variant : VARIANTS) {
-                    LuaScript script = LuaScript.load("join.lua", file -> file.equals("join.lua")
-                            ? variant.source(read(file)) : read(file));
-                    revisions.add(bench.revision(variant.label(), variant.product(), variant.tag(), script,
-                            JoinAb.ArgvMap.current(script)));
-                }
-                Map<Shape, Map<Revision, List<Sample>>> samples = bench.run(revisions, Set.of(Shape.DROP),
-                        WARM_UP + rounds, waiting);
-                Map<Revision, List<Sample>> drop = new LinkedHashMap<>();
-                samples.get(Shape.DROP).forEach((revision, all) -> drop.put(revision, all.subList(WARM_UP, all.size())));
-                double spread = Rounds.spread(JoinAb.cpu(drop.get(revisions.get(0))));
-                if (rounds < 3 || spread > Rounds.MAX_BASELINE_SPREAD) {
-                    System.out.printf(Locale.ROOT, "NOT WRITTEN: %s (load average now %s)%n", rounds < 3
-                            ? "fewer than 3 rounds" : String.format(Locale.ROOT, "join.lua's own rounds spread %.0f %%, "
-                                    + "more than %.0f %%: run it again on a quieter machine", spread * 100,
-                                    Rounds.MAX_BASELINE_SPREAD * 100), Machine.loadAverage());
-                    return false;
-                }
-                String report = report(command, head, rounds, waiting, loadBefore,
-                        Machine.find(bench.sync().info("server"), "redis_version:(\\S+)", "?"), revisions, drop);
-                System.out.println(report);
-                Files.writeString(out, report);
-                return true;
+        return JoinAb.onOwnRedis(bench -> {
+            List<Revision> revisions = new ArrayList<>();
+            for (Variant variant : VARIANTS) {
+                LuaScript script = LuaScript.load("join.lua", file -> file.equals("join.lua")
+                        ? variant.source(read(file)) : read(file));
+                revisions.add(bench.revision(variant.label(), variant.product(), variant.tag(), script,
+                        JoinAb.ArgvMap.current(script)));
             }
-            finally {
-                client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+            Map<Shape, Map<Revision, List<Sample>>> samples = bench.run(revisions, Set.of(Shape.DROP),
+                    WARM_UP + rounds, waiting);
+            Map<Revision, List<Sample>> drop = new LinkedHashMap<>();
+            samples.get(Shape.DROP).forEach((revision, all) -> drop.put(revision, all.subList(WARM_UP, all.size())));
+            double spread = Rounds.spread(JoinAb.cpu(drop.get(revisions.get(0))));
+            if (rounds < 3 || spread > Rounds.MAX_BASELINE_SPREAD) {
+                System.out.printf(Locale.ROOT, "NOT WRITTEN: %s (load average now %s)%n", rounds < 3
+                        ? "fewer than 3 rounds" : String.format(Locale.ROOT, "join.lua's own rounds spread %.0f %%, "
+                                + "more than %.0f %%: run it again on a quieter machine", spread * 100,
+                                Rounds.MAX_BASELINE_SPREAD * 100), Machine.loadAverage());
+                return false;
             }
-        }
+            String report = report(command, head, rounds, waiting, loadBefore,
+                    Machine.find(bench.sync().info("server"), "redis_version:(\\S+)", "?"), revisions, drop);
+            System.out.println(report);
+            Files.writeString(out, report);
+            return true;
+        });
     }
 
     private static String read(String file) {
