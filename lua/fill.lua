@@ -297,8 +297,8 @@ local function take_returning(k, c, wanted)
     return users
 end
 
--- Fills free places from the head of the line. Returns how many it admitted and what the pass
--- did (PROMOTION: moved, full, or empty when nobody waits).
+-- Fills free places from the head of the line. Returns how many it admitted, what the pass did
+-- (PROMOTION: moved, full, or empty when nobody waits) and, when it admitted anyone, who.
 local function fill(k, now, c)
     local function nothing()
         return 0, waiting_count(k, c) > 0 and PROMOTION.FULL or PROMOTION.EMPTY
@@ -371,7 +371,7 @@ local function fill(k, now, c)
     c.rate, c.rate_at, c.rate_since = tostring(rate), tostring(now), c.rate_since or tostring(now)
     redis.call('HSET', k.settings, 'rate', c.rate, 'rate_at', c.rate_at, 'rate_since', c.rate_since)
     redis.call('PUBLISH', k.admitted, table.concat(heads, ' '))
-    return #heads, PROMOTION.MOVED
+    return #heads, PROMOTION.MOVED, heads
 end
 
 -- An admitted user's first request: their short arrival session becomes the full one. Returns

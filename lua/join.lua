@@ -161,8 +161,10 @@ local is_open = nil
 
 -- Every user's session expiry, read for the whole call in one command before anyone is decided
 -- (a storm's call of 64 then makes one look-up, not 64): user id -> expiry, or false when none.
--- What this call itself writes to the sessions is read again from Redis: a fill that admits
--- forgets them all, an arrival or a reclaimed session forgets the user's.
+-- A session this call itself writes is read again from Redis: those of the users a fill admits,
+-- an arrival's, a reclaimed one. The expired sessions a fill drops stay here as they were read:
+-- every reader asks whether the expiry is still ahead of 'now', which is the call's, so an
+-- expired entry and a dropped one answer alike.
 local sessions = {}
 
 local function session_of(uid)
@@ -360,11 +362,13 @@ local function decide(uid, claim, invite, mark, mark_ttl, back, terms)
     if not full then
         -- The fill reads the pages: this call's new entries go in first.
         flush_line_writes(changes, false)
-        local moved, outcome = fill(k, now, c)
+        local moved, outcome, heads = fill(k, now, c)
         left_count = nil
         promoted = promoted + moved
         if moved > 0 then
-            sessions = {}
+            for _, head in ipairs(heads) do
+                sessions[head] = nil
+            end
             -- Admitted by this very request: they have arrived.
             expiry = session_of(uid)
             if expiry then

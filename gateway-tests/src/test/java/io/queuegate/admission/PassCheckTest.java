@@ -221,8 +221,8 @@ class PassCheckTest {
 
     /**
      * Look-ups in the active sets: join.lua and pass.lua each make one for all the users of a call
-     * (join.lua one more for a user whose session the call changed), so the count grows with the
-     * calls Redis was asked.
+     * (join.lua one more for each later request of a user whose session the call wrote), so the
+     * count grows with the calls Redis was asked.
      */
     private static long checksOfActiveUsers() {
         return commandCalls("zscore") + commandCalls("zmscore");

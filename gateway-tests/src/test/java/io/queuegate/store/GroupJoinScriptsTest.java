@@ -149,8 +149,8 @@ class GroupJoinScriptsTest {
     @Test
     void aUserTheCallAdmitsIsAdmittedForTheirNextRequestInTheSameCall() {
         // Each user's session is read once for the whole call, before anyone is decided: the fill
-        // that admits 'first' must make the call read theirs again, or their second request would
-        // find them neither admitted nor in line and make them a second place.
+        // that admits 'first' must make the call read theirs again, or even the request it admitted
+        // would be told it waits, and the second would make them a second place.
         JoinScript.Result result = join(NOW, "first", "first", "second");
 
         assertThat(result.joined().get(0).placement().state()).isEqualTo(State.ACTIVE);
@@ -159,6 +159,22 @@ class GroupJoinScriptsTest {
         assertThat(result.joined().get(2).placement().state()).isEqualTo(State.WAITING);
         assertThat(result.joined().get(2).placement().rank()).isEqualTo(1);
         assertThat(Lines.of(redis.commands(), PID)).containsExactly("second");
+    }
+
+    @Test
+    void aFillThatAdmitsSomeoneElseLeavesTheOtherUsersSessionsAsRead() {
+        // A passthrough product admits every joiner at once: after the first fill, only the users
+        // it admitted are read again, not every later user of the call.
+        join(NOW, "first");
+        redis.commands().hset(KEYS.settings(), "mode", "passthrough");
+        Map<String, Long> before = commandCalls();
+
+        JoinScript.Result result = join(NOW + 1, "a", "b", "c", "d");
+
+        Map<String, Long> used = since(before);
+        assertThat(result.joined()).allSatisfy(joined -> assertThat(joined.placement().state()).isEqualTo(State.ACTIVE));
+        assertThat(used.getOrDefault("zmscore", 0L)).isEqualTo(1);
+        assertThat(used.getOrDefault("zscore", 0L)).as("each admitted user's own session, read again once").isEqualTo(4);
     }
 
     @Test

@@ -24,6 +24,8 @@ public final class ScriptCalls {
 
     /** How the slow log ends a command it keeps only the first arguments of. */
     private static final Pattern MORE = Pattern.compile("\\.\\.\\. \\((\\d+) more arguments\\)");
+    /** How the slow log ends an argument it keeps only the first bytes of. */
+    private static final Pattern CUT = Pattern.compile("(?s)(.*)\\.\\.\\. \\(\\d+ more bytes\\)");
 
     private final RedisCommands<String, String> redis;
     private final Map<String, String> names = new HashMap<>();
@@ -71,14 +73,20 @@ public final class ScriptCalls {
     /**
      * The users that the join.lua calls since the last reset carried, worked out from each call's
      * argument count: the slow log keeps a command's first 32 arguments and says how many more
-     * there were.
+     * there were. A call sent as EVAL (after Redis forgot the scripts) counts too: the slow log
+     * keeps the first 128 bytes of its source.
      */
     public long usersJoined() {
-        String join = LuaScript.load("join.lua").sha1();
+        LuaScript join = LuaScript.load("join.lua");
         long users = 0;
         for (Object entry : redis.slowlogGet(-1)) {
             List<?> command = (List<?>) ((List<?>) entry).get(3);
-            if (String.valueOf(command.get(0)).equalsIgnoreCase("EVALSHA") && join.equals(String.valueOf(command.get(1)))) {
+            String name = String.valueOf(command.get(0));
+            String script = String.valueOf(command.get(1));
+            Matcher cut = CUT.matcher(script);
+            boolean isJoin = name.equalsIgnoreCase("EVALSHA") ? join.sha1().equals(script)
+                    : name.equalsIgnoreCase("EVAL") && join.source().startsWith(cut.matches() ? cut.group(1) : script);
+            if (isJoin) {
                 int arguments = command.size();
                 Matcher more = MORE.matcher(String.valueOf(command.get(command.size() - 1)));
                 if (more.matches()) {
