@@ -25,6 +25,7 @@ import io.queuegate.room.Placement;
 import io.queuegate.room.Stock;
 import io.queuegate.store.PlaceStore;
 import io.queuegate.store.RedisFailures;
+import io.queuegate.token.WaitToken;
 import io.queuegate.token.WaitTokenCodec;
 
 import org.apache.commons.logging.Log;
@@ -75,7 +76,10 @@ public class AdmissionService {
         this.reclaims = reclaims;
     }
 
-    /** Decides one request: join or find the caller's place in Redis (one script call), and answer. */
+    /**
+     * Decides one request: join or find the caller's place in Redis (one script call; two when an
+     * admitted holder's pass check does not confirm the session), and answer.
+     */
     public Mono<Admission> admit(AdmissionRequest request) {
         Caller caller;
         try {
@@ -117,15 +121,14 @@ public class AdmissionService {
             // line who stopped asking are still judged by abandon-after.
             local.heard(caller.productId());
         }
-        Instant signedEnd = caller.token().sessionEnd();
         return places.confirmPass(caller.productId(), request.policy().rules(), caller.userId())
-                .filter(end -> signedEnd != null && signedEnd.toEpochMilli() == end)
+                .filter(end -> namesSession(caller.token(), end))
                 .<Admission>map(end -> {
                     activeCache.remember(caller.productId(), caller.userId());
                     return new Admission.Active(caller, null);
                 })
                 .onErrorResume(RedisFailures::isRedisFailure, error -> Mono.just(redisCouldNotAnswer(request, caller,
-                        invite(request.policy().invites(), request.invitation()), error)))
+                        error)))
                 .switchIfEmpty(Mono.defer(() -> admitPastTheCache(request, caller, false)));
     }
 
@@ -143,8 +146,7 @@ public class AdmissionService {
         }
         if (answered instanceof Admission.Unavailable || answered instanceof Admission.Unchecked) {
             // Under this request's own route's on-redis-failure, which may not be the other's.
-            return Mono.just(whenRedisCannotAnswer(request, caller,
-                    invite(request.policy().invites(), request.invitation())));
+            return Mono.just(whenRedisCannotAnswer(request, caller));
         }
         return admitPastTheCache(request, caller, otherEpoch);
     }
@@ -206,21 +208,27 @@ public class AdmissionService {
                     return decide(caller, joined, request, claim, null, limitedFor);
                 })
                 .onErrorResume(RedisFailures::isRedisFailure,
-                        error -> Mono.just(redisCouldNotAnswer(request, caller, invite, error)));
+                        error -> Mono.just(redisCouldNotAnswer(request, caller, error)));
     }
 
-    private Admission redisCouldNotAnswer(AdmissionRequest request, Caller caller, Invite invite, Throwable error) {
+    private Admission redisCouldNotAnswer(AdmissionRequest request, Caller caller, Throwable error) {
         events.redisFailure(request.productId(), RedisOperation.ADMISSION, error);
         log.warn("Redis could not answer for product " + request.productId() + "; route fails "
                 + request.policy().onRedisFailure().name().toLowerCase() + ": " + error);
-        return whenRedisCannotAnswer(request, caller, invite);
+        return whenRedisCannotAnswer(request, caller);
+    }
+
+    /** Whether the token names this end of the session (a token of the release before names none). */
+    private static boolean namesSession(WaitToken token, long end) {
+        return token.sessionEnd() != null && token.sessionEnd().toEpochMilli() == end;
     }
 
     /** The route's {@code on-redis-failure}: a 503, or a pass unchecked. */
-    private static Admission whenRedisCannotAnswer(AdmissionRequest request, Caller caller, Invite invite) {
+    private static Admission whenRedisCannotAnswer(AdmissionRequest request, Caller caller) {
         if (request.policy().onRedisFailure() != RedisFailureMode.OPEN) {
             return new Admission.Unavailable();
         }
+        Invite invite = invite(request.policy().invites(), request.invitation());
         // Failing open lets through who could have joined: a token holder, or a caller with the
         // invitation a new place needs (its use is not counted meanwhile).
         return invite.required() && !caller.hasToken() ? refused(request.invitation()) : new Admission.Unchecked();
@@ -387,8 +395,7 @@ public class AdmissionService {
         // (or none: signed by the release before) is signed again: after a loss it proves the session.
         Long sessionEnd = joined.sessionEnd();
         boolean needsToken = !caller.hasToken() || caller.joinedAt() != null || reclaims.ofAnotherEpoch(caller.token())
-                || (sessionEnd != null && (caller.token().sessionEnd() == null
-                        || caller.token().sessionEnd().toEpochMilli() != sessionEnd));
+                || (sessionEnd != null && !namesSession(caller.token(), sessionEnd));
         return new Admission.Active(caller, needsToken ? issue(caller, null, null, request,
                 sessionEnd == null ? null : Instant.ofEpochMilli(sessionEnd)) : null, claim, joined.enqueued());
     }

@@ -134,6 +134,11 @@ final class GroupCommit<K, I, O> {
                 call = Mono.error(ex);
             }
             call.subscribe(answers -> {
+                if (answers.size() != batch.size()) {
+                    failAll(batch, new IllegalStateException("the script answered " + answers.size() + " of "
+                            + batch.size() + " " + what + " of product " + productOf.apply(key)));
+                    return;
+                }
                 for (int i = 0; i < batch.size(); i++) {
                     batch.get(i).outcome().tryEmitValue(answers.get(i));
                 }

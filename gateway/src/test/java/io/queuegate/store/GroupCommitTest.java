@@ -18,7 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The group commit's own rules, apart from Redis (the scripts' behaviour with several users in a
- * call is in {@code QueueScriptsTest}, in gateway-tests): what happens to the joins waiting behind
+ * call is in {@code GroupJoinScriptsTest} and {@code QueueScriptsTest}, in gateway-tests): what happens to the joins waiting behind
  * a call that fails, and to joins beyond what a product's lane may hold.
  */
 class GroupCommitTest {
@@ -71,6 +71,22 @@ class GroupCommitTest {
         calls.get(0).tryEmitValue(Arrays.asList((Joined) null));
         assertThat(heard).containsExactly("first: done");
         assertThat(calls).as("the next batch goes").hasSize(2);
+    }
+
+    @Test
+    void aCallThatAnswersFewerUsersThanItCarriedFailsAsAFailedCallDoes() {
+        List<Throwable> errors = new CopyOnWriteArrayList<>();
+        for (String user : List.of("first", "second", "third")) {
+            join(user).subscribe(joined -> { }, errors::add);
+        }
+
+        calls.get(0).tryEmitValue(List.of());
+
+        assertThat(errors).as("its user, and the two waiting behind it: no answer goes to the wrong user")
+                .hasSize(3).allSatisfy(error -> assertThat(error).isInstanceOf(IllegalStateException.class)
+                        .hasMessage("the script answered 0 of 1 joins of product p"));
+        assertThat(calls).hasSize(1);
+        assertThat(batcher.lanes()).as("the lane retired").isZero();
     }
 
     private Mono<Joined> join(String user) {
