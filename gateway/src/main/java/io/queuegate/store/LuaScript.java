@@ -18,8 +18,8 @@ import org.springframework.data.redis.core.script.RedisScript;
 /**
  * One script of the top-level {@code lua/} folder as Redis runs it: its own text with the files
  * it names in {@code --!include <file>} lines put in their place (each file once, the included
- * ones first), built once so its SHA1 is computed once and calls go by EVALSHA (Spring falls back
- * to EVAL when Redis answers NOSCRIPT, after a restart or a {@code SCRIPT FLUSH}). An error Redis
+ * ones first), built once so its SHA1 is computed once and calls go by EVALSHA (the
+ * {@link ScriptRunner} loads it into Redis first). An error Redis
  * reports at a line of the assembled text is traced back to the file and line it came from.
  */
 public final class LuaScript {

@@ -1,8 +1,11 @@
 package io.queuegate.store;
 
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 import org.springframework.data.redis.RedisSystemException;
@@ -22,6 +25,12 @@ import reactor.core.publisher.Mono;
  * script is given the {@link RedisEpoch} it runs in, read before the first script of every
  * connection; when Redis answers NOSCRIPT it has forgotten the scripts (a restart, a failover, a
  * {@code SCRIPT FLUSH}), so the epoch is read again before the script is loaded and run.
+ *
+ * <p>A script is loaded ({@code SCRIPT LOAD}, on every node of a cluster) before its first call,
+ * and again before its first call after Redis forgot them: one small round trip, where a first
+ * call by SHA would be answered NOSCRIPT, make the epoch be read again as if Redis had lost its
+ * data, and be sent again with the script's whole text. After a restart at a drop's peak that
+ * would be every call in flight.
  */
 public final class ScriptRunner {
 
@@ -30,6 +39,8 @@ public final class ScriptRunner {
     private final ScriptEpoch epoch;
     private final Executor bySha;
     private final Executor loading;
+    /** Each script's load into the Redis of now, made once; cleared when Redis forgets them. */
+    private final Map<LuaScript, Mono<Void>> loads = new ConcurrentHashMap<>();
 
     public ScriptRunner(ReactiveStringRedisTemplate redis, RedisGuard guard, ScriptEpoch epoch) {
         this.redis = redis;
@@ -80,16 +91,32 @@ public final class ScriptRunner {
     /** @param epochArgument the epoch argument the call needs ({@code ""} for a script of no product) */
     private Mono<List<Object>> run(LuaScript script, List<String> keys, Mono<String> epochArgument,
             Function<String, List<String>> args) {
-        Mono<List<Object>> call = epochArgument
+        Mono<List<Object>> call = loaded(script).then(epochArgument)
                 .flatMap(current -> bySha.run(script, keys, args.apply(current)))
                 .onErrorResume(ScriptsForgotten.class, forgotten -> {
                     // Another server, or this one restarted: its data may not be what the epoch said.
                     epoch.forgotten();
-                    return epochArgument.flatMap(current -> loading.run(script, keys, args.apply(current)));
+                    loads.clear();
+                    return loaded(script).then(epochArgument)
+                            .flatMap(current -> loading.run(script, keys, args.apply(current)));
                 });
         return guard.guard(call)
                 .onErrorMap(RedisSystemException.class, error -> new RedisSystemException(
                         script.traced(error.getMostSpecificCause().getMessage()), error));
+    }
+
+    /**
+     * Completes once {@code script} was sent to Redis to keep. A load that fails is not retried:
+     * the call by SHA then fails as Redis does, or is answered NOSCRIPT and loads it again, which
+     * also covers a Redis that refuses {@code SCRIPT LOAD} (the call falls back to EVAL).
+     */
+    private Mono<Void> loaded(LuaScript script) {
+        return loads.computeIfAbsent(script, unloaded -> redis
+                .execute(connection -> connection.scriptingCommands()
+                        .scriptLoad(ByteBuffer.wrap(unloaded.source().getBytes(StandardCharsets.UTF_8))))
+                .then()
+                .onErrorComplete()
+                .cache());
     }
 
     /** Redis answered NOSCRIPT to a call by SHA. */
