@@ -92,6 +92,20 @@ class LocalAnswersTest {
     }
 
     @Test
+    void theShopperWhoLeftIsToldSoAtOnceByTheInstanceTheyLeftThrough() {
+        join(0, "alice");
+        String bob = join(0, "bob").token();
+        warmUp(0, "bob", bob);
+        status(0, "bob", bob).jsonPath("$.status").isEqualTo("WAITING");
+
+        fixture.gateway(0).client().delete().uri("/queue/42").header("X-User-Id", "bob").header("Queue-Token", bob)
+                .exchange().expectStatus().isOk().expectBody().jsonPath("$.status").isEqualTo("LEFT");
+
+        // The view read before the leave is still fresh: it would say bob waits first in line.
+        status(0, "bob", bob).jsonPath("$.status").isEqualTo("NOT_FOUND");
+    }
+
+    @Test
     void rightAfterAdmissionsARankMayBeOldButNeverTooSmallAndIsExactWithinASecond() throws Exception {
         Map<String, String> tokens = new LinkedHashMap<>();
         String holder = join(0, "holder").token();
@@ -237,6 +251,11 @@ class LocalAnswersTest {
         return new Reply(result.getStatus().value(), rank == null ? -1 : Long.parseLong(rank),
                 issued != null ? issued : token, headers.getFirst(HttpHeaders.SET_COOKIE),
                 body == null ? "" : new String(body, StandardCharsets.UTF_8));
+    }
+
+    private static WebTestClient.BodyContentSpec status(int instance, String user, String token) {
+        return fixture.gateway(instance).client().get().uri("/queue/42/status").header("X-User-Id", user)
+                .header("Queue-Token", token).exchange().expectStatus().isOk().expectBody();
     }
 
     private static void order(int instance, String user, String token) {

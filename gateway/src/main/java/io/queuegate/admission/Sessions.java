@@ -116,8 +116,10 @@ public class Sessions {
      * @return whether the caller held a place
      */
     public Mono<Boolean> leave(Caller caller) {
-        return Mono.fromRunnable(() -> activeCache.forget(caller.productId(), caller.userId()))
-                .then(places.leave(caller.productId(), caller.userId()));
+        return Mono.fromRunnable(() -> {
+            activeCache.forget(caller.productId(), caller.userId());
+            local.left(caller.productId(), caller.userId());
+        }).then(places.leave(caller.productId(), caller.userId()));
     }
 
     /**

@@ -136,9 +136,20 @@ public class LineViews implements SmartLifecycle {
             product.admissions.addAndGet(users.length);
             long now = clock.millis();
             for (String user : users) {
-                product.recentlyAdmitted.put(user, now);
+                product.answeredByRedis.put(user, now);
             }
             product.moved();
+        }
+    }
+
+    /**
+     * The user gave up their place in the product through this instance: they are sent to Redis
+     * for a while, so their next status says so at once, not after the view is read again.
+     */
+    public void left(String productId, String userId) {
+        Product product = products.get(productId);
+        if (product != null) {
+            product.answeredByRedis.put(userId, clock.millis());
         }
     }
 
@@ -161,10 +172,13 @@ public class LineViews implements SmartLifecycle {
         return product == null ? 0 : Math.max(0, product.invitedJoins.get() - view.invitedJoinsHeard());
     }
 
-    /** Whether the user's admission to the product was announced lately (within twice {@link #MAX_AGE}). */
-    boolean recentlyAdmitted(String productId, String userId) {
+    /**
+     * Whether only Redis answers the user lately (within twice {@link #MAX_AGE}): their admission
+     * was announced, or they left through this instance.
+     */
+    boolean answeredByRedis(String productId, String userId) {
         Product product = products.get(productId);
-        return product != null && product.recentlyAdmitted.containsKey(userId);
+        return product != null && product.answeredByRedis.containsKey(userId);
     }
 
     /**
@@ -295,7 +309,7 @@ public class LineViews implements SmartLifecycle {
         long now = clock.millis();
         remembered.values().removeIf(known -> now - known.readAt() > REMEMBER_FOR.toMillis());
         products.values().forEach(product -> {
-            product.recentlyAdmitted.values().removeIf(heardAt -> now - heardAt > 2 * MAX_AGE.toMillis());
+            product.answeredByRedis.values().removeIf(heardAt -> now - heardAt > 2 * MAX_AGE.toMillis());
             if (now - product.askedAt > FORGET_AFTER.toMillis()) {
                 products.remove(product.productId, product);
             }
@@ -329,7 +343,8 @@ public class LineViews implements SmartLifecycle {
         private final AtomicBoolean reading = new AtomicBoolean();
         private final AtomicLong admissions = new AtomicLong();
         private final AtomicLong invitedJoins = new AtomicLong();
-        private final Map<String, Long> recentlyAdmitted = new ConcurrentHashMap<>();
+        /** User to when their place changed in a way the view does not show yet. */
+        private final Map<String, Long> answeredByRedis = new ConcurrentHashMap<>();
         private volatile LineView view;
         private volatile long askedAt;
         // Set when a change makes the read in flight (sent before it) worthless.

@@ -94,6 +94,11 @@ public class LocalAnswers {
         seen.heard(productId);
     }
 
+    /** The user gave up their place in the product through this instance: only Redis answers them for a while. */
+    public void left(String productId, String userId) {
+        views.left(productId, userId);
+    }
+
     /** Notes that the holder of {@code ticket} is still there, for the next batch of seen marks. */
     public void seen(String productId, long ticket) {
         seen.mark(productId, ticket);
@@ -102,7 +107,7 @@ public class LocalAnswers {
     private LocalStanding standing(String productId, String userId, long ticket, boolean asJoin, boolean markSeen,
             String epoch) {
         LineView view = views.fresh(productId);
-        if (view == null || views.recentlyAdmitted(productId, userId) || epoch != null && !epoch.equals(view.epoch())) {
+        if (view == null || views.answeredByRedis(productId, userId) || epoch != null && !epoch.equals(view.epoch())) {
             return null;
         }
         Placement placement = view.placementOf(ticket, clock.millis(), asJoin, views.invitedJoinedSince(productId, view));
