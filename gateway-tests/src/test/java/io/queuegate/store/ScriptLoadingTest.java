@@ -1,6 +1,7 @@
 package io.queuegate.store;
 
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
@@ -18,10 +19,11 @@ import reactor.core.publisher.Mono;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A script reaches a Redis that has never seen it, or has forgotten it, by one {@code SCRIPT LOAD}
- * before its call by SHA: no call is answered NOSCRIPT, none is sent with the script's whole text,
- * and a Redis that merely met a script for the first time is not taken for one that lost its data
- * (the epoch is not read again). A Redis that did forget is still noticed, once.
+ * A script reaches a Redis that has never seen it by one {@code SCRIPT LOAD} before its first call
+ * by SHA: no call is answered NOSCRIPT, none is sent with the script's whole text, and a Redis that
+ * merely meets a script for the first time is not taken for one that lost its data (the epoch is
+ * not read again). A Redis that did forget is noticed once, and each script is loaded again before
+ * its next first call.
  */
 class ScriptLoadingTest {
 
@@ -34,8 +36,13 @@ class ScriptLoadingTest {
     @BeforeEach
     void freshRedis() {
         redis = RedisProcess.start();
+        scripts = Scripts.on(redis, countingEpoch());
+    }
+
+    /** The fixed epoch, counting how often Redis was found to have forgotten the scripts. */
+    private ScriptEpoch countingEpoch() {
         ScriptEpoch fixed = ScriptEpoch.fixed(Scripts.EPOCH, false);
-        scripts = Scripts.on(redis, new ScriptEpoch() {
+        return new ScriptEpoch() {
             @Override
             public Mono<String> argument() {
                 return fixed.argument();
@@ -45,7 +52,7 @@ class ScriptLoadingTest {
             public void forgotten() {
                 forgotten.incrementAndGet();
             }
-        });
+        };
     }
 
     @AfterEach
@@ -81,10 +88,36 @@ class ScriptLoadingTest {
         scripts.peek("42", 10);
 
         Map<String, long[]> stats = commandStats();
-        assertThat(forgotten).as("the NOSCRIPT answer is the loss signal").hasValue(1);
-        assertThat(stats.get("evalsha")).as("one refused, then four by SHA").containsExactly(5, 1);
-        assertThat(stats).doesNotContainKey("eval");
+        assertThat(forgotten).as("the NOSCRIPT answer is the loss signal, heard once").hasValue(1);
+        // The call that found out is sent with its text (refused by SHA once more on the way, as
+        // Spring's executor does); every later first call of a script loads it before.
+        assertThat(stats.get("eval")).as("one call sent with its text").containsExactly(1, 0);
+        assertThat(stats.get("evalsha")).as("two refused, then three by SHA").containsExactly(5, 2);
         assertThat(scriptLoads(stats)).as("both loaded again, each once").containsExactly(2, 0);
+    }
+
+    @Test
+    void aRedisThatRefusesToLoadScriptsIsAskedOnceAWhileAndStillRunsThem() {
+        scripts.close();
+        redis.close();
+        redis = RedisProcess.start(List.of("rename-command SCRIPT \"\""));
+        scripts = Scripts.on(redis, countingEpoch());
+
+        assertThat(scripts.status("42", "alice", 1_000).placement().state()).isNotNull();
+        // Refused commands so far: the load, and what the client's handshake asks of an older Redis.
+        long refused = refusedCommands();
+        for (int i = 1; i <= 5; i++) {
+            assertThat(scripts.status("42", "alice", 1_000 + i).placement().state()).isNotNull();
+        }
+
+        assertThat(refusedCommands()).as("no load tried again within the second").isEqualTo(refused);
+        assertThat(commandStats().get("eval")).as("only the first call sent with its text").containsExactly(1, 0);
+        assertThat(commandStats().get("evalsha")).as("two refused, then five by SHA").containsExactly(7, 2);
+    }
+
+    private long refusedCommands() {
+        Matcher m = Pattern.compile("errorstat_ERR:count=(\\d+)").matcher(redis.commands().info("errorstats"));
+        return m.find() ? Long.parseLong(m.group(1)) : 0;
     }
 
     /** Redis 7 counts SCRIPT LOAD by itself; 6.2 (the bundled one) with the other SCRIPT commands. */

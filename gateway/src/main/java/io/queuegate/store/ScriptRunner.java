@@ -2,9 +2,11 @@ package io.queuegate.store;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
@@ -27,10 +29,9 @@ import reactor.core.publisher.Mono;
  * {@code SCRIPT FLUSH}), so the epoch is read again before the script is loaded and run.
  *
  * <p>A script is loaded ({@code SCRIPT LOAD}, on every node of a cluster) before its first call,
- * and again before its first call after Redis forgot them: one small round trip, where a first
- * call by SHA would be answered NOSCRIPT, make the epoch be read again as if Redis had lost its
- * data, and be sent again with the script's whole text. After a restart at a drop's peak that
- * would be every call in flight.
+ * and before its first call after Redis answered NOSCRIPT: a first call is then one call by SHA,
+ * where it would be answered NOSCRIPT, make the epoch be read again as if Redis had lost its
+ * data, and be sent again with the script's whole text.
  */
 public final class ScriptRunner {
 
@@ -39,7 +40,14 @@ public final class ScriptRunner {
     private final ScriptEpoch epoch;
     private final Executor bySha;
     private final Executor loading;
-    /** Each script's load into the Redis of now, made once; cleared when Redis forgets them. */
+    /** The longest a call waits for its script's load before it goes by SHA anyway. */
+    static final Duration LOAD_WAIT = Duration.ofMillis(500);
+    /** How long a failed load is not tried again. */
+    static final Duration LOAD_RETRY = Duration.ofSeconds(1);
+
+    /** The scripts loaded since Redis last answered NOSCRIPT. */
+    private final Set<LuaScript> loaded = ConcurrentHashMap.newKeySet();
+    /** Each script's load, shared while it runs. */
     private final Map<LuaScript, Mono<Void>> loads = new ConcurrentHashMap<>();
 
     public ScriptRunner(ReactiveStringRedisTemplate redis, RedisGuard guard, ScriptEpoch epoch) {
@@ -91,14 +99,15 @@ public final class ScriptRunner {
     /** @param epochArgument the epoch argument the call needs ({@code ""} for a script of no product) */
     private Mono<List<Object>> run(LuaScript script, List<String> keys, Mono<String> epochArgument,
             Function<String, List<String>> args) {
-        Mono<List<Object>> call = loaded(script).then(epochArgument)
+        Mono<List<Object>> call = ready(script).then(epochArgument)
                 .flatMap(current -> bySha.run(script, keys, args.apply(current)))
                 .onErrorResume(ScriptsForgotten.class, forgotten -> {
                     // Another server, or this one restarted: its data may not be what the epoch said.
                     epoch.forgotten();
-                    loads.clear();
-                    return loaded(script).then(epochArgument)
-                            .flatMap(current -> loading.run(script, keys, args.apply(current)));
+                    // Later calls load their script first; this one is sent with its text, to
+                    // whichever node answers it, rather than wait for a load that may be slow.
+                    loaded.clear();
+                    return epochArgument.flatMap(current -> loading.run(script, keys, args.apply(current)));
                 });
         return guard.guard(call)
                 .onErrorMap(RedisSystemException.class, error -> new RedisSystemException(
@@ -106,17 +115,30 @@ public final class ScriptRunner {
     }
 
     /**
-     * Completes once {@code script} was sent to Redis to keep. A load that fails is not retried:
-     * the call by SHA then fails as Redis does, or is answered NOSCRIPT and loads it again, which
-     * also covers a Redis that refuses {@code SCRIPT LOAD} (the call falls back to EVAL).
+     * Completes when {@code script} is in Redis's script cache, as far as this runner knows: at
+     * once when it loaded it since Redis last answered NOSCRIPT, else after one {@code SCRIPT
+     * LOAD} that the calls of the script in the meantime share. A load that fails, or takes longer
+     * than {@link #LOAD_WAIT} (a cluster node that went away and is still listed), does not fail or
+     * hold the call: it goes by SHA, and is sent with its text if refused.
      */
-    private Mono<Void> loaded(LuaScript script) {
-        return loads.computeIfAbsent(script, unloaded -> redis
-                .execute(connection -> connection.scriptingCommands()
-                        .scriptLoad(ByteBuffer.wrap(unloaded.source().getBytes(StandardCharsets.UTF_8))))
+    private Mono<Void> ready(LuaScript script) {
+        if (loaded.contains(script)) {
+            return Mono.empty();
+        }
+        return loads.computeIfAbsent(script, this::load).timeout(LOAD_WAIT, Mono.empty()).onErrorComplete();
+    }
+
+    /**
+     * One {@code SCRIPT LOAD} of {@code script}, shared by whoever asks while it runs. A failed one
+     * is tried again only after {@link #LOAD_RETRY}, so a Redis that refuses {@code SCRIPT LOAD}
+     * costs a command a while, not one a call.
+     */
+    private Mono<Void> load(LuaScript script) {
+        byte[] source = script.source().getBytes(StandardCharsets.UTF_8);
+        return redis.execute(connection -> connection.scriptingCommands().scriptLoad(ByteBuffer.wrap(source)))
                 .then()
-                .onErrorComplete()
-                .cache());
+                .doOnSuccess(done -> loaded.add(script))
+                .cache(done -> Duration.ZERO, failure -> LOAD_RETRY, () -> Duration.ZERO);
     }
 
     /** Redis answered NOSCRIPT to a call by SHA. */
