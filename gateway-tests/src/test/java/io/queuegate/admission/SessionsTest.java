@@ -51,6 +51,22 @@ class SessionsTest {
     }
 
     @Test
+    void aTokenWhoseSessionHasEndedTakesTheLongWayWithoutAskingWhetherItHolds() {
+        QueuePolicy policy = InMemoryAdmission.policy(1, Duration.ofMinutes(10), JoinChallenge.NONE,
+                RedisFailureMode.CLOSED);
+        String token = ((Admission.Active) admission.admit(policy, "alice", null, false)).issuedToken();
+        admission.admit(policy, "bob", null, false);
+
+        admission.clock.advance(Duration.ofMinutes(10));
+        int calls = admission.store.calls();
+        // The session her token names ended: no store could confirm it, so only the long way is
+        // asked, which admits bob and puts her at the back.
+        Admission again = admission.admit(policy, "alice", token, false);
+        assertThat(admission.store.calls()).isEqualTo(calls + 1);
+        assertThat(again).isInstanceOfSatisfying(Admission.Waiting.class, waiting -> assertThat(waiting.rank()).isEqualTo(1));
+    }
+
+    @Test
     void aRefusedPurchaseGivesTheClaimBackForTheNextTry() {
         String token = ((Admission.Active) admission.admit(policy, "alice", null, false)).issuedToken();
         Admission.Active buying = (Admission.Active) admission.admit(policy, "alice", token, true);

@@ -116,6 +116,12 @@ public class AdmissionService {
      * the long way, which decides, recovers, stores the rules and signs the token again.
      */
     private Mono<Admission> confirmPass(AdmissionRequest request, Caller caller) {
+        Instant signedEnd = caller.token().sessionEnd();
+        if (signedEnd == null || signedEnd.toEpochMilli() <= places.millis()) {
+            // Redis confirms only the session the token names, and only while it lasts (by a
+            // clock read after this one): asking would be a round trip that cannot confirm.
+            return admitPastTheCache(request, caller, false);
+        }
         if (!request.policy().abandonAfter().isZero()) {
             // As a join would: a product asked about is not in an outage (heard_at), so those in
             // line who stopped asking are still judged by abandon-after.
