@@ -135,7 +135,7 @@ local function permute(seed, size, x, inverse)
 end
 
 -- Drawn positions already worked out in this call, by the draw, then ticket: the permutation
--- costs tens of µs, and a call may ask for the same one twice.
+-- costs tens of microseconds, and a call may ask for the same one twice.
 local drawn = {}
 
 -- Where a ticket stands in line (before its sale opens, the draw is not known: its ticket).
