@@ -116,12 +116,9 @@ public class Sessions {
      * @return whether the caller held a place
      */
     public Mono<Boolean> leave(Caller caller) {
-        // Marked as leaving before the call and again after it, so that a status asked meanwhile
-        // and a view read before the leave both give way to Redis's answer.
-        return Mono.fromRunnable(() -> {
-            activeCache.forget(caller.productId(), caller.userId());
-            local.left(caller.productId(), caller.userId());
-        }).then(places.leave(caller.productId(), caller.userId()))
+        // Once Redis has answered, this instance's view (read before the leave) gives way to it.
+        return Mono.fromRunnable(() -> activeCache.forget(caller.productId(), caller.userId()))
+                .then(places.leave(caller.productId(), caller.userId()))
                 .doOnSuccess(held -> local.left(caller.productId(), caller.userId()));
     }
 
