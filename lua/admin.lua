@@ -48,7 +48,7 @@ elseif action == ACTION.UNDRAIN then
     redis.call('HDEL', k.settings, 'draining')
 elseif action == ACTION.STOCK then
     if value == '' then
-        forget_stock(k, before)
+        forget_stock(k, before, now)
     elseif not string.match(value, '^%d+$') then
         return redis.error_reply('a stock is a whole number of units, not ' .. tostring(value))
     else

@@ -95,22 +95,41 @@ local function session_cap(c)
     return cap
 end
 
--- Sets the stock left: from the shop ('shop') only ever lower (a late header after a newer one
--- changes nothing; a restock is an operator's or the setting's), from an operator or the setting
--- ('set') to any value. Running out is noted once ('sold_out_at'); a restock after it gives
--- everyone still in line a whole abandon-after to be seen again, as an opening does (they were
--- told to stop asking). Returns whether the stock changed.
-local function set_stock(k, c, value, source, now)
+-- Sets the stock left, from the shop ('shop', the Queue-Stock header of an answer) or from an
+-- operator or the product's setting ('set'), up or down. Shop answers overtake each other, so
+-- each change is stamped ('stock_at'): a set with the time it was made, a shop's word with when the
+-- request it answers was forwarded ('said_at', the gateway's clock). A shop's word on a request
+-- forwarded before the last change says less than that change and is ignored, whether it would
+-- raise or lower the stock; so an operator's restock stands until the shop next speaks. A count
+-- down by a sale ('sale') is no statement of the stock and leaves the stamp. Running out is noted
+-- once ('sold_out_at'); a restock after it gives everyone still in line a whole abandon-after to
+-- be seen again, as an opening does (they were told to stop asking). Returns whether the stock
+-- changed.
+local function set_stock(k, c, value, source, now, said_at)
     value = math.max(0, math.floor(value))
     local before = tonumber(c.stock)
-    if before == value or (source == 'shop' and before and value > before) then
+    if source == 'shop' and said_at and said_at < (tonumber(c.stock_at) or 0) then
+        return false
+    end
+    if before == value then
+        if source == 'set' then
+            -- An operator's word is a change even when it repeats the stock: older answers yield to it.
+            c.stock_at = tostring(math.max(tonumber(c.stock_at) or 0, now))
+            redis.call('HSET', k.settings, 'stock_at', c.stock_at)
+        end
         return false
     end
     local fields = { 'stock', tostring(value) }
-    if c.stock_src ~= source then
+    local stored_source = source == 'sale' and 'set' or source
+    if c.stock_src ~= stored_source then
         fields[#fields + 1] = 'stock_src'
-        fields[#fields + 1] = source
-        c.stock_src = source
+        fields[#fields + 1] = stored_source
+        c.stock_src = stored_source
+    end
+    if source ~= 'sale' then
+        c.stock_at = tostring(math.max(tonumber(c.stock_at) or 0, source == 'shop' and said_at or now))
+        fields[#fields + 1] = 'stock_at'
+        fields[#fields + 1] = c.stock_at
     end
     if value <= 0 and not c.sold_out_at then
         c.sold_out_at = tostring(now)
@@ -134,9 +153,11 @@ local function set_stock(k, c, value, source, now)
 end
 
 -- Forgets the stock: the product is capped by max-active alone again (an operator's choice).
-local function forget_stock(k, c)
+local function forget_stock(k, c, now)
     c.stock, c.stock_src, c.sold_out_at = false, false, false
+    c.stock_at = tostring(math.max(tonumber(c.stock_at) or 0, now))
     redis.call('HDEL', k.settings, 'stock', 'stock_src', 'sold_out_at')
+    redis.call('HSET', k.settings, 'stock_at', c.stock_at)
 end
 
 -- The stock as the replies carry it: units left, -1 while unknown.

@@ -24,6 +24,11 @@ local PRODUCT_KEYS = {
     -- BITMAP, one per line: bit <ticket> set once a place reclaimed after a loss was honoured, so
     -- each ticket comes back once (fill.lua's reclaim)
     reclaimed = 'reclaimed',
+    -- ZSET: places and sessions that ended (a sale, a leave), member the user id, score when it
+    -- ended (epoch ms), kept while a token signed before the end may still be shown (leave.lua).
+    -- Every gateway reads it when it starts and when Redis forgets, so a spent admission stays
+    -- spent after a loss whichever instance heard the end (ended.lua)
+    ended = 'ended',
 }
 local PRODUCT_CHANNELS = {
     -- admissions (space-separated user ids)

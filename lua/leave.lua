@@ -10,14 +10,17 @@
 --
 -- KEYS  settings, active, seq (keys.lua)
 -- ARGV  1 product id   2 user id   3 now (epoch ms)   4 'drop' to drop the product if it is left
---       empty, else ''   5 for a completion of an admitted user, what it sold: the units left as
---       the shop's answer said them (Queue-Stock), or 'sold' when it said none (a stock an
---       operator or the setting gave then goes down by units-per-shopper); '' for a leave. The
---       stock changes with the completion, before the freed place is filled.
+--       empty, else ''   5 'sale' when the shop's answer to an admitted user's completing request
+--       confirmed a sale (a stock an operator or the setting gave then goes down by
+--       units-per-shopper, unless the answer said the units left), '' for a leave (an explicit
+--       one, Queue-Release, or a redirect that sold nothing)   6 the units left as the shop's
+--       answer said them (Queue-Stock), '' when it said none   7 when the request that answer is
+--       for was forwarded (epoch ms, the gateway's clock), '' without one. The stock changes with
+--       the end of the session, before the freed place is filled.
 -- Reply held (1 when the user held a place), promoted (users admitted into the freed place),
 --       stream (1 when the product's slot-free event should go to the stream), abandoned (users
 --       dropped as not seen lately on the way to the freed place), stock (units left after the
---       call, -1 while unknown), sold_out (1 when this completion sold the product out); {'recover', 1}
+--       call, -1 while unknown), sold_out (1 when this call sold the product out); {'recover', 1}
 --       instead when the product must be recovered first (fill.lua's stale)
 local k = script_keys()
 local uid, now = ARGV[2], tonumber(ARGV[3])
@@ -27,14 +30,12 @@ if stale(k, c) then
 end
 local was_active = redis.call('ZREM', k.active, uid)
 local held = was_active + give_up(k, uid, c)
-local sold = ARGV[5] or ''
+local sale, said, said_at = ARGV[5] == 'sale', tonumber(ARGV[6] or ''), tonumber(ARGV[7] or '')
 local was_sold_out = sold_out(c)
-if was_active == 1 and sold ~= '' then
-    if sold ~= 'sold' then
-        set_stock(k, c, tonumber(sold), 'shop', now)
-    elseif c.stock and c.stock_src == 'set' then
-        set_stock(k, c, tonumber(c.stock) - units_of(c), 'set', now)
-    end
+if said then
+    set_stock(k, c, said, 'shop', now, said_at or now)
+elseif was_active == 1 and sale and c.stock and c.stock_src == 'set' then
+    set_stock(k, c, tonumber(c.stock) - units_of(c), 'sale', now)
 end
 redis.call('ZREM', k.arriving, uid)
 -- A deleted slot key raises no expiry event, so a leave never counts twice. A completion claim
@@ -43,6 +44,13 @@ redis.call('DEL', k:slot(uid), k:completing(uid))
 if held > 0 then
     -- Gateways that remember active users for up to a second forget this one at once.
     redis.call('PUBLISH', k.released, uid)
+    -- Every gateway learns the end from here when it starts or Redis forgets: a token signed
+    -- before it never brings the place or session back, whichever instance heard it end.
+    -- Kept while a token signed before the end lives; the key lives as long as the product's.
+    local kept = (tonumber(ARGV[8]) or 0) + (tonumber(c.ttl) or 0)
+    redis.call('ZADD', k.ended, now, uid)
+    redis.call('ZREMRANGEBYSCORE', k.ended, '-inf', '(' .. (now - kept))
+    inherit_ttl(k, k.ended)
 end
 local promoted = 0
 if c.max then
@@ -50,7 +58,8 @@ if c.max then
 end
 if ARGV[4] == 'drop' and waiting_count(k, c) == 0 and redis.call('ZCARD', k.active) == 0 and not c.mode
         and not c.draining and not c.max_override then
-    redis.call('DEL', k.settings, k.active, k.seq, k.arriving, k.left, k.returning, k.honoured, k.reclaimed)
+    redis.call('DEL', k.settings, k.active, k.seq, k.arriving, k.left, k.returning, k.honoured, k.reclaimed,
+        k.ended)
     -- The seen marks of the request that made the place (its span, or the one before when it just turned).
     local abandon = tonumber(c.abandon) or 0
     if abandon > 0 then

@@ -109,7 +109,9 @@ class ChartQueueFieldsTest {
                 "pow-difficulty", 400000,
                 "bind-token", "network",
                 "stock", 500,
-                "units-per-shopper", 2));
+                "units-per-shopper", 2,
+                "product-id-case", "keep",
+                "complete-on-redirect", "sale"));
 
         Map<String, Object> product = map(config, "queuegate.products.SNK-0042");
         assertThat(product.keySet()).containsExactlyInAnyOrderElementsOf(FIELDS);
@@ -132,7 +134,9 @@ class ChartQueueFieldsTest {
                 "pow-difficulty", 50000000,
                 "bind-token", "none",
                 "stock", 0,
-                "units-per-shopper", 3));
+                "units-per-shopper", 3,
+                "product-id-case", "fold",
+                "complete-on-redirect", "leave"));
     }
 
     @Test

@@ -107,7 +107,7 @@ class AdmissionServiceTest {
         assertThat(bob.rank()).isEqualTo(1);
 
         admission.clock.advance(Duration.ofSeconds(30));
-        admission.sessions.completed(alice.caller(), "products", null).block();
+        admission.sessions.sold(alice.caller(), "products", null, 0).block();
         Admission.Active admitted = (Admission.Active) admission.admit(policy, "bob", bob.token(), false);
         assertThat(admitted.issuedToken()).as("the waiting token is replaced by an admitted one").isNotNull();
         assertThat(admission.tokens.verify(admitted.issuedToken()).joinedAt()).isNull();

@@ -80,7 +80,12 @@ public final class InMemoryPlaceStore implements PlaceStore {
     }
 
     @Override
-    public Mono<Boolean> complete(String productId, String userId, Long unitsLeft) {
+    public Mono<Boolean> complete(String productId, String userId, Long unitsLeft, long forwardedAt) {
+        return leave(productId, userId);
+    }
+
+    @Override
+    public Mono<Boolean> endWithoutSale(String productId, String userId, Long unitsLeft, long forwardedAt) {
         return leave(productId, userId);
     }
 
@@ -106,7 +111,7 @@ public final class InMemoryPlaceStore implements PlaceStore {
     }
 
     @Override
-    public Mono<Long> lowerStock(String productId, long unitsLeft) {
+    public Mono<Long> stockSaid(String productId, long unitsLeft, long forwardedAt) {
         return call(() -> -1L);
     }
 

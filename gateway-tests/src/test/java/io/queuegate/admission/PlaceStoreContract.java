@@ -61,8 +61,8 @@ abstract class PlaceStoreContract {
         String product = product();
         join(product, "alice");
         join(product, "bob");
-        assertThat(store().complete(product, "alice", null).block()).isTrue();
-        assertThat(store().complete(product, "alice", null).block()).as("held nothing any more").isFalse();
+        assertThat(store().complete(product, "alice", null, 0).block()).isTrue();
+        assertThat(store().complete(product, "alice", null, 0).block()).as("held nothing any more").isFalse();
         Joined bob = join(product, "bob");
         assertThat(bob.placement().state()).isEqualTo(Placement.State.ACTIVE);
         assertThat(bob.enqueued()).isFalse();
@@ -111,7 +111,7 @@ abstract class PlaceStoreContract {
         assertThat(store().confirmPass(product, ONE_PLACE, "nobody").block()).isNull();
         assertThat(status(product, "nobody").placement().state()).as("asking made no place")
                 .isEqualTo(Placement.State.NOT_FOUND);
-        store().complete(product, "alice", null).block();
+        store().complete(product, "alice", null, 0).block();
         assertThat(store().confirmPass(product, ONE_PLACE, "alice").block()).as("completed").isNull();
         assertThat(store().confirmPass(product, ONE_PLACE, "bob").block()).as("the completion gave bob the place").isNotNull();
     }

@@ -27,7 +27,7 @@ class SessionsTest {
         String token = alice.issuedToken();
         admission.admit(policy, "bob", null, false);
 
-        admission.sessions.completed(alice.caller(), "products", null).block();
+        admission.sessions.sold(alice.caller(), "products", null, 0).block();
         int calls = admission.store.calls();
         // Within the second the pass was remembered for: the store is asked whether her session
         // holds, it does not, the long way decides, and she is at the back.

@@ -274,7 +274,7 @@ class RecoveryScriptsTest {
         assertThat(join("carol", NOW + 3, rules, null).stock())
                 .as("the 100 of the setting would sell 97 units that are gone: unknown until the shop or an operator says")
                 .isNull();
-        assertThat(run(scripts.scripts().stock().run(PID, 3, NOW + 4)).stock()).isEqualTo(3);
+        assertThat(run(scripts.scripts().stock().run(PID, 3, NOW + 4, NOW + 4)).stock()).isEqualTo(3);
     }
 
     @Test

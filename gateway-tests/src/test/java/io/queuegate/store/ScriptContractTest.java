@@ -57,7 +57,7 @@ class ScriptContractTest {
                 return { k.settings, k.active, k.seq, k.left, k.arriving, k:page(7), k:bucket(65535),
                     k:seen(15000, 42), k:slot('alice'), k:completing('alice'), k:invite('presale-7'),
                     k:challenge('0af3'), k.invited.seq, k.invited.left, k.returning, k.honoured, k.reclaimed,
-                    k.invited.reclaimed, k.admitted, k.released, k.slot_available, k.invited_joined }
+                    k.invited.reclaimed, k.ended, k.admitted, k.released, k.slot_available, k.invited_joined }
                 """;
         List<String> fromLua = commands.eval(lua, ScriptOutputType.MULTI, new String[0], "sneakers-1");
         QueueKeys keys = QueueKeys.of("sneakers-1");
@@ -65,9 +65,9 @@ class ScriptContractTest {
                 keys.arriving(), keys.page(7), keys.bucket(65535), keys.seen(15000, 42), keys.slot("alice"),
                 keys.completing("alice"), keys.invite("presale-7"), keys.challenge("0af3"), keys.invitedSequence(),
                 keys.invitedLeft(), keys.returning(), keys.honoured(), keys.reclaimed(), keys.invitedReclaimed(),
-                keys.admittedChannel(), keys.releasedChannel(), keys.slotAvailableChannel(),
+                keys.ended(), keys.admittedChannel(), keys.releasedChannel(), keys.slotAvailableChannel(),
                 keys.invitedJoinedChannel());
-        assertThat(fromLua.subList(0, 18)).allMatch(key -> key.startsWith("qg:{sneakers-1}:"));
+        assertThat(fromLua.subList(0, 19)).allMatch(key -> key.startsWith("qg:{sneakers-1}:"));
     }
 
     @Test

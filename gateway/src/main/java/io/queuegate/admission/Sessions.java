@@ -58,31 +58,47 @@ public class Sessions {
     }
 
     /**
-     * The shop answered the caller's completing request with a success (or {@code Queue-Release}):
-     * the session ends, the sale counts against the stock, and the place goes to the next in
-     * line. This instance forgets at once that the caller was active. Never fails: the purchase
-     * went through, and a release that could not be written only costs the session's ttl.
+     * The shop confirmed the sale of the caller's completing request: the session ends, the sale
+     * counts against the stock, and the place goes to the next in line. This instance forgets at
+     * once that the caller was active. Never fails: the purchase went through, and a release that
+     * could not be written only costs the session's ttl.
      *
      * @param unitsLeft what the shop's answer said the product has left ({@code Queue-Stock}),
      *                  or {@code null} when it said nothing
+     * @param forwardedAt when the request was forwarded (epoch ms)
      */
-    public Mono<Void> completed(Caller caller, String routeId, Long unitsLeft) {
+    public Mono<Void> sold(Caller caller, String routeId, Long unitsLeft, long forwardedAt) {
         activeCache.forget(caller.productId(), caller.userId());
-        return places.complete(caller.productId(), caller.userId(), unitsLeft)
+        return places.complete(caller.productId(), caller.userId(), unitsLeft, forwardedAt)
                 .doOnNext(held -> {
                     if (held) {
                         events.completed(caller.productId(), routeId, caller.userId());
                     }
                 })
                 .then()
-                .onErrorResume(error -> {
-                    if (RedisFailures.isRedisFailure(error)) {
-                        events.redisFailure(caller.productId(), RedisOperation.COMPLETION, error);
-                    }
-                    log.warn("Could not end the session of a completed request for product "
-                            + caller.productId() + "; the place frees when the session expires: " + error);
-                    return Mono.empty();
-                });
+                .onErrorResume(error -> endFailed(caller, error));
+    }
+
+    /**
+     * The shop ended the caller's session without a sale ({@code Queue-Release}, or a redirect that
+     * is no sale on this route): the place goes to the next in line as on a leave, and nothing is
+     * counted against the stock. Never fails, like {@link #sold}.
+     */
+    public Mono<Void> endedWithoutSale(Caller caller, Long unitsLeft, long forwardedAt) {
+        activeCache.forget(caller.productId(), caller.userId());
+        return places.endWithoutSale(caller.productId(), caller.userId(), unitsLeft, forwardedAt)
+                .doOnSuccess(held -> local.left(caller.productId(), caller.userId()))
+                .then()
+                .onErrorResume(error -> endFailed(caller, error));
+    }
+
+    private Mono<Void> endFailed(Caller caller, Throwable error) {
+        if (RedisFailures.isRedisFailure(error)) {
+            events.redisFailure(caller.productId(), RedisOperation.COMPLETION, error);
+        }
+        log.warn("Could not end the session of product " + caller.productId()
+                + " the shop's answer ended; the place frees when the session expires: " + error);
+        return Mono.empty();
     }
 
     /**

@@ -32,6 +32,8 @@ import io.queuegate.live.AdmissionNotifier;
 import io.queuegate.live.LiveStatus;
 import io.queuegate.live.StreamLimits;
 import io.queuegate.paths.CanonicalPathFilter;
+import io.queuegate.paths.OtherSpellingFilter;
+import io.queuegate.paths.ProtectedPathIndex;
 import io.queuegate.paths.RoutedTrailingSlashFilter;
 import io.queuegate.paths.TrailingSlashFilter;
 import io.queuegate.recovery.Reclaims;
@@ -239,6 +241,19 @@ class AdmissionConfiguration {
     TrailingSlashFilter queuegateTrailingSlashFilter(ObjectProvider<RouteLocator> routes,
             ObjectProvider<WeightCalculatorWebFilter> weights, QueueResponses responses, QueueEventHub events) {
         return new TrailingSlashFilter(routes, weights, responses, events);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    ProtectedPathIndex queuegateProtectedPathIndex(ObjectProvider<RouteLocator> routes) {
+        return new ProtectedPathIndex(routes);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    OtherSpellingFilter queuegateOtherSpellingFilter(ProtectedPathIndex index, QueueResponses responses,
+            QueueEventHub events) {
+        return new OtherSpellingFilter(index, responses, events);
     }
 
     @Bean

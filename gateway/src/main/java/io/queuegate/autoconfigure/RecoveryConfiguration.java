@@ -9,10 +9,12 @@ import io.queuegate.line.LineViews;
 import io.queuegate.recovery.LineRecovery;
 import io.queuegate.recovery.Reclaims;
 import io.queuegate.recovery.SessionLedger;
+import io.queuegate.recovery.SpentAdmissions;
 import io.queuegate.store.Channels;
 import io.queuegate.store.DrawSeeds;
 import io.queuegate.store.DueIndex;
 import io.queuegate.store.ProductRecovery;
+import io.queuegate.store.ProductRegistry;
 import io.queuegate.store.QueueScripts;
 import io.queuegate.store.RedisEpoch;
 
@@ -50,6 +52,16 @@ class RecoveryConfiguration {
             recovery.epochChanged();
         });
         return recovery;
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    SpentAdmissions queuegateSpentAdmissions(QueueScripts scripts, SessionLedger ledger, ProductRegistry registry,
+            RedisEpoch epoch, QueueGateProperties properties) {
+        SpentAdmissions spent = new SpentAdmissions(scripts, ledger, registry, properties.products().keySet());
+        // Whatever Redis still holds after a failover is learned too.
+        epoch.onChange(current -> spent.learn().subscribe());
+        return spent;
     }
 
     @Bean

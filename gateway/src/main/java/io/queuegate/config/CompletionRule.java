@@ -12,10 +12,13 @@ import org.springframework.web.util.pattern.PathPatternParser;
 
 /**
  * A route's {@code complete-on} rule, such as {@code "POST /api/products/{productId}/orders"}:
- * the request whose 2xx answer ends the caller's session, so the backend needs no change.
+ * the request whose 2xx answer is a sale that ends the caller's session, so the backend needs no change.
  *
- * <p>The method compared is the one the gateway sees, so a shop must act on that one too: on
- * protected routes the {@link #METHOD_OVERRIDE_HEADERS} never reach it (a shop honouring
+ * <p>The path is read as loosely as a shop could read it ({@link LooseReading}): in any letter
+ * case and without a format suffix, so {@code POST .../ORDERS} and {@code POST .../orders.json}
+ * complete the session a shop that routes them to its order action sells in. The method is
+ * compared in any letter case too, and it is the one the gateway sees, so a shop must act on that
+ * one: on protected routes the {@link #METHOD_OVERRIDE_HEADERS} never reach it (a shop honouring
  * {@code X-HTTP-Method-Override: POST} on a {@code GET} would otherwise buy without completing).
  * A {@code HEAD} request matches a {@code GET} rule: Spring MVC, like most frameworks, serves
  * {@code HEAD} with the {@code GET} handler, so it is the same purchase with the body left off.
@@ -28,6 +31,8 @@ public final class CompletionRule {
 
     /** The rule of a route without {@code complete-on}: sessions end by leave or expiry. */
     public static final CompletionRule NONE = new CompletionRule(null, null, "");
+
+    private static final PathPatternParser ANY_CASE = anyCase();
 
     private final HttpMethod method;
     private final PathPattern pattern;
@@ -47,16 +52,29 @@ public final class CompletionRule {
                     "complete-on must look like \"POST /api/products/{productId}/orders\", was \"" + rule + "\"");
         }
         HttpMethod method = HttpMethod.valueOf(parts[0].toUpperCase(Locale.ROOT));
-        PathPattern pattern = PathPatternParser.defaultInstance.parse(parts[1]);
+        PathPattern pattern = ANY_CASE.parse(parts[1]);
         return new CompletionRule(method, pattern, method.name() + " " + parts[1]);
     }
 
-    /** Whether {@code request} is the completing request. */
+    /** Whether {@code request} is the completing request, read loosely. */
     public boolean matches(ServerHttpRequest request) {
-        HttpMethod requested = request.getMethod();
-        return pattern != null
-                && (method.equals(requested) || HttpMethod.GET.equals(method) && HttpMethod.HEAD.equals(requested))
-                && pattern.matches(PathContainer.parsePath(request.getPath().pathWithinApplication().value()));
+        if (pattern == null) {
+            return false;
+        }
+        String requested = request.getMethod().name();
+        if (!requested.equalsIgnoreCase(method.name())
+                && !(HttpMethod.GET.equals(method) && requested.equalsIgnoreCase(HttpMethod.HEAD.name()))) {
+            return false;
+        }
+        String path = request.getPath().pathWithinApplication().value();
+        return pattern.matches(PathContainer.parsePath(path))
+                || pattern.matches(PathContainer.parsePath(LooseReading.of(path)));
+    }
+
+    private static PathPatternParser anyCase() {
+        PathPatternParser parser = new PathPatternParser();
+        parser.setCaseSensitive(false);
+        return parser;
     }
 
     @Override

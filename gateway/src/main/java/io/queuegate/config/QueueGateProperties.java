@@ -53,7 +53,8 @@ import org.springframework.util.unit.DataSize;
  *                        default {@code join}
  * @param routeDefaults what every route's {@code queue} block has where it sets nothing (any
  *                      route field; the route, then a product override, win over it); default none
- * @param products per-product overrides of any route {@code queue} field, by product id
+ * @param products per-product overrides of any route {@code queue} field, by product id (kept in lower
+ *                 case: {@code RD1} and {@code rd1} are one key)
  */
 @ConfigurationProperties("queuegate")
 public record QueueGateProperties(
@@ -92,12 +93,31 @@ public record QueueGateProperties(
         REFUSE
     }
 
+    /**
+     * The products by id in lower case, as routes read ids by default ({@code product-id-case: fold}):
+     * two keys that differ only in case would be one product with two settings, and fail.
+     */
+    private static Map<String, QueueSettings> folded(Map<String, QueueSettings> products) {
+        Map<String, QueueSettings> folded = new java.util.HashMap<>();
+        Map<String, String> spelledAs = new java.util.HashMap<>();
+        products.forEach((id, settings) -> {
+            String key = LooseReading.folded(id);
+            String other = spelledAs.putIfAbsent(key, id);
+            if (other != null) {
+                throw new IllegalArgumentException("queuegate.products." + other + " and queuegate.products." + id
+                        + " are one product: ids are read in any letter case (product-id-case: fold); keep one");
+            }
+            folded.put(key, settings);
+        });
+        return Map.copyOf(folded);
+    }
+
     /** The identity header when neither {@code queuegate.identity.header} nor its old alias is set. */
     public static final String DEFAULT_IDENTITY_HEADER = "X-User-Id";
 
     public QueueGateProperties {
         trustedProxies = trustedProxies == null ? List.of() : List.copyOf(trustedProxies);
-        products = products == null ? Map.of() : Map.copyOf(products);
+        products = products == null ? Map.of() : folded(products);
         routeDefaults = routeDefaults == null ? QueueSettings.EMPTY : routeDefaults;
         try {
             QueuePolicy.from(routeDefaults);

@@ -14,7 +14,7 @@ import io.queuegate.store.ProductRules;
  * @param maxActive users admitted at once; default 10
  * @param sessionTtl an admitted user's time to finish; default 10 minutes
  * @param promotion how waiting users are promoted; default {@link Promotion#PUBSUB}
- * @param completeOn the request that ends a session on a 2xx answer; default none
+ * @param completeOn the request whose 2xx answer is a sale that ends the session; default none
  * @param onRedisFailure behaviour while Redis cannot answer; default {@link RedisFailureMode#CLOSED}
  * @param productIdVariable the path variable holding the product id; default {@code productId}
  * @param productIdPattern what every product id must match whole, or {@code null} (the default:
@@ -37,6 +37,10 @@ import io.queuegate.store.ProductRules;
  *              {@code null} (the default: unknown until the shop's {@code Queue-Stock} header or an
  *              operator says it)
  * @param unitsPerShopper how many units one admission may buy; default 1
+ * @param productIdCase whether ids that differ only in letter case are one product; default
+ *                      {@link ProductIdCase#FOLD}
+ * @param completeOnRedirect what a 3xx answer to the {@code complete-on} request is; default
+ *                           {@link CompletionRedirect#LEAVE}
  */
 public record QueuePolicy(
         int maxActive,
@@ -57,7 +61,9 @@ public record QueuePolicy(
         int powDifficulty,
         BindToken bindToken,
         Long stock,
-        int unitsPerShopper) {
+        int unitsPerShopper,
+        ProductIdCase productIdCase,
+        CompletionRedirect completeOnRedirect) {
 
     // The defaults and bounds are RouteFields': named here for the code that needs one.
     public static final int DEFAULT_MAX_ACTIVE = RouteFields.MAX_ACTIVE.defaultValue();
@@ -161,16 +167,23 @@ public record QueuePolicy(
                 RouteFields.POW_DIFFICULTY.or(settings.powDifficulty()),
                 RouteFields.BIND_TOKEN.or(settings.bindToken()),
                 RouteFields.STOCK.or(settings.stock()),
-                RouteFields.UNITS_PER_SHOPPER.or(settings.unitsPerShopper()));
+                RouteFields.UNITS_PER_SHOPPER.or(settings.unitsPerShopper()),
+                RouteFields.PRODUCT_ID_CASE.or(settings.productIdCase()),
+                RouteFields.COMPLETE_ON_REDIRECT.or(settings.completeOnRedirect()));
     }
 
     /** Compiles a route's product-id-pattern, failing with a message that names the field. */
     public static Pattern compile(String pattern) {
+        return compile(pattern, 0);
+    }
+
+    /** {@link #compile(String)} with {@link Pattern} flags. */
+    public static Pattern compile(String pattern, int flags) {
         if (pattern == null || pattern.isEmpty()) {
             return null;
         }
         try {
-            return Pattern.compile(pattern);
+            return Pattern.compile(pattern, flags);
         }
         catch (PatternSyntaxException ex) {
             throw new IllegalArgumentException("product-id-pattern is not a regular expression: " + ex.getDescription()

@@ -29,8 +29,8 @@ public final class RouteFields {
             Promotion.PUBSUB, "pubsub", null, null, true, "How waiting users move up (docs/promotion.md).");
     public static final RouteField<String> COMPLETE_ON = new RouteField<>("complete-on", String.class, Format.REQUEST,
             null, "none: sessions end by leave or expiry", null, null, true,
-            "The request whose answer below 400 ends the session, \"METHOD /path/pattern\" (\"POST "
-                    + "/api/products/{productId}/orders\").");
+            "The request whose 2xx answer is a sale that ends the session, \"METHOD /path/pattern\" (\"POST "
+                    + "/api/products/{productId}/orders\"), matched in any letter case and with a format suffix.");
     public static final RouteField<RedisFailureMode> ON_REDIS_FAILURE = new RouteField<>("on-redis-failure",
             RedisFailureMode.class, Format.ANY, RedisFailureMode.CLOSED, "closed", null, null, true,
             "While Redis cannot answer: closed answers 503, open forwards unchecked.");
@@ -85,12 +85,20 @@ public final class RouteFields {
     public static final RouteField<Integer> UNITS_PER_SHOPPER = new RouteField<>("units-per-shopper", Integer.class,
             Format.ANY, 1, "1", 1L, null, true,
             "How many units one admission may buy, for counting the stock; at least 1.");
+    public static final RouteField<ProductIdCase> PRODUCT_ID_CASE = new RouteField<>("product-id-case",
+            ProductIdCase.class, Format.ANY, ProductIdCase.FOLD, "fold", null, null, false,
+            "Whether ids that differ only in letter case are one product: fold (RD1 is rd1, as a shop that reads "
+                    + "paths in any case serves them) or keep (for shops whose ids and routes are case-sensitive).");
+    public static final RouteField<CompletionRedirect> COMPLETE_ON_REDIRECT = new RouteField<>("complete-on-redirect",
+            CompletionRedirect.class, Format.ANY, CompletionRedirect.LEAVE, "leave", null, null, true,
+            "What a 3xx answer to the complete-on request is: leave (the session ends, no stock counted: a refused "
+                    + "order sent back to the cart) or sale (the shop redirects only after a successful order).");
 
     /** Every field, in {@link QueueSettings}' order. */
     public static final List<RouteField<?>> ALL = List.of(MAX_ACTIVE, SESSION_TTL, PROMOTION, COMPLETE_ON,
             ON_REDIS_FAILURE, PRODUCT_ID_VARIABLE, PRODUCT_ID_PATTERN, OPENS_AT, CLOSES_AT, MAX_ADMIT_PER_MINUTE,
             ABANDON_AFTER, ARRIVAL_TTL, DISPLAY_NAME, INVITES, JOIN_CHALLENGE, POW_DIFFICULTY, BIND_TOKEN, STOCK,
-            UNITS_PER_SHOPPER);
+            UNITS_PER_SHOPPER, PRODUCT_ID_CASE, COMPLETE_ON_REDIRECT);
 
     private RouteFields() {
     }

@@ -27,7 +27,10 @@ public enum Trigger {
     PROMOTE("promote"),
 
     /** An operator's change through the {@code queues} endpoint. */
-    ADMIN("admin");
+    ADMIN("admin"),
+
+    /** The shop's {@code Queue-Stock} header raised the stock, freeing places. */
+    RESTOCK("restock");
 
     private final String value;
 

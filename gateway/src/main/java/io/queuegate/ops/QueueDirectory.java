@@ -72,7 +72,8 @@ public class QueueDirectory {
     }
 
     public boolean isConfigured(String productId) {
-        return configured.contains(productId);
+        // Configured ids are kept in lower case; a route that keeps case may spell them otherwise.
+        return configured.contains(productId) || configured.contains(productId.toLowerCase(java.util.Locale.ROOT));
     }
 
     public int max() {

@@ -1,7 +1,5 @@
 package io.queuegate.paths;
 
-import java.util.HashSet;
-import java.util.Set;
 
 import io.queuegate.events.QueueEvents;
 import io.queuegate.routes.RouteQueuePolicies;
@@ -9,15 +7,12 @@ import io.queuegate.web.QueueResponses;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.cloud.gateway.filter.WeightCalculatorWebFilter;
-import org.springframework.cloud.gateway.route.Route;
 import org.springframework.cloud.gateway.route.RouteLocator;
-import org.springframework.cloud.gateway.support.ServerWebExchangeUtils;
 import org.springframework.core.Ordered;
 import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebFilter;
 import org.springframework.web.server.WebFilterChain;
 
-import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
@@ -72,27 +67,6 @@ public class TrailingSlashFilter implements WebFilter, Ordered {
         if (locator == null) {
             return Mono.just(false);
         }
-        ServerWebExchange probe = exchange.mutate().request(request -> request.path(withoutSlash)).build();
-        // Route predicates write what they matched into the exchange's attributes, which the
-        // probe shares: whatever the probe added is taken away again, before the request goes on
-        // (afterwards it would take away what routing and the route's filters wrote).
-        Set<String> before = new HashSet<>(exchange.getAttributes().keySet());
-        Runnable restore = () -> exchange.getAttributes().keySet().retainAll(before);
-        return locator.getRoutes()
-                .filter(RouteQueuePolicies::isProtected)
-                .concatMap(route -> matches(route, probe))
-                .any(Boolean::booleanValue)
-                .map(found -> {
-                    restore.run();
-                    return found;
-                })
-                .doOnError(error -> restore.run())
-                .doOnCancel(restore);
-    }
-
-    private static Mono<Boolean> matches(Route route, ServerWebExchange probe) {
-        // As the gateway's handler mapping does: a Weight predicate asks which route it is testing.
-        probe.getAttributes().put(ServerWebExchangeUtils.GATEWAY_PREDICATE_ROUTE_ATTR, route.getId());
-        return Flux.from(route.getPredicate().apply(probe)).next().defaultIfEmpty(false);
+        return RouteProbe.anyReaches(exchange, locator.getRoutes().filter(RouteQueuePolicies::isProtected), withoutSlash);
     }
 }

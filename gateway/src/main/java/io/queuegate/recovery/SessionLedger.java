@@ -112,6 +112,15 @@ public final class SessionLedger implements QueueEvents, SmartLifecycle {
                 before == null ? 0 : before.endsAt(), Math.max(now, before == null ? 0 : before.admittedAt() + 1)));
     }
 
+    /**
+     * The user's place or session ended at {@code at} (epoch ms), as Redis's record of ends says: for
+     * an instance that did not hear it (it started later). A later admission stays running.
+     */
+    public void endedAt(String productId, String userId, long at) {
+        update(productId, userId, before -> before == null ? new Session(0, 0, at)
+                : at <= before.endedAt() ? before : new Session(before.admittedAt(), before.endsAt(), at));
+    }
+
     /** What is known of the user's last session on the product, or {@code null}. */
     public Session of(String productId, String userId) {
         return sessions.getIfPresent(new Key(productId, userId));

@@ -7,6 +7,8 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 
+import io.queuegate.config.LooseReading;
+import io.queuegate.config.ProductIdCase;
 import io.queuegate.config.QueuePolicy;
 import io.queuegate.config.QueueSettings;
 
@@ -47,7 +49,8 @@ public class RouteQueuePolicies {
     /**
      * @param routeDefaults what a route's queue block has where it sets nothing
      *                      ({@code queuegate.route-defaults})
-     * @param productOverrides the per-product overrides ({@code queuegate.products})
+     * @param productOverrides the per-product overrides ({@code queuegate.products}), by product id in
+     *                         lower case
      */
     public RouteQueuePolicies(QueueSettings routeDefaults, Map<String, QueueSettings> productOverrides) {
         this.routeDefaults = routeDefaults;
@@ -81,7 +84,24 @@ public class RouteQueuePolicies {
         return variable != null ? variable : QueuePolicy.DEFAULT_PRODUCT_ID_VARIABLE;
     }
 
-    /** What every product id of this protected route must match, or {@code null}. Fails on an invalid pattern. */
+    /**
+     * The product id a path variable of this protected route spells, read loosely: without a format
+     * suffix ({@code 10.json} is {@code 10}) and, unless the route keeps case
+     * ({@code product-id-case: keep}), in lower case. {@code null} stays {@code null}.
+     */
+    public String productId(Route route, String variable) {
+        if (variable == null) {
+            return null;
+        }
+        String id = LooseReading.withoutSuffix(variable);
+        return routeSettings(route).productIdCase() == ProductIdCase.KEEP ? id : LooseReading.folded(id);
+    }
+
+    /**
+     * What every product id of this protected route must match, or {@code null}. Fails on an invalid
+     * pattern. Ids read in lower case are matched in any case ({@code [A-Z]{3}} takes {@code snk}):
+     * the pattern gives each product one spelling, and the reading already gave it one case.
+     */
     public Pattern productIdPattern(Route route) {
         return entry(route).pattern().get();
     }
@@ -89,7 +109,7 @@ public class RouteQueuePolicies {
     /** The policy for one product on one route; the product id must be validated. */
     public QueuePolicy policy(Route route, String productId) {
         RouteEntry entry = entry(route);
-        QueueSettings override = productOverrides.get(productId);
+        QueueSettings override = productOverrides.get(LooseReading.folded(productId));
         // Products without an override share their route's policy; overrides are configured, so few.
         QueuePolicy policy = override == null ? entry.policy()
                 : entry.byProduct().computeIfAbsent(productId,
@@ -110,7 +130,7 @@ public class RouteQueuePolicies {
         if (served != null) {
             return new ProductLabel(served.displayName(), served.opensAt());
         }
-        QueueSettings override = productOverrides.get(productId);
+        QueueSettings override = productOverrides.get(LooseReading.folded(productId));
         if (override == null) {
             return ProductLabel.NONE;
         }
@@ -135,7 +155,8 @@ public class RouteQueuePolicies {
             }
             QueueSettings settings = routeDefaults.overriddenBy(bind(route));
             entry = new RouteEntry(route, settings, new ConcurrentHashMap<>(), LazyPolicy.of(settings),
-                    new LazyPattern(settings.productIdPattern()));
+                    new LazyPattern(settings.productIdPattern(),
+                            settings.productIdCase() == ProductIdCase.KEEP ? 0 : Pattern.CASE_INSENSITIVE));
             byRoute.put(route.getId(), entry);
         }
         return entry;
@@ -179,16 +200,18 @@ public class RouteQueuePolicies {
     private static final class LazyPattern {
 
         private final String source;
+        private final int flags;
         private volatile Optional<Pattern> compiled;
 
-        private LazyPattern(String source) {
+        private LazyPattern(String source, int flags) {
             this.source = source;
+            this.flags = flags;
         }
 
         Pattern get() {
             Optional<Pattern> current = compiled;
             if (current == null) {
-                current = Optional.ofNullable(QueuePolicy.compile(source));
+                current = Optional.ofNullable(QueuePolicy.compile(source, flags));
                 compiled = current;
             }
             return current.orElse(null);

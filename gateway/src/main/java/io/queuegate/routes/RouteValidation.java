@@ -109,7 +109,7 @@ public class RouteValidation implements SmartInitializingSingleton, ApplicationL
                 QueuePolicy policy = QueuePolicy.from(settings);
                 requireInvitationKeys(policy);
                 strategies.add(policy.promotion());
-                patterns.put(route.getId(), policy.productIdPattern());
+                patterns.put(route.getId(), policies.productIdPattern(route));
                 for (QueueSettings override : productOverrides.values()) {
                     strategies.add(QueuePolicy.from(settings.overriddenBy(override)).promotion());
                 }

@@ -9,8 +9,8 @@ import reactor.core.publisher.Mono;
 
 /**
  * What the admission decision asks of the store about shoppers' places: a join (or finding where
- * a shopper stands) under a product's rules, an admitted shopper's pass confirmed, the end of a
- * session, a leave, a completion claim given back, and what the shop said of the stock.
+ * a shopper stands) under a product's rules, an admitted shopper's pass confirmed, a sale, an end
+ * without one, a leave, a completion claim given back, and what the shop said of the stock.
  * {@link ProductQueues} answers it from Redis, one script a call; admission's own tests answer it
  * from memory, and a contract test holds both to the same answers.
  */
@@ -44,12 +44,23 @@ public interface PlaceStore {
     Mono<PlaceStatus> status(String productId, String userId, Reclaim reclaim);
 
     /**
-     * Ends an admitted user's session after their completing request succeeded, counting the sale
-     * ({@code unitsLeft}: what the shop said is left, or {@code null}).
+     * Ends an admitted user's session on a sale the shop confirmed, counting it against the stock.
      *
+     * @param unitsLeft what the shop's answer said is left ({@code Queue-Stock}), or {@code null}
+     * @param forwardedAt when the completing request was forwarded (epoch ms)
      * @return whether the user held a place
      */
-    Mono<Boolean> complete(String productId, String userId, Long unitsLeft);
+    Mono<Boolean> complete(String productId, String userId, Long unitsLeft, long forwardedAt);
+
+    /**
+     * Ends the user's place on the shop's word without a sale ({@code Queue-Release}, a redirect that
+     * sold nothing), and refills it at once; nothing is counted against the stock.
+     *
+     * @param unitsLeft what the shop's answer said is left ({@code Queue-Stock}), or {@code null}
+     * @param forwardedAt when the request was forwarded (epoch ms)
+     * @return whether the user held a place
+     */
+    Mono<Boolean> endWithoutSale(String productId, String userId, Long unitsLeft, long forwardedAt);
 
     /**
      * Gives back a completion claim whose request the shop refused, if that request still holds it.
@@ -73,9 +84,11 @@ public interface PlaceStore {
     Mono<Boolean> unknown(String productId, String userId);
 
     /**
-     * The shop said what is left of a product; believed only when lower than what the store holds.
+     * The shop said what is left of a product, up or down; ignored when the request it answered was
+     * forwarded before the stock's last change.
      *
+     * @param forwardedAt when the request was forwarded (epoch ms)
      * @return the units left after it, -1 when the store holds nothing of the product
      */
-    Mono<Long> lowerStock(String productId, long unitsLeft);
+    Mono<Long> stockSaid(String productId, long unitsLeft, long forwardedAt);
 }

@@ -81,7 +81,8 @@ public final class ProductQueues implements PlaceStore {
     /** Whether the product is configured ({@code queuegate.products}): its state outlives its sessions. */
     @Override
     public boolean isConfigured(String productId) {
-        return configured.contains(productId);
+        // Configured ids are kept in lower case; a route that keeps case may spell them otherwise.
+        return configured.contains(productId) || configured.contains(productId.toLowerCase(java.util.Locale.ROOT));
     }
 
     /**
@@ -119,7 +120,7 @@ public final class ProductQueues implements PlaceStore {
         long now = clock.millis();
         recovery.rulesUsed(productId, rules);
         JoinScript.Args args = new JoinScript.Args(productId, now, rules, idleTtl.plus(rules.sessionTtl()),
-                drawSeed(productId, rules, now), joiners, configured.contains(productId));
+                drawSeed(productId, rules, now), joiners, isConfigured(productId));
         return recovering(productId, rules, scripts.join().run(args)).doOnNext(result -> {
             events.promoted(productId, Trigger.JOIN, result.promoted());
             events.abandoned(productId, Trigger.JOIN, result.abandoned());
@@ -219,28 +220,46 @@ public final class ProductQueues implements PlaceStore {
     }
 
     /**
-     * {@link #complete(String, String)}, counting the sale: {@code unitsLeft} is what the shop's
+     * Ends an admitted user's session on a sale the shop confirmed: {@code unitsLeft} is what its
      * answer said is left ({@code Queue-Stock}), or {@code null} when it said nothing (a stock an
      * operator or the setting gave then goes down by units-per-shopper).
      */
     @Override
-    public Mono<Boolean> complete(String productId, String userId, Long unitsLeft) {
-        return release(productId, userId, Trigger.COMPLETION, false,
-                unitsLeft == null ? LeaveScript.Sale.sold() : LeaveScript.Sale.shopSays(unitsLeft));
+    public Mono<Boolean> complete(String productId, String userId, Long unitsLeft, long forwardedAt) {
+        return release(productId, userId, Trigger.COMPLETION, false, LeaveScript.Ending.sale(unitsLeft, forwardedAt));
     }
 
     /**
-     * The shop's answer to a request that completed nothing said what is left ({@code Queue-Stock}):
-     * believed only when lower than what Redis holds.
+     * Ends the user's place on the shop's word without a sale ({@code Queue-Release}, a redirect
+     * that sold nothing), and notes what its answer said is left.
+     */
+    @Override
+    public Mono<Boolean> endWithoutSale(String productId, String userId, Long unitsLeft, long forwardedAt) {
+        return release(productId, userId, Trigger.LEAVE, false, LeaveScript.Ending.withoutSale(unitsLeft, forwardedAt))
+                .doOnNext(held -> {
+                    if (held) {
+                        events.left(productId, userId);
+                    }
+                });
+    }
+
+    /**
+     * The shop's answer to a request that ended nothing said what is left ({@code Queue-Stock}):
+     * believed unless the request was forwarded before the stock's last change.
      *
      * @return the units left after it, -1 when Redis holds nothing of the product
      */
     @Override
-    public Mono<Long> lowerStock(String productId, long unitsLeft) {
-        return recovering(productId, null, Mono.defer(() -> scripts.stock().run(productId, unitsLeft, clock.millis())))
-                .map(result -> {
+    public Mono<Long> stockSaid(String productId, long unitsLeft, long forwardedAt) {
+        return recovering(productId, null, Mono.defer(() -> scripts.stock().run(productId, unitsLeft, clock.millis(),
+                forwardedAt))).map(result -> {
                     if (result.changed()) {
                         events.stockChanged(productId, result.stock(), StockSource.SHOP, result.soldOut());
+                    }
+                    events.promoted(productId, Trigger.RESTOCK, result.promoted());
+                    events.abandoned(productId, Trigger.RESTOCK, result.abandoned());
+                    if (result.promoted() > 0) {
+                        due.mark(productId);
                     }
                     return result.stock();
                 });
@@ -263,16 +282,16 @@ public final class ProductQueues implements PlaceStore {
     }
 
     private Mono<Boolean> release(String productId, String userId, Trigger trigger, boolean drop) {
-        return release(productId, userId, trigger, drop, LeaveScript.Sale.LEAVE);
+        return release(productId, userId, trigger, drop, LeaveScript.Ending.LEAVE);
     }
 
     private Mono<Boolean> release(String productId, String userId, Trigger trigger, boolean drop,
-            LeaveScript.Sale sale) {
+            LeaveScript.Ending ending) {
         return recovering(productId, null, Mono.defer(() -> scripts.leave().run(productId, userId, clock.millis(),
-                        drop, sale)))
+                        drop, ending, idleTtl)))
                 .flatMap(left -> {
-            if (sale != LeaveScript.Sale.LEAVE && left.held() && left.stock() >= 0) {
-                events.stockChanged(productId, left.stock(), sale.shopSaid() ? StockSource.SHOP : StockSource.SALE,
+            if ((ending.shopSaid() || ending.sale() && left.held()) && left.stock() >= 0) {
+                events.stockChanged(productId, left.stock(), ending.shopSaid() ? StockSource.SHOP : StockSource.SALE,
                         left.soldOut());
             }
             events.promoted(productId, trigger, left.promoted());

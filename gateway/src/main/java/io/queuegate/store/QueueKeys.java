@@ -169,6 +169,14 @@ public final class QueueKeys {
         return prefix + "honoured";
     }
 
+    /**
+     * ZSET of the user ids whose place or session ended, scored by when (epoch ms), kept while a
+     * token signed before the end lives; every instance learns it at startup and after a loss.
+     */
+    public String ended() {
+        return prefix + "ended";
+    }
+
     /** BITMAP of the tickets whose places were reclaimed after a loss, each once. */
     public String reclaimed() {
         return prefix + "reclaimed";

@@ -3,6 +3,7 @@ package io.queuegate.store;
 import io.queuegate.store.script.AdminScript;
 import io.queuegate.store.script.ClaimScript;
 import io.queuegate.store.script.DueScript;
+import io.queuegate.store.script.EndedScript;
 import io.queuegate.store.script.ExpireScript;
 import io.queuegate.store.script.JoinScript;
 import io.queuegate.store.script.LeaveScript;
@@ -43,6 +44,7 @@ public final class QueueScripts {
     private final UnclaimScript unclaim;
     private final RecoverScript recover;
     private final StockScript stock;
+    private final EndedScript ended;
 
     public QueueScripts(ScriptRunner runner) {
         this.join = new JoinScript(runner);
@@ -63,6 +65,7 @@ public final class QueueScripts {
         this.unclaim = new UnclaimScript(runner);
         this.recover = new RecoverScript(runner);
         this.stock = new StockScript(runner);
+        this.ended = new EndedScript(runner);
     }
 
     public JoinScript join() {
@@ -135,5 +138,9 @@ public final class QueueScripts {
 
     public StockScript stock() {
         return stock;
+    }
+
+    public EndedScript ended() {
+        return ended;
     }
 }

@@ -18,6 +18,7 @@ import io.queuegate.admission.QueueRejection;
 import io.queuegate.admission.Refusal;
 import io.queuegate.admission.Sessions;
 import io.queuegate.challenge.ProofOfWork;
+import io.queuegate.config.CompletionRedirect;
 import io.queuegate.config.InviteMode;
 import io.queuegate.config.QueueGateProperties;
 import io.queuegate.config.QueuePolicy;
@@ -116,7 +117,8 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
         String productId;
         QueuePolicy policy;
         try {
-            productId = ServerWebExchangeUtils.getUriTemplateVariables(exchange).get(policies.productIdVariable(route));
+            productId = policies.productId(route,
+                    ServerWebExchangeUtils.getUriTemplateVariables(exchange).get(policies.productIdVariable(route)));
             Identifiers.requireProductId(productId, policies.productIdPattern(route));
             if (refuseUnknown && !sessions.isConfigured(productId)) {
                 throw new QueueRejection(Refusal.UNKNOWN_PRODUCT, null);
@@ -160,7 +162,7 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
                                 request.getHeaders().getFirst(ProofOfWork.HEADER)))
                         .flatMap(decision -> act(forwardable, chain, decision,
                                 new Asked(route.getId(), productId, identity.orElse(null), policy.displayName(),
-                                        cleanAddressBar),
+                                        cleanAddressBar, policy.completeOnRedirect() == CompletionRedirect.SALE),
                                 Duration.ofNanos(System.nanoTime() - started))));
     }
 
@@ -169,9 +171,10 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
      *
      * @param identity the caller's identity, {@code null} for an anonymous caller
      * @param cleanAddressBar whether an admitted browser is sent to the address without its invitation
+     * @param redirectIsSale whether a {@code 3xx} answer to the completing request is a sale
      */
     private record Asked(String routeId, String productId, String identity, String displayName,
-            boolean cleanAddressBar) {
+            boolean cleanAddressBar, boolean redirectIsSale) {
     }
 
     /**
@@ -241,7 +244,8 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
         String routeId = asked.routeId();
         if (decision instanceof Admission.Active active) {
             events.decided(routeId, Decision.ACTIVE, took);
-            return asked.cleanAddressBar() ? withoutInvitation(exchange, active) : forward(exchange, chain, active, routeId);
+            return asked.cleanAddressBar() ? withoutInvitation(exchange, active)
+                    : forward(exchange, chain, active, routeId, asked.redirectIsSale());
         }
         if (decision instanceof Admission.Waiting waiting) {
             events.decided(routeId, Decision.WAITING, took);
@@ -274,13 +278,14 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
     }
 
     private Mono<Void> forward(ServerWebExchange exchange, GatewayFilterChain chain, Admission.Active active,
-            String routeId) {
+            String routeId, boolean redirectIsSale) {
         responses.attachToken(exchange, active.issuedToken());
         Caller caller = active.caller();
         String forwardedIdentity = caller.forwardedIdentity();
         exchange.getAttributes().put(ForwardedRequestHeaders.IDENTITY,
                 forwardedIdentity == null ? ForwardedRequestHeaders.ANONYMOUS : forwardedIdentity);
-        Completion completion = new Completion(caller, routeId, active.claim(), active.madePlace());
+        Completion completion = new Completion(caller, routeId, active.claim(), active.madePlace(),
+                redirectIsSale, clock.millis());
         // Before the answer leaves, so a client that sees its order succeed can no longer pass.
         exchange.getResponse().beforeCommit(() -> completion.end(exchange));
         // The token itself stays here: ForwardedRequestHeaders leaves it out of the forwarded request.
@@ -300,13 +305,16 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
     }
 
     /**
-     * How one forwarded request ends the session: when the backend says so ({@code Queue-Release:
-     * true}, on any status), or when it held the session's completion claim and the shop answered
-     * it with a success (below 400: a redirect after a purchase is a success). A claim is given back
-     * only when the shop itself answered with a failure, so the shopper can try again. Whenever
-     * the shop's answer is unknown (the client went away, the gateway timed out or could not reach
-     * the shop, the body was too large) the purchase may have gone through: the claim stays, and
-     * ends with the session.
+     * How one forwarded request ends the session, by what the shop answered. A sale is what the shop
+     * confirms: a {@code 2xx} answer to the request that holds the session's completion claim (or a
+     * {@code 3xx}, on a route whose {@code complete-on-redirect} is {@code sale}) ends the session
+     * and counts against the stock. A {@code 3xx} that is no sale (a refused order sent back to the
+     * cart) and {@code Queue-Release: true} (on any status) end it as a leave: the place frees and
+     * nothing is counted. A {@code 4xx} or {@code 5xx} gives the claim back, so the shopper can try
+     * again. Whenever the shop's answer is unknown (the client went away, the gateway timed out or
+     * could not reach the shop, the body was too large) the purchase may have gone through: the
+     * claim stays, and ends with the session. The shop's {@code Queue-Stock} is noted on every
+     * answer, stamped with when the request was forwarded.
      */
     private final class Completion {
 
@@ -314,30 +322,39 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
         private final String routeId;
         private final String claim;
         private final boolean madePlace;
+        private final boolean redirectIsSale;
+        private final long forwardedAt;
 
-        Completion(Caller caller, String routeId, String claim, boolean madePlace) {
+        Completion(Caller caller, String routeId, String claim, boolean madePlace, boolean redirectIsSale,
+                long forwardedAt) {
             this.caller = caller;
             this.routeId = routeId;
             this.claim = claim;
             this.madePlace = madePlace;
+            this.redirectIsSale = redirectIsSale;
+            this.forwardedAt = forwardedAt;
         }
 
         Mono<Void> end(ServerWebExchange exchange) {
             HttpStatusCode status = exchange.getResponse().getStatusCode();
-            boolean shopAnswered = exchange.getAttribute(ServerWebExchangeUtils.CLIENT_RESPONSE_ATTR) != null;
-            if (madePlace && shopAnswered && status != null && status.value() == 404
-                    && !sessions.isConfigured(caller.productId())) {
+            boolean shopAnswered = exchange.getAttribute(ServerWebExchangeUtils.CLIENT_RESPONSE_ATTR) != null
+                    && status != null;
+            if (madePlace && shopAnswered && status.value() == 404 && !sessions.isConfigured(caller.productId())) {
                 // The shop sells no such product: the place this request made goes, and with it
                 // the product's state, unless someone else is in it (an invented id costs nothing).
                 return sessions.noSuchProduct(caller);
             }
-            boolean claimed = claim != null;
+            boolean claimed = claim != null && shopAnswered;
             Long unitsLeft = shopAnswered ? StockHeader.unitsLeft(exchange) : null;
-            if (ReleaseHeader.released(exchange) || (claimed && shopAnswered && status != null && status.value() < 400)) {
-                return sessions.completed(caller, routeId, unitsLeft);
+            if (claimed && (status.is2xxSuccessful() || status.is3xxRedirection() && redirectIsSale)) {
+                return sessions.sold(caller, routeId, unitsLeft, forwardedAt);
             }
-            Mono<Void> stock = unitsLeft == null ? Mono.empty() : admission.stockSaid(caller.productId(), unitsLeft);
-            return claimed && shopAnswered ? sessions.completionRefused(caller, claim).then(stock) : stock;
+            if (ReleaseHeader.released(exchange) || claimed && status.is3xxRedirection()) {
+                return sessions.endedWithoutSale(caller, unitsLeft, forwardedAt);
+            }
+            Mono<Void> stock = unitsLeft == null ? Mono.empty()
+                    : admission.stockSaid(caller.productId(), unitsLeft, forwardedAt);
+            return claimed ? sessions.completionRefused(caller, claim).then(stock) : stock;
         }
     }
 }

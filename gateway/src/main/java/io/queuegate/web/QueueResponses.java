@@ -203,6 +203,15 @@ public class QueueResponses {
         return response.setComplete();
     }
 
+    /** {@code 308 Permanent Redirect} to {@code location}: the client sends the same request there. */
+    public Mono<Void> permanentRedirect(ServerWebExchange exchange, URI location) {
+        ServerHttpResponse response = exchange.getResponse();
+        response.setStatusCode(HttpStatus.PERMANENT_REDIRECT);
+        response.getHeaders().setLocation(location);
+        response.getHeaders().setCacheControl("no-store");
+        return response.setComplete();
+    }
+
     public Mono<Void> status(ServerWebExchange exchange, HttpStatus status, StatusBody body) {
         exchange.getResponse().setStatusCode(status);
         exchange.getResponse().getHeaders().setCacheControl("no-store");

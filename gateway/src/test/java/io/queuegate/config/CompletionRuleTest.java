@@ -11,12 +11,25 @@ class CompletionRuleTest {
     private static final CompletionRule CHECKOUT = CompletionRule.parse("GET /api/products/{productId}/checkout");
 
     @Test
-    void matchesItsMethodAndPathExactly() {
+    void matchesItsMethodAndPath() {
         assertThat(ORDER.matches(MockServerHttpRequest.post("/api/products/42/orders").build())).isTrue();
         assertThat(ORDER.matches(MockServerHttpRequest.put("/api/products/42/orders").build())).isFalse();
-        assertThat(ORDER.matches(MockServerHttpRequest.post("/api/products/42/ORDERS").build())).isFalse();
+        assertThat(ORDER.matches(MockServerHttpRequest.post("/api/products/42/order").build())).isFalse();
+        assertThat(ORDER.matches(MockServerHttpRequest.post("/api/products/42/orders/17").build())).isFalse();
         assertThat(CompletionRule.NONE.matches(MockServerHttpRequest.post("/api/products/42/orders").build()))
                 .isFalse();
+    }
+
+    /** Express and ASP.NET route in any letter case, Rails with a format suffix: the same order. */
+    @Test
+    void matchesTheOrderAsLooselyAsAShopReadsIt() {
+        for (String path : new String[] {"/api/products/42/ORDERS", "/API/Products/42/Orders",
+                "/api/products/42/orders.json", "/api/products/42/Orders.XML"}) {
+            assertThat(ORDER.matches(MockServerHttpRequest.post(path).build())).as(path).isTrue();
+        }
+        assertThat(ORDER.matches(MockServerHttpRequest.method(org.springframework.http.HttpMethod.valueOf("post"),
+                java.net.URI.create("/api/products/42/orders")).build())).as("a method in lower case").isTrue();
+        assertThat(ORDER.matches(MockServerHttpRequest.post("/api/products/42/orders.json.bak1").build())).isFalse();
     }
 
     /** A shop on Spring MVC (like many others) answers HEAD with its GET handler: the same purchase. */

@@ -79,6 +79,15 @@ class QueueGatePropertiesTest {
     }
 
     @Test
+    void keepsProductsInLowerCaseAndRefusesTwoKeysThatAreOneProduct() {
+        runner.withPropertyValues(SECRET, "queuegate.products.RD1.max-active=3").run(context ->
+                assertThat(context.getBean(QueueGateProperties.class).products()).containsOnlyKeys("rd1"));
+        runner.withPropertyValues(SECRET, "queuegate.products.RD1.max-active=3", "queuegate.products.rd1.max-active=4")
+                .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
+                        .hasMessageContaining("are one product"));
+    }
+
+    @Test
     void refusesToStartWithAShortSecret() {
         runner.withPropertyValues("queuegate.token.secret=too-short").run(context -> assertThat(context).hasFailed()
                 .getFailure().rootCause().hasMessageContaining("must be at least 32 bytes"));
@@ -152,9 +161,9 @@ class QueueGatePropertiesTest {
     @Test
     void productOverridesWinOverTheRouteBlock() {
         QueueSettings route = new QueueSettings(10, null, Promotion.SCHEDULER, null, null, null, null, null, null, null,
-                null, null, null, null, JoinChallenge.POW, null, null, null, null);
+                null, null, null, null, JoinChallenge.POW, null, null, null, null, null, null);
         QueueSettings product = new QueueSettings(3, null, null, null, RedisFailureMode.OPEN, null, null, null, null, null,
-                null, null, null, null, null, 50_000, BindToken.NETWORK, null, null);
+                null, null, null, null, null, 50_000, BindToken.NETWORK, null, null, null, null);
         QueuePolicy policy = QueuePolicy.from(route.overriddenBy(product));
         assertThat(policy.maxActive()).isEqualTo(3);
         assertThat(policy.promotion()).isEqualTo(Promotion.SCHEDULER);

@@ -29,7 +29,8 @@ class TriggerTest {
                 entry(Trigger.UNKNOWN_PRODUCT, "unknown"),
                 entry(Trigger.EXPIRY, "expiry"),
                 entry(Trigger.PROMOTE, "promote"),
-                entry(Trigger.ADMIN, "admin"));
+                entry(Trigger.ADMIN, "admin"),
+                entry(Trigger.RESTOCK, "restock"));
     }
 
     @Test

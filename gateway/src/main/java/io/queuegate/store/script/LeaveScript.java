@@ -1,5 +1,7 @@
 package io.queuegate.store.script;
 
+import java.time.Duration;
+
 import io.queuegate.store.ScriptRunner;
 
 import reactor.core.publisher.Mono;
@@ -17,7 +19,7 @@ public final class LeaveScript extends ProductScript {
      * @param toStream whether the product's slot-free event goes to the stream ({@code promotion: stream})
      * @param abandoned users dropped from the line as not seen lately on the way to the freed place
      * @param stock units left after the call, -1 while unknown
-     * @param soldOut whether this completion sold the product out
+     * @param soldOut whether this call sold the product out
      */
     public record Result(boolean held, long promoted, boolean toStream, long abandoned, long stock, boolean soldOut) {
 
@@ -27,28 +29,39 @@ public final class LeaveScript extends ProductScript {
     }
 
     /**
-     * What a completion sold, for the stock: {@link #LEAVE} for none (a leave, or an end that
-     * bought nothing), {@link #sold()} when the shop's answer named no stock, {@link #shopSays}
-     * the units left it named.
+     * How a place ends, for the stock: {@link #LEAVE} sold nothing and the shop said nothing (an
+     * explicit leave, an expiry); otherwise whether the shop's answer confirmed a sale, and what it
+     * said is left ({@code Queue-Stock}, or {@code null}) of a request forwarded when.
+     *
+     * @param sale whether the shop confirmed a sale (a stock an operator or the setting gave then
+     *             goes down by units-per-shopper, unless the shop said the units left)
+     * @param unitsLeft the units left as the shop's answer said them, or {@code null}
+     * @param forwardedAt when the request that answer is for was forwarded (epoch ms): a word on a
+     *                    request forwarded before the stock's last change is ignored
      */
-    public record Sale(String argument) {
+    public record Ending(boolean sale, Long unitsLeft, long forwardedAt) {
 
-        public static final Sale LEAVE = new Sale("");
+        public static final Ending LEAVE = new Ending(false, null, 0);
 
-        public static Sale sold() {
-            return new Sale("sold");
-        }
-
-        /** Whether the shop's answer named the units left (else the sale counts a given stock down). */
-        public boolean shopSaid() {
-            return !argument.isEmpty() && !argument.equals("sold");
-        }
-
-        public static Sale shopSays(long unitsLeft) {
-            if (unitsLeft < 0) {
+        public Ending {
+            if (unitsLeft != null && unitsLeft < 0) {
                 throw new IllegalArgumentException("a stock is never negative");
             }
-            return new Sale(Long.toString(unitsLeft));
+        }
+
+        /** A sale the shop confirmed, of a request forwarded at {@code forwardedAt}. */
+        public static Ending sale(Long unitsLeft, long forwardedAt) {
+            return new Ending(true, unitsLeft, forwardedAt);
+        }
+
+        /** An end that sold nothing (Queue-Release, a redirect that is no sale), with the shop's word. */
+        public static Ending withoutSale(Long unitsLeft, long forwardedAt) {
+            return new Ending(false, unitsLeft, forwardedAt);
+        }
+
+        /** Whether the shop's answer said the units left. */
+        public boolean shopSaid() {
+            return unitsLeft != null;
         }
     }
 
@@ -61,12 +74,23 @@ public final class LeaveScript extends ProductScript {
      *             operator's setting (the shop said it sells no such product)
      */
     public Mono<Result> run(String productId, String userId, long now, boolean drop) {
-        return run(productId, userId, now, drop, Sale.LEAVE);
+        return run(productId, userId, now, drop, Ending.LEAVE);
     }
 
-    /** @param sale what a completion of an admitted user sold, for the stock */
-    public Mono<Result> run(String productId, String userId, long now, boolean drop, Sale sale) {
-        return fields(productId, userId, Long.toString(now), drop ? "drop" : "", sale.argument())
+    /** @param ending how the place ends, for the stock */
+    public Mono<Result> run(String productId, String userId, long now, boolean drop, Ending ending) {
+        return run(productId, userId, now, drop, ending, Duration.ZERO);
+    }
+
+    /**
+     * @param tokenTtl how long a wait token lives: the end is kept in Redis for every gateway that
+     *                 starts or recovers a loss this long (and a session) after it
+     */
+    public Mono<Result> run(String productId, String userId, long now, boolean drop, Ending ending,
+            Duration tokenTtl) {
+        return fields(productId, userId, Long.toString(now), drop ? "drop" : "", ending.sale() ? "sale" : "",
+                ending.shopSaid() ? Long.toString(ending.unitsLeft()) : "",
+                ending.shopSaid() ? Long.toString(ending.forwardedAt()) : "", Long.toString(tokenTtl.toMillis()))
                 .map(reply -> new Result(reply.flag("held"), reply.number("promoted"), reply.flag("stream"),
                         reply.number("abandoned"), reply.number("stock"), reply.flag("sold_out")));
     }
