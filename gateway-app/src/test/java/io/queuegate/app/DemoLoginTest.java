@@ -1,6 +1,9 @@
 package io.queuegate.app;
 
 import java.io.IOException;
+import java.net.ConnectException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,11 +22,13 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The demo as the README shows it: its operator commands work as written (the demo profile sets
- * the login they pass with {@code -u}, and the same command without it is refused), and its
- * waiting page names the product a shopper waits for, not its id.
+ * the login they pass with {@code -u}, and the same command without it is refused), its
+ * waiting page names the product a shopper waits for, not its id, and both its ports listen on
+ * loopback alone. What it refuses to start with is {@link DemoProfileGuardTest}'s.
  */
 class DemoLoginTest {
 
@@ -90,6 +95,24 @@ class DemoLoginTest {
         assertThat(page.body()).contains("There is high demand for Concert ticket")
                 .contains("<title>You are in line for Concert ticket</title>")
                 .doesNotContain("demand for 7");
+    }
+
+    /**
+     * Linux routes all of 127.0.0.0/8 to the loopback interface: a port bound to every interface
+     * answers on 127.0.0.2 as on any address of the machine, one bound to 127.0.0.1 does not.
+     */
+    @Test
+    void bothPortsListenOnLoopbackOnly() throws IOException {
+        for (int port : new int[] { demo.port(), demo.managementPort() }) {
+            try (Socket loopback = new Socket()) {
+                loopback.connect(new InetSocketAddress("127.0.0.1", port), 5_000);
+            }
+            assertThatThrownBy(() -> {
+                try (Socket other = new Socket()) {
+                    other.connect(new InetSocketAddress("127.0.0.2", port), 5_000);
+                }
+            }).as("port %d on 127.0.0.2", port).isInstanceOf(ConnectException.class);
+        }
     }
 
     private static Path readme() {

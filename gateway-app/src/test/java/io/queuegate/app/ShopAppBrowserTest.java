@@ -10,8 +10,10 @@ import java.util.Map;
 
 import com.github.tomakehurst.wiremock.WireMockServer;
 import io.queuegate.support.Backend;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
 import io.queuegate.support.HeadlessChromium;
-import io.queuegate.support.RedisProcess;
 
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
@@ -44,14 +46,13 @@ import static org.assertj.core.api.Assertions.assertThat;
  * buys, and buys itself; an app on another origin does the same with the CORS settings and the
  * {@code productOf} docs/client.md gives; an app whose product sells out while it waits says so and
  * stops asking. The shop behind is WireMock answering as the demo shop does
- * and serving the app's own files from the repository. Skipped, saying why, only where Chromium is
- * absent.
+ * and serving the app's own files from the repository; the Redis is the demo's embedded one (the
+ * demo profile starts on no other). Skipped, saying why, only where Chromium is absent.
  */
 class ShopAppBrowserTest {
 
     private static final String PRODUCT = "{\"id\":\"42\",\"name\":\"Limited sneakers\",\"price\":14900,\"stock\":99}";
 
-    private static RedisProcess redis;
     private static WireMockServer shop;
     private static RunnableGateway demo;
 
@@ -60,7 +61,6 @@ class ShopAppBrowserTest {
 
     @BeforeAll
     static void start() throws IOException {
-        redis = RedisProcess.start();
         shop = Backend.start();
         Path app = repository().resolve("demo-backend/src/main/resources/static/shop");
         serve("/shop/index.html", app.resolve("index.html"), "text/html", null);
@@ -85,9 +85,6 @@ class ShopAppBrowserTest {
         Map<String, Object> properties = new LinkedHashMap<>();
         properties.put("spring.profiles.active", "demo");
         properties.put("DEMO_BACKEND_URI", shop.baseUrl());
-        properties.put("queuegate.redis.embedded", "false");
-        properties.put("spring.data.redis.host", "127.0.0.1");
-        properties.put("spring.data.redis.port", Integer.toString(redis.port()));
         properties.put("queuegate.products.42.max-active", "1");
         properties.put("queuegate.products.7.max-active", "1");
         RunnableGateway.onTestPorts(properties);
@@ -110,13 +107,18 @@ class ShopAppBrowserTest {
         }
         if (shop != null) {
             shop.stop();
-            redis.close();
         }
     }
 
     @BeforeEach
     void emptyLine() {
-        redis.flushAll();
+        RedisClient client = RedisClient.create(RedisURI.create("127.0.0.1", demo.bean(EmbeddedRedis.class).port()));
+        try (StatefulRedisConnection<String, String> connection = client.connect()) {
+            connection.sync().flushall();
+        }
+        finally {
+            client.shutdown();
+        }
         shop.resetRequests();
     }
 

@@ -37,6 +37,8 @@ class ForwardedRequestTest {
     @RegisterExtension
     static final GatewayFixture fixture = GatewayFixture.withQueue(Map.of("max-active", "5"))
             .withOpenRoute("open", "/open/**")
+            // A catch-all route behind them, as docs/deployment.md sets one up.
+            .withOpenRoute("everything-else", "/**")
             .with("queuegate.max-body-size", "1KB")
             .with("spring.cloud.gateway.server.webflux.globalcors.cors-configurations.[/**].allowed-origins",
                     "https://shop.example")
@@ -81,6 +83,41 @@ class ForwardedRequestTest {
         fixture.backend().verify(1, getRequestedFor(urlPathEqualTo("/open/page"))
                 .withHeader("X-HTTP-Method-Override", equalTo("POST")).withHeader("X-HTTP-Method", equalTo("POST"))
                 .withHeader("X-Method-Override", equalTo("POST")));
+    }
+
+    /**
+     * Rack (Rails), PHP and CGI servers hand a shop {@code X_HTTP_Method_Override} as
+     * {@code HTTP_X_HTTP_METHOD_OVERRIDE}, the very name they read {@code X-HTTP-Method-Override}
+     * by: on a protected route no header whose name folds to a method override header's
+     * ({@code _} for {@code -}, any case) reaches the shop, alone or beside the usual spelling.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = { "X_HTTP_Method_Override", "x_http_method_override", "X-HTTP_Method-Override",
+            "x-http-method_override", "x-HTTP-method-OVERRIDE", "X_HTTP_METHOD", "x-http_method", "X_Method_Override",
+            "X-METHOD_OVERRIDE" })
+    void noSpellingOfAMethodOverrideHeaderReachesTheShopOnAProtectedRoute(String spelling) {
+        fixture.backend().resetRequests();
+        fixture.client().get().uri("/api/products/42").header("X-User-Id", "alice").header(spelling, "POST")
+                .exchange().expectStatus().isOk().expectBody().returnResult();
+        assertThat(methodOverrideHeaders("/api/products/42")).as("%s alone", spelling).isEmpty();
+
+        fixture.backend().resetRequests();
+        fixture.client().get().uri("/api/products/42").header("X-User-Id", "alice")
+                .header("X-HTTP-Method-Override", "POST").header(spelling, "POST")
+                .exchange().expectStatus().isOk().expectBody().returnResult();
+        assertThat(methodOverrideHeaders("/api/products/42")).as("%s beside X-HTTP-Method-Override", spelling)
+                .isEmpty();
+    }
+
+    /** Every header the shop received for {@code path} that Rack, PHP or CGI would read as a method override. */
+    private static List<String> methodOverrideHeaders(String path) {
+        List<LoggedRequest> received = fixture.backend().findAll(getRequestedFor(urlPathEqualTo(path)));
+        assertThat(received).hasSize(1);
+        List<String> overrides = List.of("x-http-method-override", "x-http-method", "x-method-override");
+        return received.get(0).getHeaders().all().stream()
+                .filter(header -> overrides.contains(header.key().replace('_', '-').toLowerCase(Locale.ROOT)))
+                .map(header -> header.key() + ": " + header.values())
+                .toList();
     }
 
     /**

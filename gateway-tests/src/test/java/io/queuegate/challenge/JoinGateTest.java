@@ -18,8 +18,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The price of a place from one network, from the side of an address that takes many: it rises
- * with the places the network made on the product in the last minute, and solving cheap
- * challenges ahead of time buys nothing once the price has risen.
+ * with the places the network made on the product in the last hour, an hour that slides rather
+ * than starting afresh at a boundary, and solving cheap challenges ahead of time buys nothing once
+ * the price has risen.
  */
 class JoinGateTest {
 
@@ -33,19 +34,59 @@ class JoinGateTest {
     private final JoinGate gate = new JoinGate(pow, new JoinRates(clock));
 
     @Test
-    void theKthPlaceOfAMinuteCostsTheBaseTimesItsThirties() {
+    void theKthPlaceOfAnHourCostsTheBaseTimesOneMoreThanItsThirties() {
         assertThat(placesAndPrices(1_000)).satisfies(prices -> {
             assertThat(prices[0]).isEqualTo(BASE);
-            assertThat(prices[59]).as("the first 60 at the base").isEqualTo(BASE);
-            assertThat(prices[60]).isEqualTo(2 * BASE);
-            assertThat(prices[90]).isEqualTo(3 * BASE);
-            assertThat(prices[599]).as("the 600th behind one NAT").isEqualTo(19 * BASE);
-            assertThat(prices[999]).isEqualTo(33 * BASE);
+            assertThat(prices[29]).as("the first 30 at the base").isEqualTo(BASE);
+            assertThat(prices[30]).as("the 31st").isEqualTo(2 * BASE);
+            assertThat(prices[59]).isEqualTo(2 * BASE);
+            assertThat(prices[60]).isEqualTo(3 * BASE);
+            assertThat(prices[599]).as("the 600th behind one NAT").isEqualTo(20 * BASE);
+            assertThat(prices[999]).isEqualTo(34 * BASE);
         });
         assertThat(gate.difficulty("42", BASE, "198.51.100.0")).as("another network pays the base").isEqualTo(BASE);
         assertThat(gate.difficulty("7", BASE, "203.0.113.0")).as("another product too").isEqualTo(BASE);
-        clock.set(NOW.plus(Duration.ofMinutes(1)));
-        assertThat(gate.difficulty("42", BASE, "203.0.113.0")).as("a new minute").isEqualTo(BASE);
+    }
+
+    /**
+     * The old price counted a minute that started afresh: 60 places a minute at the base, some
+     * 3,600 an hour. Thirty places made one minute apart still make the 31st dearer, in the last
+     * minute of the hour too; a place leaves the count an hour after it was made, or up to five
+     * minutes later (the hour slides in five-minute steps), never sooner.
+     */
+    @Test
+    void theThirtyFirstPlaceOfAnHourCostsMoreHoweverSlowlyTheThirtyCame() {
+        for (int minute = 0; minute < 30; minute++) {
+            clock.set(NOW.plus(Duration.ofMinutes(minute)));
+            assertThat(gate.difficulty("42", BASE, "203.0.113.0")).as("place %d", minute + 1).isEqualTo(BASE);
+            gate.placed("42", "203.0.113.0");
+        }
+        clock.set(NOW.plus(Duration.ofMinutes(59)).plusSeconds(59));
+        assertThat(gate.difficulty("42", BASE, "203.0.113.0")).as("the 31st, within the hour").isEqualTo(2 * BASE);
+        clock.set(NOW.plus(Duration.ofMinutes(64)).plusSeconds(59));
+        assertThat(gate.difficulty("42", BASE, "203.0.113.0")).as("no place leaves before its hour and step are out")
+                .isEqualTo(2 * BASE);
+        clock.set(NOW.plus(Duration.ofMinutes(65)));
+        assertThat(gate.difficulty("42", BASE, "203.0.113.0"))
+                .as("the five places of the first step have left, the 25 after them still count").isEqualTo(BASE);
+    }
+
+    /**
+     * Ten places, then thirty fifty minutes later: an hour after the ten, the thirty still count,
+     * where a window that starts afresh would have forgotten them all.
+     */
+    @Test
+    void theHourSlidesPlacesLeaveItOneByOneAndNeverAllAtABoundary() {
+        placesAndPrices(10);
+        clock.set(NOW.plus(Duration.ofMinutes(50)));
+        placesAndPrices(30);
+        assertThat(gate.difficulty("42", BASE, "203.0.113.0")).as("40 places in the hour").isEqualTo(2 * BASE);
+
+        clock.set(NOW.plus(Duration.ofMinutes(66)));
+        assertThat(gate.difficulty("42", BASE, "203.0.113.0")).as("the ten have left, the thirty have not")
+                .isEqualTo(2 * BASE);
+        clock.set(NOW.plus(Duration.ofMinutes(50 + 66)));
+        assertThat(gate.difficulty("42", BASE, "203.0.113.0")).as("the thirty have left too").isEqualTo(BASE);
     }
 
     @Test
@@ -59,7 +100,7 @@ class JoinGateTest {
         assertThat(outcome).isInstanceOfSatisfying(JoinGate.Outcome.Unpaid.class, unpaid -> {
             assertThat(unpaid.refused()).as("a 428 with a dearer challenge, not a 403").isFalse();
             assertThat(unpaid.detail()).contains("easier than a place from this network costs now");
-            assertThat(unpaid.challenge().maxnumber()).isEqualTo(2L * 3 * BASE);
+            assertThat(unpaid.challenge().maxnumber()).isEqualTo(2L * 4 * BASE);
         });
         String paid = PowSolver.solve(tree(((JoinGate.Outcome.Unpaid) outcome).challenge()));
         assertThat(gate.check("42", JoinChallenge.ANONYMOUS, BASE, paid, false, true, "203.0.113.0"))

@@ -35,6 +35,12 @@ public record AdmissionRequest(String productId, String identity, PresentedToken
         }
     }
 
+    /** This request with {@code chosen} as its token (of several cookies, the one that is read). */
+    public AdmissionRequest withPresented(PresentedToken chosen) {
+        return chosen == presented ? this : new AdmissionRequest(productId, identity, chosen, policy, clientAddress,
+                routeId, completing, invitation, challengeSolution);
+    }
+
     /** Whether the request carries a valid invitation for this product and caller. */
     public boolean invited() {
         return invitation.valid();

@@ -80,7 +80,10 @@ public class AdmissionService {
      * Decides one request: join or find the caller's place in Redis (one script call; two when an
      * admitted holder's pass check does not confirm the session), and answer.
      */
-    public Mono<Admission> admit(AdmissionRequest request) {
+    public Mono<Admission> admit(AdmissionRequest asked) {
+        // Of several token cookies, the one read is the request's token from here on: an answer
+        // from memory hands it back.
+        AdmissionRequest request = asked.withPresented(callers.chosen(asked.productId(), asked.presented()));
         Caller caller;
         try {
             caller = callers.resolve(request.productId(), request.identity(), request.presented(),

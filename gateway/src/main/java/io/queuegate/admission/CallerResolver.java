@@ -15,7 +15,10 @@ import io.queuegate.token.WaitTokenCodec;
  * explicit, so a token for another product or another user is an error. The cookie is ambient,
  * shared by every product a browser visits, so a valid cookie for another product or another user
  * is set aside, not an error: it grants nothing either way, and an anonymous caller keeps its id
- * across products that way. A cookie that is not a valid token at all is refused (and cleared).
+ * across products that way. A cookie that is not a valid token at all is refused (and cleared),
+ * unless the request carries another that is: of several cookies one that verifies is read
+ * ({@link #chosen}), and the others are ignored, never refused or cleared, so a cookie planted
+ * beside the gateway's own can neither shadow it nor have it dropped.
  * Where a product binds its tokens to a network ({@code bind-token: network}), a token counts
  * only from the network it was issued to ({@link NetworkCheck}).
  */
@@ -47,6 +50,7 @@ public final class CallerResolver {
         if (presented == null) {
             return newCaller(productId, userId, identity, null);
         }
+        presented = chosen(productId, presented);
         WaitToken token = verify(presented);
         Network network = new Network(clientAddress);
         if (!token.productId().equals(productId)) {
@@ -79,6 +83,36 @@ public final class CallerResolver {
             return newCaller(productId, userId, identity, null);
         }
         throw new QueueRejection(Refusal.WRONG_USER, "the token belongs to another user");
+    }
+
+    /**
+     * The token the request presents: its header, or its only cookie, or of several cookies one
+     * that verifies, for this product if one does (another product's lends no more than an
+     * anonymous id). Of those, the last: the gateway's own cookie has the shortest path, {@code /},
+     * and a browser sends a cookie of the same name with a longer path before it. When none
+     * verifies, the first, which is refused as a single bad cookie is. The others are never read.
+     */
+    public PresentedToken chosen(String productId, PresentedToken presented) {
+        if (presented == null || !presented.severalCookies()) {
+            return presented;
+        }
+        String chosen = null;
+        boolean forProduct = false;
+        for (String value : presented.cookies()) {
+            WaitToken token;
+            try {
+                token = tokens.verify(value);
+            }
+            catch (InvalidTokenException ignored) {
+                continue;
+            }
+            boolean thisProduct = token.productId().equals(productId);
+            if (thisProduct || !forProduct) {
+                chosen = value;
+                forProduct = thisProduct;
+            }
+        }
+        return PresentedToken.cookie(chosen != null ? chosen : presented.value());
     }
 
     private WaitToken verify(PresentedToken presented) {

@@ -12,15 +12,19 @@ import io.queuegate.config.QueuePolicy;
  * solution is the join script's to enforce, with the mark of {@link Outcome.Paid}.
  *
  * <p>The difficulty rises with the places the client's network made on the product in the last
- * minute ({@link JoinRates}): the {@code k}-th place of the minute (from 0) costs
- * {@code pow-difficulty × max(1, k / FREE_RATE)}. One honest shopper behind a carrier's NAT with
- * 600 others pays at most 19 times the base; one address that takes 1,000 places a minute pays
- * about 16 times the base for each on average: its cost grows with the square of its places.
+ * hour ({@link JoinRates}, counted by this instance): the {@code k}-th place of the hour (from 0)
+ * costs {@code pow-difficulty × (1 + k / FREE_PLACES)}, so the first {@link #FREE_PLACES} cost the
+ * base and every 30 more one base more. One honest shopper behind a carrier's NAT with 600 others
+ * in that hour pays at most 20 times the base; one address that takes 1,000 places an hour pays
+ * about 17 times the base for each on average: its cost grows with the square of its places.
  */
 public final class JoinGate {
 
-    /** Places a minute a network makes on one product at the base difficulty: a household, an office. */
-    public static final int FREE_RATE = 30;
+    /**
+     * Places an hour a network makes on one product at the base difficulty, and how many more
+     * raise it by one base: a household, an office.
+     */
+    public static final int FREE_PLACES = 30;
 
     /** A solution of a challenge easier than this share of the difficulty asked now is refused. */
     private static final int SLACK = 2;
@@ -86,9 +90,9 @@ public final class JoinGate {
         return new Outcome.Unpaid(((Verdict.Refused) verdict).detail(), proofOfWork.issue(productId, difficulty), true);
     }
 
-    /** The difficulty a new place on the product costs the network now: the base, times its recent places. */
+    /** The difficulty a new place on the product costs the network now: the base, times its places of the hour. */
     public int difficulty(String productId, int base, String network) {
-        long factor = Math.max(1, rates.places(network, productId) / FREE_RATE);
+        long factor = 1 + rates.places(network, productId) / FREE_PLACES;
         return (int) Math.min(QueuePolicy.MAX_POW_DIFFICULTY, base * factor);
     }
 

@@ -2,7 +2,6 @@ package io.queuegate.web;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.function.Predicate;
 
 import io.queuegate.admission.PresentedToken;
@@ -28,11 +27,12 @@ import org.springframework.web.server.ServerWebExchange;
  * shop acts on the method {@code complete-on} was compared with. On
  * any other route the identity header reaches the shop only when a trusted proxy wrote it
  * ({@code queuegate.identity.source: header}): a shop's backend can never be told an identity a
- * client made up, on whatever route. Nor under another spelling of the header's name: CGI, WSGI,
+ * client made up, on whatever route. Nor under another spelling of a header's name: CGI, WSGI,
  * Rack and PHP hand a backend {@code X_User_Id}, {@code x-user_id} and {@code X-User-Id} alike as
- * {@code HTTP_X_USER_ID}, so every name that folds to the identity header's ({@code _} for
- * {@code -}, any case) is dropped, on every route, and the one spelling QueueGate reads is all
- * that reaches the shop.
+ * {@code HTTP_X_USER_ID} ({@link HeaderSpellings}), so every name that folds to the identity
+ * header's ({@code _} for {@code -}, any case) is dropped, on every route, and the one spelling
+ * QueueGate reads is all that reaches the shop; on a protected route, so is every name that folds to
+ * a method override header's ({@code X_HTTP_Method_Override}).
  *
  * <p>It runs last among Spring Cloud Gateway's header filters, inside the copy of the request
  * headers they make for the forwarded request anyway, and copies nothing when there is nothing to
@@ -57,19 +57,12 @@ public class ForwardedRequestHeaders implements HttpHeadersFilter, Ordered {
 
     private static final String COOKIE_PREFIX = PresentedToken.COOKIE + "=";
 
-    /**
-     * Beyond this many {@code -} or {@code _} in the identity header's name, its other spellings
-     * are found by reading every name of the request instead of asking for each spelling.
-     */
-    private static final int MAX_SEPARATORS_LOOKED_UP = 4;
+    /** The method override headers, each with the other spellings a backend reads as it. */
+    private static final List<HeaderSpellings> METHOD_OVERRIDES = CompletionRule.METHOD_OVERRIDE_HEADERS.stream()
+            .map(HeaderSpellings::new).toList();
 
     private final String identityHeader;
-    private final String identityHeaderFolded;
-    /**
-     * The identity header's name with each other mix of {@code -} and {@code _}, in lower case;
-     * null: too many to ask for.
-     */
-    private final List<String> separatorMixes;
+    private final HeaderSpellings identitySpellings;
     private final Predicate<ServerWebExchange> identityHeaderBelieved;
 
     /**
@@ -78,8 +71,7 @@ public class ForwardedRequestHeaders implements HttpHeadersFilter, Ordered {
      */
     public ForwardedRequestHeaders(String identityHeader, Predicate<ServerWebExchange> identityHeaderBelieved) {
         this.identityHeader = identityHeader;
-        this.identityHeaderFolded = folded(identityHeader);
-        this.separatorMixes = separatorMixes(identityHeader);
+        this.identitySpellings = new HeaderSpellings(identityHeader);
         this.identityHeaderBelieved = identityHeaderBelieved;
     }
 
@@ -96,19 +88,23 @@ public class ForwardedRequestHeaders implements HttpHeadersFilter, Ordered {
             // Nothing decided here: the header goes on as a trusted proxy wrote it, or not at all.
             identity = input.containsHeader(identityHeader) && !identityHeaderBelieved.test(exchange) ? ANONYMOUS : null;
         }
-        boolean otherSpellings = mayHoldOtherSpellings(input, exchange);
-        if (!otherSpellings && !needsChange(input, identity, protectedRoute)) {
+        HttpHeaders received = exchange.getRequest().getHeaders();
+        boolean otherSpellings = identitySpellings.mayBeIn(input, received);
+        boolean methodOverrides = protectedRoute && mayHoldMethodOverride(input, received);
+        if (!otherSpellings && !methodOverrides && !needsChange(input, identity)) {
             return input;
         }
         // The request's own headers are read-only; any other instance is a copy an earlier
         // filter made for this forwarded request, which may be changed in place.
-        HttpHeaders forwarded = input == exchange.getRequest().getHeaders() ? HttpHeaders.copyOf(input) : input;
+        HttpHeaders forwarded = input == received ? HttpHeaders.copyOf(input) : input;
         PRIVATE_HEADERS.forEach(forwarded::remove);
         if (otherSpellings) {
-            otherSpellings(forwarded).forEach(forwarded::remove);
+            identitySpellings.in(forwarded).forEach(forwarded::remove);
         }
-        if (protectedRoute) {
-            CompletionRule.METHOD_OVERRIDE_HEADERS.forEach(forwarded::remove);
+        if (methodOverrides) {
+            for (HeaderSpellings override : METHOD_OVERRIDES) {
+                override.allIn(forwarded).forEach(forwarded::remove);
+            }
         }
         withoutQueueCookie(forwarded);
         if (identity != null) {
@@ -122,17 +118,10 @@ public class ForwardedRequestHeaders implements HttpHeadersFilter, Ordered {
         return forwarded;
     }
 
-    private boolean needsChange(HttpHeaders input, String identity, boolean protectedRoute) {
+    private boolean needsChange(HttpHeaders input, String identity) {
         for (String header : PRIVATE_HEADERS) {
             if (input.containsHeader(header)) {
                 return true;
-            }
-        }
-        if (protectedRoute) {
-            for (String header : CompletionRule.METHOD_OVERRIDE_HEADERS) {
-                if (input.containsHeader(header)) {
-                    return true;
-                }
             }
         }
         if (identity != null && (!identity.isEmpty() || input.containsHeader(identityHeader))) {
@@ -146,81 +135,15 @@ public class ForwardedRequestHeaders implements HttpHeadersFilter, Ordered {
         return false;
     }
 
-    /**
-     * Whether the forwarded headers may hold another spelling of the identity header. A name folds
-     * to the identity header's exactly when it is one of its separator mixes in any case, so a few
-     * lookups answer it for almost every request, where reading every name (a set of them built per
-     * call) costs a forwarded request most of a microsecond. The lookups ask the request's own
-     * headers, whose names never depend on case, as well as the ones an earlier filter made (which
-     * may be a map that does): what a client sent is found either way.
-     */
-    private boolean mayHoldOtherSpellings(HttpHeaders input, ServerWebExchange exchange) {
-        if (separatorMixes == null) {
-            // Too many mixes to ask for: every name is read, and folded, so any map's spelling is found.
-            return !otherSpellings(input).isEmpty();
-        }
-        HttpHeaders received = exchange.getRequest().getHeaders();
-        for (String spelling : separatorMixes) {
-            if (received.containsHeader(spelling) || input != received && input.containsHeader(spelling)) {
+    /** Whether the forwarded headers may hold a method override header, in any spelling a backend reads as one. */
+    private static boolean mayHoldMethodOverride(HttpHeaders input, HttpHeaders received) {
+        for (HeaderSpellings override : METHOD_OVERRIDES) {
+            if (received.containsHeader(override.name()) || input != received && input.containsHeader(override.name())
+                    || override.mayBeIn(input, received)) {
                 return true;
             }
         }
         return false;
-    }
-
-    /**
-     * The names in {@code headers} that a backend folding {@code _} into {@code -} and case would
-     * read as the identity header, other than the identity header itself (which HTTP already
-     * matches in any case), exactly as {@code headers} spells them: removing them takes them
-     * away whether its names depend on case or not.
-     */
-    private List<String> otherSpellings(HttpHeaders headers) {
-        List<String> found = List.of();
-        for (String name : headers.headerNames()) {
-            if (name.length() == identityHeader.length() && !name.equalsIgnoreCase(identityHeader)
-                    && folded(name).equals(identityHeaderFolded)) {
-                if (found.isEmpty()) {
-                    found = new ArrayList<>(2);
-                }
-                found.add(name);
-            }
-        }
-        return found;
-    }
-
-    /**
-     * {@code name} in lower case with every other choice of {@code -} or {@code _} at each of its
-     * separators ({@code X-User-Id}: {@code x_user-id}, {@code x-user_id}, {@code x_user_id}); null
-     * when it has more than {@link #MAX_SEPARATORS_LOOKED_UP} of them. Lower case: a
-     * case-insensitive map lowers every name it is asked for, and a name already lower costs it
-     * nothing.
-     */
-    static List<String> separatorMixes(String name) {
-        List<Integer> separators = new ArrayList<>();
-        for (int i = 0; i < name.length(); i++) {
-            if (name.charAt(i) == '-' || name.charAt(i) == '_') {
-                separators.add(i);
-            }
-        }
-        if (separators.size() > MAX_SEPARATORS_LOOKED_UP) {
-            return null;
-        }
-        List<String> spellings = new ArrayList<>();
-        for (int mix = 0; mix < 1 << separators.size(); mix++) {
-            char[] spelling = name.toCharArray();
-            for (int bit = 0; bit < separators.size(); bit++) {
-                spelling[separators.get(bit)] = (mix & 1 << bit) != 0 ? '_' : '-';
-            }
-            String candidate = new String(spelling);
-            if (!candidate.equals(name)) {
-                spellings.add(candidate.toLowerCase(Locale.ROOT));
-            }
-        }
-        return List.copyOf(spellings);
-    }
-
-    private static String folded(String name) {
-        return name.replace('_', '-').toLowerCase(Locale.ROOT);
     }
 
     /** Drops the {@code queue_token} pair from every Cookie header, keeping the shop's own cookies. */
