@@ -272,6 +272,18 @@ it comes from the Secret through SPRING_DATA_REDIS_PASSWORD.
 {{- end -}}
 
 {{/*
+The actuator endpoints exposed on the management port, comma-separated; the console only when
+`console.enabled`, so switching it on needs no retyping of the rest.
+*/}}
+{{- define "queuegate.exposedEndpoints" -}}
+{{- $endpoints := list "health" "info" "prometheus" "gateway" "queues" -}}
+{{- if .Values.console.enabled -}}
+{{- $endpoints = append $endpoints "queueconsole" -}}
+{{- end -}}
+{{- join "," $endpoints -}}
+{{- end -}}
+
+{{/*
 The whole application.yaml the gateway reads. `extraConfig` is merged last and wins. The token
 secret is never written here: it reaches the pod as QUEUEGATE_TOKEN_SECRET from a Secret.
 */}}
@@ -307,7 +319,7 @@ secret is never written here: it reaches the pod as QUEUEGATE_TOKEN_SECRET from 
         "endpoint" (dict
           "health" (dict "probes" (dict "enabled" true))
           "gateway" (dict "access" "read-only"))
-        "endpoints" (dict "web" (dict "exposure" (dict "include" "health,info,prometheus,gateway,queues")))) -}}
+        "endpoints" (dict "web" (dict "exposure" (dict "include" (include "queuegate.exposedEndpoints" .))))) -}}
 {{- $merged := mustMergeOverwrite $config (deepCopy .Values.extraConfig) -}}
 {{- if or (ne (toString $merged.server.port) (toString .Values.containerPorts.http)) (ne (toString $merged.management.server.port) (toString .Values.containerPorts.management)) -}}
 {{- fail "extraConfig must not move server.port or management.server.port: set containerPorts.http and containerPorts.management instead, which the pod's ports and probes follow" -}}

@@ -150,6 +150,16 @@ class ChartDocumentedValuesTest {
         if (given.containsKey("redis")) {
             assertRedis(map(effective, "redis"), map(config, "spring.data.redis"));
         }
+        if (given.containsKey("extraConfig")) {
+            assertContains(config, map(given, "extraConfig"), "extraConfig");
+        }
+        if (at(given, "queuegate.identity.source") != null) {
+            assertThat(at(config, "queuegate.identity.source")).isEqualTo(at(given, "queuegate.identity.source"));
+        }
+        if (Boolean.TRUE.equals(at(effective, "console.enabled"))) {
+            assertThat(at(config, "management.endpoints.web.exposure.include").toString().split(","))
+                    .as("the exposure with console.enabled").contains("queueconsole", "queues", "health", "prometheus");
+        }
         assertEnabledObjects(effective, manifests);
     }
 
@@ -201,6 +211,20 @@ class ChartDocumentedValuesTest {
             assertThat(manifests.ofKind("ConfigMap")).anySatisfy(
                     configMap -> assertThat(at(configMap, "metadata.name")).asString().endsWith("-dashboards"));
         }
+    }
+
+    /** Every value the values file sets under {@code extraConfig} is in the rendered configuration, as given. */
+    private static void assertContains(Map<String, Object> config, Map<String, Object> given, String path) {
+        given.forEach((key, value) -> {
+            Object rendered = config.get(key);
+            if (value instanceof Map<?, ?>) {
+                assertThat(rendered).as("%s.%s in the rendered configuration", path, key).isInstanceOf(Map.class);
+                assertContains(Manifests.asMap(rendered), Manifests.asMap(value), path + "." + key);
+            }
+            else {
+                assertThat(rendered).as("%s.%s in the rendered configuration", path, key).isEqualTo(value);
+            }
+        });
     }
 
     /** Sets a dotted key in nested maps, as {@code --set} does for a plain string. */

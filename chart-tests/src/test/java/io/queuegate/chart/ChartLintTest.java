@@ -60,6 +60,14 @@ class ChartLintTest {
     }
 
     @Test
+    void chartWithoutAnyValuesFailsLintNamingTheExistingSecretToo() {
+        Helm.Result lint = helm.lint("queuegate");
+
+        assertThat(lint.exitCode()).as(lint.toString()).isNotZero();
+        assertThat(lint.out() + lint.err()).contains("queuegate.token.existingSecret");
+    }
+
+    @Test
     void demoShopChartLintsStrictly() {
         Helm.Result lint = helm.lint("demo-shop");
 

@@ -159,6 +159,27 @@ class ChartOperationsSurfaceTest {
     }
 
     @Test
+    void theConsoleIsOffUnlessSwitchedOnAndTheSwitchKeepsTheRestOfTheExposure() {
+        assertThat(at(defaults.applicationConfig(), "management.endpoints.web.exposure.include").toString().split(","))
+                .doesNotContain("queueconsole");
+
+        Map<String, Object> config = render("--set", "console.enabled=true").applicationConfig();
+
+        assertThat(at(config, "management.endpoints.web.exposure.include").toString().split(","))
+                .containsExactlyInAnyOrder("health", "info", "prometheus", "gateway", "queues", "queueconsole");
+        assertThat(at(config, "management.server.port")).as("the console only on the management port")
+                .isEqualTo(9090).isNotEqualTo(at(config, "server.port"));
+    }
+
+    @Test
+    void anExposureListInExtraConfigStillWinsOverTheConsoleSwitch() {
+        Map<String, Object> config = render("--set", "console.enabled=true",
+                "--set", "extraConfig.management.endpoints.web.exposure.include=health,prometheus").applicationConfig();
+
+        assertThat(at(config, "management.endpoints.web.exposure.include")).isEqualTo("health,prometheus");
+    }
+
+    @Test
     void renderingFailsWhenTheManagementPortIsTheShopperPort() {
         Helm.Result result = helm.templateResult(withMinimalValues("--set", "containerPorts.management=8080"));
 

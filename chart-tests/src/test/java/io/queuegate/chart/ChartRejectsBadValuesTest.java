@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -200,6 +201,24 @@ class ChartRejectsBadValuesTest {
     /** {@code routes} holding one route with this queue block, for {@code --set-json}. */
     private static String route(String queue) {
         return "routes=[{\"id\":\"r\",\"uri\":\"http://shop\",\"metadata\":{\"queue\":" + queue + "}}]";
+    }
+
+    @Test
+    void aBareInstallNamesBothWaysToGiveTheTokenSecret() {
+        // helm install queuegate helm/queuegate, nothing else: the first thing a newcomer types
+        Helm.Result result = helm.templateResult();
+
+        assertThat(result.exitCode()).as(result.toString()).isNotZero();
+        assertThat(result.err()).as("the message of a bare install")
+                .contains("queuegate.token.secret").contains("queuegate.token.existingSecret");
+    }
+
+    @Test
+    void anEmptyTokenSecretWithRedisGivenNamesBothWaysToGiveIt() {
+        Helm.Result result = helm.templateResult("--set", HOST, "--set", "queuegate.token.secret=");
+
+        assertThat(result.exitCode()).as(result.toString()).isNotZero();
+        assertThat(result.err()).contains("queuegate.token.secret").contains("queuegate.token.existingSecret");
     }
 
     @ParameterizedTest(name = "{0}")

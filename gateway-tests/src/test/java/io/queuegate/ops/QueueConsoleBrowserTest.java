@@ -30,7 +30,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code .ci/run} installs): an operator watches a product's line move while shoppers join and
  * order in the background, pauses another product with a confirmation and sees the next shopper
  * queued, resumes it by keyboard alone and sees that shopper let in; sets a product's stock and
- * sells it out, which the console shows prominently; where the queues endpoint is read-only the
+ * sells it out, which the console shows prominently; sees a mistyped stock as old -> new and puts
+ * it right before anything is sent; where the queues endpoint is read-only the
  * console offers no action. Screenshots (desktop and 360 px wide) go to
  * {@code gateway-tests/target/screenshots/}. Skipped, saying why, only where Chromium is absent.
  */
@@ -180,7 +181,13 @@ class QueueConsoleBrowserTest {
         wait.until(ExpectedConditions.visibilityOf(dialog));
         assertThat(browser.findElement(By.id("confirm-title")).getText()).isEqualTo("Set the stock of Limited sneakers");
         assertThat(browser.switchTo().activeElement().getAttribute("id")).isEqualTo("stock-input");
+        assertThat(browser.findElement(By.id("stock-now")).getText()).isEqualTo("Now: unknown");
         browser.switchTo().activeElement().sendKeys("5");
+        browser.findElement(By.id("confirm-ok")).click();
+        // Nothing is sent before the operator has seen the change as old -> new and confirmed it.
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("confirm-change")));
+        assertThat(browser.findElement(By.id("confirm-change")).getText())
+                .isEqualTo("Stock of Limited sneakers: unknown \u2192 5. Change it?");
         browser.findElement(By.id("confirm-ok")).click();
         wait.until(ExpectedConditions.invisibilityOf(dialog));
         wait.until(ExpectedConditions.textToBe(field("42", "stock"),
@@ -190,10 +197,14 @@ class QueueConsoleBrowserTest {
         // Sold out: a badge of its own and the stock in the stop colour.
         button("42", "stock").click();
         wait.until(ExpectedConditions.visibilityOf(dialog));
-        assertThat(browser.findElement(By.id("stock-input")).getAttribute("value")).as("the stock as it is")
-                .isEqualTo("5");
+        // The stock as it is, beside the field rather than in it, where a typist's digits would join it.
+        assertThat(browser.findElement(By.id("stock-now")).getText()).as("the stock as it is")
+                .isEqualTo("Now: 5 left");
+        assertThat(browser.findElement(By.id("stock-input")).getAttribute("value")).isEmpty();
         browser.findElement(By.id("stock-input")).clear();
         browser.findElement(By.id("stock-input")).sendKeys("0");
+        browser.findElement(By.id("confirm-ok")).click();
+        wait.until(ExpectedConditions.textToBe(By.id("confirm-change"), "Stock of Limited sneakers: 5 \u2192 0. Change it?"));
         browser.findElement(By.id("confirm-ok")).click();
         wait.until(ExpectedConditions.invisibilityOf(dialog));
         wait.until(ExpectedConditions.textToBePresentInElementLocated(
@@ -206,6 +217,94 @@ class QueueConsoleBrowserTest {
         assertThat(((Number) browser.executeScript("return document.documentElement.scrollWidth")).intValue())
                 .as("nothing wider than a 390 px screen").isLessThanOrEqualTo(390);
         chromium.screenshot("console-sold-out-390.png");
+    }
+
+    @Test
+    void aStockTypedWrongIsShownAsOldToNewAndSentOnlyOnceConfirmed() {
+        QueueScripts scripts = gateway.bean(QueueScripts.class);
+        join(gateway, "7", "h1");
+        scripts.admin().run("7", AdminAction.STOCK, "30", System.currentTimeMillis()).block(Duration.ofSeconds(5));
+        browser = chromium.open();
+        browser.get(gateway.managementUrl() + "/actuator/queueconsole");
+        WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(15));
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(field("7", "stock"), "30 left"));
+        WebElement dialog = browser.findElement(By.id("confirm"));
+
+        // The operator means 99 and types it into the field: nothing was there for the digits to join.
+        button("7", "stock").click();
+        wait.until(ExpectedConditions.visibilityOf(dialog));
+        assertThat(browser.findElement(By.id("stock-now")).getText()).isEqualTo("Now: 30 left");
+        new Actions(browser).sendKeys("99").perform();
+        assertThat(browser.findElement(By.id("stock-input")).getAttribute("value")).isEqualTo("99");
+
+        // A slip of the fingers, 9930, and Enter twice as a typist would: the first Enter shows the
+        // change, the second lands on Back, which has the focus; nothing is sent.
+        WebElement input = browser.findElement(By.id("stock-input"));
+        input.clear();
+        input.sendKeys("9930", Keys.ENTER);
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("confirm-change")));
+        assertThat(browser.findElement(By.id("confirm-change")).getText())
+                .isEqualTo("Stock of Winter jacket: 30 \u2192 9,930. Change it?");
+        assertThat(browser.findElement(By.id("stock-field")).isDisplayed()).as("the field gives way to the change").isFalse();
+        assertThat(browser.switchTo().activeElement().getAttribute("id")).as("the safe choice has the focus")
+                .isEqualTo("confirm-cancel");
+        assertThat(browser.findElement(By.id("confirm-cancel")).getText()).isEqualTo("Back");
+        assertThat(browser.findElement(By.id("confirm-ok")).getText()).isEqualTo("Change it");
+        chromium.screenshot("console-stock-confirm-1280.png");
+        new Actions(browser).sendKeys(Keys.ENTER).perform();
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("stock-input")));
+        assertThat(stockLeft("7")).as("nothing sent before the confirmation").isEqualTo(30);
+        assertThat(browser.findElement(By.id("stock-input")).getAttribute("value")).as("back with what was typed")
+                .isEqualTo("9930");
+        assertThat(browser.switchTo().activeElement().getAttribute("id")).isEqualTo("stock-input");
+        chromium.screenshot("console-stock-edit-1280.png");
+
+        // Put right and confirmed.
+        input.clear();
+        input.sendKeys("99", Keys.ENTER);
+        wait.until(ExpectedConditions.textToBe(By.id("confirm-change"), "Stock of Winter jacket: 30 \u2192 99. Change it?"));
+        browser.findElement(By.id("confirm-ok")).click();
+        wait.until(ExpectedConditions.invisibilityOf(dialog));
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(field("7", "stock"), "99 left"));
+        assertThat(stockLeft("7")).isEqualTo(99);
+
+        // An empty field is no answer: unknown is a choice of its own, and it is confirmed too.
+        button("7", "stock").click();
+        wait.until(ExpectedConditions.visibilityOf(dialog));
+        browser.findElement(By.id("confirm-ok")).click();
+        assertThat(browser.findElement(By.id("confirm-error")).getText())
+                .isEqualTo("Type the units left, or choose Unknown.");
+        assertThat(browser.findElement(By.id("confirm-change")).isDisplayed()).isFalse();
+        browser.findElement(By.id("stock-unknown")).click();
+        assertThat(browser.findElement(By.id("stock-input")).isEnabled()).isFalse();
+        browser.findElement(By.id("confirm-ok")).click();
+        wait.until(ExpectedConditions.textToBe(By.id("confirm-change"), "Stock of Winter jacket: 99 \u2192 unknown. Change it?"));
+        browser.findElement(By.id("confirm-ok")).click();
+        wait.until(ExpectedConditions.invisibilityOf(dialog));
+        wait.until(ExpectedConditions.textToBe(field("7", "stock"), "Unknown (max active alone caps the sessions)"));
+
+        // The phone's width: the field with the stock beside it, then the change to confirm.
+        chromium.phoneViewport(390, 844);
+        button("7", "stock").click();
+        wait.until(ExpectedConditions.visibilityOf(dialog));
+        browser.findElement(By.id("stock-input")).sendKeys("9930");
+        chromium.screenshot("console-stock-edit-390.png");
+        browser.findElement(By.id("confirm-ok")).click();
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("confirm-change")));
+        assertThat(((Number) browser.executeScript("return document.documentElement.scrollWidth")).intValue())
+                .as("nothing wider than a 390 px screen").isLessThanOrEqualTo(390);
+        chromium.screenshot("console-stock-confirm-390.png");
+        browser.findElement(By.id("confirm-cancel")).click();
+        new Actions(browser).sendKeys(Keys.ESCAPE).perform();
+        wait.until(ExpectedConditions.invisibilityOf(dialog));
+        assertThat(stockLeft("7")).as("cancelled: still unknown").isNull();
+    }
+
+    /** What the queues endpoint says product {@code productId} has left; {@code null} while unknown. */
+    private static Integer stockLeft(String productId) {
+        Map<?, ?> queue = WebClient.create(gateway.managementUrl()).get().uri("/actuator/queues/" + productId)
+                .retrieve().bodyToMono(Map.class).block(Duration.ofSeconds(10));
+        return queue.get("stock") instanceof Map<?, ?> stock ? (Integer) stock.get("left") : null;
     }
 
     @Test

@@ -9,6 +9,8 @@ import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.verification.LoggedRequest;
 import io.queuegate.identity.IdentityAtStartup;
 import io.queuegate.identity.UserIds;
+import io.queuegate.store.RedisBreaker;
+import io.queuegate.store.Resilience4jBreaker;
 import io.queuegate.support.Backend;
 import io.queuegate.support.Lines;
 import io.queuegate.support.RedisProcess;
@@ -89,6 +91,13 @@ class ShopGatewayApplicationTest {
         IdentityAtStartup.Line line = gateway.getBean(IdentityAtStartup.class).line();
         assertThat(line.warning()).as(line.text()).isFalse();
         assertThat(line.text()).contains("the principal Spring Security authenticated");
+    }
+
+    @Test
+    void theStarterPutsResilience4jsCircuitBreakerInFrontOfRedis() {
+        // queuegate-spring-boot-starter brings Resilience4j, which the library only takes if present
+        assertThat(gateway.getBeanProvider(RedisBreaker.class).getIfAvailable()).isInstanceOf(Resilience4jBreaker.class);
+        assertThat(gateway.getBean(RedisBreaker.class).state()).isEqualTo("CLOSED");
     }
 
     @Test
