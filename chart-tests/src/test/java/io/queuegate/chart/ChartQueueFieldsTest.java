@@ -109,7 +109,8 @@ class ChartQueueFieldsTest {
                 "pow-difficulty", 400000,
                 "bind-token", "network",
                 "stock", 500,
-                "units-per-shopper", 2));
+                "units-per-shopper", 2,
+                "websocket", "allow"));
 
         Map<String, Object> product = map(config, "queuegate.products.SNK-0042");
         assertThat(product.keySet()).containsExactlyInAnyOrderElementsOf(FIELDS);
@@ -132,7 +133,8 @@ class ChartQueueFieldsTest {
                 "pow-difficulty", 50000000,
                 "bind-token", "none",
                 "stock", 0,
-                "units-per-shopper", 3));
+                "units-per-shopper", 3,
+                "websocket", "refuse"));
     }
 
     @Test

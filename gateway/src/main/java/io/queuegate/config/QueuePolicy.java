@@ -37,6 +37,8 @@ import io.queuegate.store.ProductRules;
  *              {@code null} (the default: unknown until the shop's {@code Queue-Stock} header or an
  *              operator says it)
  * @param unitsPerShopper how many units one admission may buy; default 1
+ * @param websocket what a WebSocket upgrade gets; default {@link WebSocketUpgrade#REFUSE} (read
+ *                  from the route only: a product's override of it is ignored)
  */
 public record QueuePolicy(
         int maxActive,
@@ -57,7 +59,8 @@ public record QueuePolicy(
         int powDifficulty,
         BindToken bindToken,
         Long stock,
-        int unitsPerShopper) {
+        int unitsPerShopper,
+        WebSocketUpgrade websocket) {
 
     // The defaults and bounds are RouteFields': named here for the code that needs one.
     public static final int DEFAULT_MAX_ACTIVE = RouteFields.MAX_ACTIVE.defaultValue();
@@ -161,7 +164,8 @@ public record QueuePolicy(
                 RouteFields.POW_DIFFICULTY.or(settings.powDifficulty()),
                 RouteFields.BIND_TOKEN.or(settings.bindToken()),
                 RouteFields.STOCK.or(settings.stock()),
-                RouteFields.UNITS_PER_SHOPPER.or(settings.unitsPerShopper()));
+                RouteFields.UNITS_PER_SHOPPER.or(settings.unitsPerShopper()),
+                RouteFields.WEBSOCKET.or(settings.websocket()));
     }
 
     /** Compiles a route's product-id-pattern, failing with a message that names the field. */

@@ -32,6 +32,7 @@ import java.time.Instant;
  * @param stock the units the product has to sell: set when it first comes or changes (a restock);
  *              the shop's {@code Queue-Stock} header lowers it, completions count it down
  * @param unitsPerShopper how many units one admission may buy
+ * @param websocket what a WebSocket upgrade on the route gets (read from the route only)
  */
 public record QueueSettings(
         Integer maxActive,
@@ -52,12 +53,13 @@ public record QueueSettings(
         Integer powDifficulty,
         BindToken bindToken,
         Long stock,
-        Integer unitsPerShopper) {
+        Integer unitsPerShopper,
+        WebSocketUpgrade websocket) {
 
     /** Settings with nothing set. */
     // One constructor only: Boot binds route metadata and product overrides through it.
     public static final QueueSettings EMPTY = new QueueSettings(null, null, null, null, null, null, null, null, null,
-            null, null, null, null, null, null, null, null, null, null);
+            null, null, null, null, null, null, null, null, null, null, null);
 
     /** These settings, with each field that {@code override} sets replaced by its value. */
     public QueueSettings overriddenBy(QueueSettings override) {
@@ -83,7 +85,8 @@ public record QueueSettings(
                 pick(override.powDifficulty, powDifficulty),
                 pick(override.bindToken, bindToken),
                 pick(override.stock, stock),
-                pick(override.unitsPerShopper, unitsPerShopper));
+                pick(override.unitsPerShopper, unitsPerShopper),
+                pick(override.websocket, websocket));
     }
 
     private static <T> T pick(T preferred, T fallback) {
