@@ -13,6 +13,8 @@ public enum QueueError {
     INVALID_PRODUCT(HttpStatus.BAD_REQUEST, "the product id is not valid"),
     UNKNOWN_PRODUCT(HttpStatus.NOT_FOUND, "there is no such product"),
     INVALID_PATH(HttpStatus.BAD_REQUEST, "the path is not written in its one canonical way"),
+    WEBSOCKET_NOT_ALLOWED(HttpStatus.BAD_REQUEST,
+            "this route takes no WebSocket connections through its waiting room: use plain requests"),
     AMBIGUOUS_AUTHORIZATION(HttpStatus.BAD_REQUEST,
             "the request carries more than one Authorization header: send exactly one"),
     AMBIGUOUS_IDENTITY(HttpStatus.BAD_REQUEST, "the identity header names more than one user (it came more than "
