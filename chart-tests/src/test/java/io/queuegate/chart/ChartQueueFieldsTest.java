@@ -111,7 +111,8 @@ class ChartQueueFieldsTest {
                 "stock", 500,
                 "units-per-shopper", 2,
                 "product-id-case", "keep",
-                "complete-on-redirect", "sale"));
+                "complete-on-redirect", "sale",
+                "websocket", "allow"));
 
         Map<String, Object> product = map(config, "queuegate.products.SNK-0042");
         assertThat(product.keySet()).containsExactlyInAnyOrderElementsOf(FIELDS);
@@ -136,7 +137,8 @@ class ChartQueueFieldsTest {
                 "stock", 0,
                 "units-per-shopper", 3,
                 "product-id-case", "fold",
-                "complete-on-redirect", "leave"));
+                "complete-on-redirect", "leave",
+                "websocket", "refuse"));
     }
 
     @Test

@@ -52,9 +52,13 @@ class InvitationsTest {
             .with("queuegate.invites.secret", Invites.SECRET)
             // A presale that also asks every join for a proof of work.
             .with("queuegate.products.presale.join-challenge", "pow")
-            // Invitations put first in line, and a purchase that is a GET (a one-click link).
+            // Invitations put first in line, and a purchase that is a GET (a one-click link); the
+            // products it sells have places for five (their own rule: the routes that can serve
+            // one product agree on the rules stored for it).
+            .with("queuegate.products.7.max-active", "5")
+            .with("queuegate.products.8.max-active", "5")
             .withRoute("instant", Map.of("predicates[0]", "Path=/instant/{productId}/**,/instant/{productId}",
-                    "metadata.queue.max-active", "5", "metadata.queue.invites", "priority",
+                    "metadata.queue.max-active", "1", "metadata.queue.invites", "priority",
                     "metadata.queue.complete-on", "GET /instant/{productId}/buy"))
             .withRoute("plain", Map.of("predicates[0]", "Path=/plain/{productId}", "metadata.queue.max-active", "1"))
             .instances(2);

@@ -35,10 +35,11 @@ class PassCheckTest {
             .withRoute("lenient", Map.of("predicates[0]", "Path=/lenient/api/products/{productId}",
                     "filters[0]", "StripPrefix=1", "metadata.queue.max-active", "1",
                     "metadata.queue.on-redis-failure", "open"))
-            // Another product whose line drops those not seen for 3 s.
+            // Another product whose line drops those not seen for 3 s (a product's own rule: the
+            // routes that can serve one product agree on the rules stored for it).
+            .with("queuegate.products.43.abandon-after", "3s")
             .withRoute("abandoning", Map.of("predicates[0]", "Path=/abandoning/api/products/{productId}",
-                    "filters[0]", "StripPrefix=1", "metadata.queue.max-active", "1",
-                    "metadata.queue.abandon-after", "3s"));
+                    "filters[0]", "StripPrefix=1", "metadata.queue.max-active", "1"));
 
     @Test
     void requestsSentAtOnceAfterThePassRanOutAskRedisOnce() {

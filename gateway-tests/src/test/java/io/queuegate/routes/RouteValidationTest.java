@@ -40,7 +40,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * A route's {@code queue} block is checked before the gateway serves its first request, and again
  * whenever routes change at runtime: a bad block in the configuration stops the start, naming the
  * route and the field; a bad block in a route added later answers 503 and is never forwarded
- * unqueued; a route added later with a strategy nobody used yet gets its listeners.
+ * unqueued; a route added later with a strategy nobody used yet gets its listeners. Two protected
+ * routes that can serve one product must agree on the rules stored for it: at startup they stop the
+ * start, naming both; a route added later that disagrees with one that serves answers 503, and the
+ * one that served goes on as it was.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class RouteValidationTest {
@@ -102,6 +105,67 @@ class RouteValidationTest {
         assertThat(output.getOut()).contains("queuegate.products.winter-drop: no protected route takes this product id "
                         + "(route 'products' takes ids matching [1-9][0-9]*), so these settings apply to no request")
                 .doesNotContain("queuegate.products.42:");
+    }
+
+    @Test
+    void twoRoutesThatCanServeOneProductWithOtherRulesStopTheStartNamingBoth() {
+        Map<String, Object> properties = new HashMap<>(GatewayInstance.defaults(redis, "http://localhost:1",
+                Map.of("max-active", "1")));
+        String checkout = "spring.cloud.gateway.server.webflux.routes[1].";
+        properties.put(checkout + "id", "checkout");
+        properties.put(checkout + "uri", "http://localhost:1");
+        properties.put(checkout + "predicates[0]", "Path=/checkout/{productId}");
+        properties.put(checkout + "metadata.queue.max-active", "50");
+        properties.put(checkout + "metadata.queue.session-ttl", "1h");
+        // Read per request: the routes may differ in these.
+        properties.put(checkout + "metadata.queue.join-challenge", "pow");
+        properties.put(checkout + "metadata.queue.complete-on", "POST /checkout/{productId}");
+
+        // Kept, not closed, should it start: closing a gateway stops the others' loops.
+        assertThatThrownBy(() -> gateways.add(GatewayInstance.start(properties)))
+                .satisfies(error -> assertThat(messagesOf(error))
+                        .contains("route 'checkout': it can serve the same product ids as route 'products' with other "
+                                + "rules: max-active (50 on 'checkout', 1 on 'products'), session-ttl (1h on "
+                                + "'checkout', 10m on 'products')")
+                        .contains("route 'products': it can serve the same product ids as route 'checkout'")
+                        .doesNotContain("join-challenge").doesNotContain("complete-on ("))
+                .hasStackTraceContaining("afterSingletonsInstantiated");
+    }
+
+    @Test
+    void routesWhoseProductIdsCannotMeetMayHaveTheirOwnRules() {
+        Map<String, Object> properties = new HashMap<>(GatewayInstance.defaults(redis, "http://localhost:1",
+                Map.of("max-active", "1", "product-id-pattern", "P[0-9]+")));
+        String drops = "spring.cloud.gateway.server.webflux.routes[1].";
+        properties.put(drops + "id", "drops");
+        properties.put(drops + "uri", "http://localhost:1");
+        properties.put(drops + "predicates[0]", "Path=/drops/{productId}");
+        properties.put(drops + "metadata.queue.max-active", "50");
+        properties.put(drops + "metadata.queue.product-id-pattern", "D[0-9]+");
+        gateways.add(GatewayInstance.start(properties));
+    }
+
+    /**
+     * The attack: a route added later with a max-active of its own would store it for the product,
+     * and let in through itself (and then through the first route) more shoppers than the first allows.
+     */
+    @Test
+    void aRouteAddedAtRuntimeThatDisagreesWithOneThatServesIsRefusedAndTheOtherGoesOn(CapturedOutput output) {
+        fixture.client().get().uri("/api/products/77").header("X-User-Id", "alice").exchange()
+                .expectStatus().isOk();
+
+        add("rival", "/rival/{productId}/**", Map.of("max-active", "1000"));
+
+        fixture.client().get().uri("/rival/77/page").header("X-User-Id", "bob").exchange()
+                .expectStatus().isEqualTo(HttpStatus.SERVICE_UNAVAILABLE)
+                .expectBody().jsonPath("$.error").isEqualTo("queue_misconfigured");
+        fixture.client().get().uri("/api/products/77").header("X-User-Id", "bob").exchange()
+                .expectStatus().isEqualTo(HttpStatus.TOO_MANY_REQUESTS);
+        fixture.client().get().uri("/api/products/77").header("X-User-Id", "alice").exchange()
+                .expectStatus().isOk();
+        fixture.backend().verify(0, getRequestedFor(WireMock.urlPathMatching("/rival/.*")));
+        assertThat(output.getOut() + output.getErr()).contains("QueueGate refuses route 'rival': it can serve the same "
+                + "product ids as route 'products' with other rules: max-active (1000 on 'rival', 1 on 'products')");
     }
 
     @Test

@@ -41,6 +41,8 @@ import io.queuegate.store.ProductRules;
  *                      {@link ProductIdCase#FOLD}
  * @param completeOnRedirect what a 3xx answer to the {@code complete-on} request is; default
  *                           {@link CompletionRedirect#LEAVE}
+ * @param websocket what a WebSocket upgrade gets; default {@link WebSocketUpgrade#REFUSE} (read
+ *                  from the route only: a product's override of it is ignored)
  */
 public record QueuePolicy(
         int maxActive,
@@ -63,7 +65,8 @@ public record QueuePolicy(
         Long stock,
         int unitsPerShopper,
         ProductIdCase productIdCase,
-        CompletionRedirect completeOnRedirect) {
+        CompletionRedirect completeOnRedirect,
+        WebSocketUpgrade websocket) {
 
     // The defaults and bounds are RouteFields': named here for the code that needs one.
     public static final int DEFAULT_MAX_ACTIVE = RouteFields.MAX_ACTIVE.defaultValue();
@@ -169,7 +172,8 @@ public record QueuePolicy(
                 RouteFields.STOCK.or(settings.stock()),
                 RouteFields.UNITS_PER_SHOPPER.or(settings.unitsPerShopper()),
                 RouteFields.PRODUCT_ID_CASE.or(settings.productIdCase()),
-                RouteFields.COMPLETE_ON_REDIRECT.or(settings.completeOnRedirect()));
+                RouteFields.COMPLETE_ON_REDIRECT.or(settings.completeOnRedirect()),
+                RouteFields.WEBSOCKET.or(settings.websocket()));
     }
 
     /** Compiles a route's product-id-pattern, failing with a message that names the field. */

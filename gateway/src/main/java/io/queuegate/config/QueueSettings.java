@@ -34,6 +34,7 @@ import java.time.Instant;
  * @param unitsPerShopper how many units one admission may buy
  * @param productIdCase whether ids that differ only in letter case are one product
  * @param completeOnRedirect what a 3xx answer to the {@code complete-on} request is: a leave or a sale
+ * @param websocket what a WebSocket upgrade on the route gets (read from the route only)
  */
 public record QueueSettings(
         Integer maxActive,
@@ -56,12 +57,13 @@ public record QueueSettings(
         Long stock,
         Integer unitsPerShopper,
         ProductIdCase productIdCase,
-        CompletionRedirect completeOnRedirect) {
+        CompletionRedirect completeOnRedirect,
+        WebSocketUpgrade websocket) {
 
     /** Settings with nothing set. */
     // One constructor only: Boot binds route metadata and product overrides through it.
     public static final QueueSettings EMPTY = new QueueSettings(null, null, null, null, null, null, null, null, null,
-            null, null, null, null, null, null, null, null, null, null, null, null);
+            null, null, null, null, null, null, null, null, null, null, null, null, null);
 
     /** These settings, with each field that {@code override} sets replaced by its value. */
     public QueueSettings overriddenBy(QueueSettings override) {
@@ -89,7 +91,8 @@ public record QueueSettings(
                 pick(override.stock, stock),
                 pick(override.unitsPerShopper, unitsPerShopper),
                 pick(override.productIdCase, productIdCase),
-                pick(override.completeOnRedirect, completeOnRedirect));
+                pick(override.completeOnRedirect, completeOnRedirect),
+                pick(override.websocket, websocket));
     }
 
     private static <T> T pick(T preferred, T fallback) {

@@ -94,11 +94,16 @@ public final class RouteFields {
             "What a 3xx answer to the complete-on request is: leave (the session ends, no stock counted: a refused "
                     + "order sent back to the cart) or sale (the shop redirects only after a successful order).");
 
+    public static final RouteField<WebSocketUpgrade> WEBSOCKET = new RouteField<>("websocket", WebSocketUpgrade.class,
+            Format.ANY, WebSocketUpgrade.REFUSE, "refuse", null, null, false,
+            "What a WebSocket upgrade on the route gets: refuse answers 400 websocket_not_allowed; allow admits it as "
+                    + "any request (queued while the caller waits) and closes the connection when the session ends.");
+
     /** Every field, in {@link QueueSettings}' order. */
     public static final List<RouteField<?>> ALL = List.of(MAX_ACTIVE, SESSION_TTL, PROMOTION, COMPLETE_ON,
             ON_REDIS_FAILURE, PRODUCT_ID_VARIABLE, PRODUCT_ID_PATTERN, OPENS_AT, CLOSES_AT, MAX_ADMIT_PER_MINUTE,
             ABANDON_AFTER, ARRIVAL_TTL, DISPLAY_NAME, INVITES, JOIN_CHALLENGE, POW_DIFFICULTY, BIND_TOKEN, STOCK,
-            UNITS_PER_SHOPPER, PRODUCT_ID_CASE, COMPLETE_ON_REDIRECT);
+            UNITS_PER_SHOPPER, PRODUCT_ID_CASE, COMPLETE_ON_REDIRECT, WEBSOCKET);
 
     private RouteFields() {
     }

@@ -1,6 +1,7 @@
 package io.queuegate.routes;
 
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -45,6 +46,12 @@ public class RouteQueuePolicies {
      */
     private final Map<String, QueuePolicy> labelled = com.github.benmanes.caffeine.cache.Caffeine.newBuilder()
             .maximumSize(MAX_LABELLED).<String, QueuePolicy>build().asMap();
+    /**
+     * Routes that must not serve, by id, each with its queue block as it was refused and why: a
+     * route that disagrees with another on the rules of products both could serve
+     * ({@link RouteConflicts}). Empty but for a refresh that brought such a route.
+     */
+    private volatile Map<String, Refused> refused = Map.of();
 
     /**
      * @param routeDefaults what a route's queue block has where it sets nothing
@@ -106,8 +113,18 @@ public class RouteQueuePolicies {
         return entry(route).pattern().get();
     }
 
-    /** The policy for one product on one route; the product id must be validated. */
+    /**
+     * The policy for one product on one route; the product id must be validated. Fails, as for an
+     * invalid queue block, on a route refused because it disagrees with another that serves.
+     */
     public QueuePolicy policy(Route route, String productId) {
+        Map<String, Refused> refusedNow = refused;
+        if (!refusedNow.isEmpty()) {
+            Refused refusal = refusedNow.get(route.getId());
+            if (refusal != null && refusal.queue().equals(route.getMetadata().get(METADATA_KEY))) {
+                throw new IllegalArgumentException(refusal.reason());
+            }
+        }
         RouteEntry entry = entry(route);
         QueueSettings override = productOverrides.get(LooseReading.folded(productId));
         // Products without an override share their route's policy; overrides are configured, so few.
@@ -118,6 +135,24 @@ public class RouteQueuePolicies {
             labelled.put(productId, policy);
         }
         return policy;
+    }
+
+    /**
+     * From now on, refuses these routes (as their queue blocks are now) until the next call: their
+     * requests fail as a route with an invalid block does.
+     *
+     * @param reasons why, by route id
+     * @param routes the routes as they were checked
+     */
+    void refuse(Map<String, String> reasons, Iterable<Route> routes) {
+        Map<String, Refused> now = new HashMap<>();
+        for (Route route : routes) {
+            String reason = reasons.get(route.getId());
+            if (reason != null) {
+                now.put(route.getId(), new Refused(route.getMetadata().get(METADATA_KEY), reason));
+            }
+        }
+        refused = Map.copyOf(now);
     }
 
     /**
@@ -186,6 +221,10 @@ public class RouteQueuePolicies {
         else if (value != null) {
             into.put(prefix, value.toString());
         }
+    }
+
+    /** A refused route's queue block (so the same route, rebuilt by a refresh, is still refused), and why. */
+    private record Refused(Object queue, String reason) {
     }
 
     private record RouteEntry(Route route, QueueSettings settings, Map<String, QueuePolicy> byProduct,

@@ -29,13 +29,15 @@ import org.springframework.core.env.Environment;
 import reactor.core.publisher.Mono;
 
 /**
- * Checks every protected route's {@code queue} block, and starts the promotion listeners the
- * routes' strategies need. At startup it runs once every bean exists and before the server opens
- * its port, so a typo such as {@code max-active: -1} stops the start instead of surfacing on the
- * first shopper's request. Routes that change at runtime (a refresh: discovery, a route
- * repository, a configuration refresh) are checked again: an invalid one is reported loudly and its
- * requests are answered 503 until it is fixed (it stays routed, so they never fall through to
- * another route), and a strategy that is new gets its listeners.
+ * Checks every protected route's {@code queue} block, and the protected routes against each other
+ * ({@link RouteConflicts}: two that can serve one product must agree on its stored rules), and
+ * starts the promotion listeners the routes' strategies need. At startup it runs once every bean
+ * exists and before the server opens its port, so a typo such as {@code max-active: -1} or two
+ * routes that disagree stop the start instead of surfacing on the first shopper's request. Routes
+ * that change at runtime (a refresh: discovery, a route repository, a configuration refresh) are
+ * checked again: an invalid one, or a new or changed one that disagrees with a route that serves,
+ * is reported loudly and its requests are answered 503 until it is fixed (it stays routed, so they
+ * never fall through to another route), and a strategy that is new gets its listeners.
  */
 public class RouteValidation implements SmartInitializingSingleton, ApplicationListener<RefreshRoutesResultEvent> {
 
@@ -47,6 +49,7 @@ public class RouteValidation implements SmartInitializingSingleton, ApplicationL
     private final PromotionListeners listeners;
     private final Environment environment;
     private final boolean invitationKeys;
+    private final RouteConflicts conflicts = new RouteConflicts();
 
     /** @param invitationKeys whether a key to check invitations with is configured ({@code queuegate.invites.*}) */
     public RouteValidation(RouteLocator routes, RouteQueuePolicies policies, Map<String, QueueSettings> productOverrides,
@@ -84,6 +87,7 @@ public class RouteValidation implements SmartInitializingSingleton, ApplicationL
         if (!event.isSuccess()) {
             return;
         }
+        // Synchronous for a cached route list: the refusals are in place as the new routes serve.
         routes.getRoutes().collectList().map(this::check).flatMap(checked -> {
             checked.problems().forEach(problem -> log.error("QueueGate refuses " + problem
                     + "; its requests are answered 503 queue_misconfigured until the route is fixed"));
@@ -98,8 +102,10 @@ public class RouteValidation implements SmartInitializingSingleton, ApplicationL
         List<String> problems = new ArrayList<>();
         Set<Promotion> strategies = EnumSet.noneOf(Promotion.class);
         Map<String, Pattern> patterns = new LinkedHashMap<>();
+        List<StoredRules> valid = new ArrayList<>();
+        List<Route> checked = all == null ? List.of() : all;
         int protectedRoutes = 0;
-        for (Route route : all == null ? List.<Route>of() : all) {
+        for (Route route : checked) {
             if (!RouteQueuePolicies.isProtected(route)) {
                 continue;
             }
@@ -110,6 +116,7 @@ public class RouteValidation implements SmartInitializingSingleton, ApplicationL
                 requireInvitationKeys(policy);
                 strategies.add(policy.promotion());
                 patterns.put(route.getId(), policies.productIdPattern(route));
+                valid.add(StoredRules.of(route.getId(), settings));
                 for (QueueSettings override : productOverrides.values()) {
                     strategies.add(QueuePolicy.from(settings.overriddenBy(override)).promotion());
                 }
@@ -119,6 +126,9 @@ public class RouteValidation implements SmartInitializingSingleton, ApplicationL
                 problems.add("route '" + route.getId() + "': " + ex.getMessage());
             }
         }
+        Map<String, String> disagreeing = conflicts.check(valid);
+        policies.refuse(disagreeing, checked);
+        disagreeing.forEach((id, reason) -> problems.add(reason));
         return new Checked(problems, strategies, protectedRoutes, patterns);
     }
 

@@ -15,7 +15,7 @@ import reactor.util.retry.RetryBackoffSpec;
 
 /**
  * The instance's Pub/Sub subscriptions to QueueGate's channel patterns: one Redis subscription per
- * pattern, however many listeners it has (the released channel has three), and one policy for
+ * pattern, however many listeners it has (the released channel has four), and one policy for
  * getting it back after a lost connection. Each listen is deferred, so a Redis that is down at
  * startup is retried like a lost connection and never fails the start.
  */

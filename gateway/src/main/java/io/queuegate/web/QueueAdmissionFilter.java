@@ -59,6 +59,13 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
      */
     public static final int ORDER = Ordered.HIGHEST_PRECEDENCE + 1000;
 
+    /**
+     * The exchange attribute that holds the {@link Caller} a request was let through as, while its
+     * session holds (not on a pass unchecked while Redis cannot answer): what outlives the request
+     * (a WebSocket) is tied to that session.
+     */
+    public static final String ADMITTED_CALLER = QueueAdmissionFilter.class.getName() + ".admittedCaller";
+
     /** A backend's way to end the caller's session with any response, for shops whose purchase is not one route. */
     public static final String RELEASE_HEADER = ReleaseHeader.NAME;
 
@@ -281,6 +288,7 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
             String routeId, boolean redirectIsSale) {
         responses.attachToken(exchange, active.issuedToken());
         Caller caller = active.caller();
+        exchange.getAttributes().put(ADMITTED_CALLER, caller);
         String forwardedIdentity = caller.forwardedIdentity();
         exchange.getAttributes().put(ForwardedRequestHeaders.IDENTITY,
                 forwardedIdentity == null ? ForwardedRequestHeaders.ANONYMOUS : forwardedIdentity);

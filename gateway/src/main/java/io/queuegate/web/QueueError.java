@@ -15,6 +15,8 @@ public enum QueueError {
     INVALID_PATH(HttpStatus.BAD_REQUEST, "the path is not written in its one canonical way"),
     NONCANONICAL_PATH(HttpStatus.BAD_REQUEST, "this path is a protected route's path written another way (another "
             + "letter case, a format suffix such as .json, a trailing slash): send it as the route writes it"),
+    WEBSOCKET_NOT_ALLOWED(HttpStatus.BAD_REQUEST,
+            "this route takes no WebSocket connections through its waiting room: use plain requests"),
     AMBIGUOUS_AUTHORIZATION(HttpStatus.BAD_REQUEST,
             "the request carries more than one Authorization header: send exactly one"),
     AMBIGUOUS_IDENTITY(HttpStatus.BAD_REQUEST, "the identity header names more than one user (it came more than "
