@@ -9,6 +9,7 @@ import java.util.Set;
 import io.queuegate.challenge.JoinGate;
 import io.queuegate.challenge.JoinRates;
 import io.queuegate.challenge.ProofOfWork;
+import io.queuegate.challenge.WaitTickets;
 import io.queuegate.config.JoinChallenge;
 import io.queuegate.config.QueuePolicy;
 import io.queuegate.config.QueueSettings;
@@ -57,7 +58,8 @@ public final class InMemoryAdmission {
         Reclaims reclaims = new Reclaims(new RedisEpoch(null, clock, Duration.ofMinutes(10)),
                 new SessionLedger(null, clock), clock);
         JoinGate joinGate = new JoinGate(new ProofOfWork(ProofOfWork.derivedKey(SECRET), List.of(),
-                Duration.ofMinutes(2), clock), new JoinRates(clock));
+                Duration.ofMinutes(2), clock), new JoinRates(clock), new WaitTickets(WaitTickets.derivedKey(SECRET),
+                List.of(), Duration.ofMinutes(2), clock), Duration.ofSeconds(10));
         service = new AdmissionService(new CallerResolver(tokens), store, tokens,
                 new JoinLimiter(joinsPerCaller, Duration.ofMinutes(1), clock),
                 new JoinLimiter(joinsPerAddress, Duration.ofMinutes(1), clock), activeCache, events, local, joinGate,
@@ -78,7 +80,7 @@ public final class InMemoryAdmission {
      */
     public static QueuePolicy policy(int maxActive, Duration session, JoinChallenge challenge, RedisFailureMode onRedisFailure) {
         return QueuePolicy.from(new QueueSettings(maxActive, session, null, null, onRedisFailure, null, null, null,
-                null, null, Duration.ZERO, null, null, null, challenge, null, null, null, null, null, null));
+                null, null, Duration.ZERO, null, null, null, challenge, null, null, null, null, null, null, null));
     }
 
     public static QueuePolicy policy(int maxActive, JoinChallenge challenge, RedisFailureMode onRedisFailure) {

@@ -194,11 +194,14 @@ class ProofOfWorkJoinTest {
                 .header("X-Forwarded-For", "203.0.113.11").exchange()
                 .expectStatus().isEqualTo(HttpStatus.PRECONDITION_REQUIRED)
                 .expectHeader().contentTypeCompatibleWith("text/html")
+                .expectHeader().value("Set-Cookie", cookie -> assertThat(cookie).startsWith("queue_wait=")
+                        .containsIgnoringCase("HttpOnly"))
                 .expectBody(String.class).value(html -> assertThat(html)
                         .contains("Checking your browser")
                         .contains("data-challenge=\"{&quot;algorithm&quot;:&quot;SHA-256&quot;")
                         .contains("new Worker(")
-                        .contains("<noscript><p class=\"notice\">JavaScript is needed for this sale."));
+                        .contains("<noscript><meta http-equiv=\"refresh\" content=\"11\"></noscript>")
+                        .contains("Without JavaScript you join the line after a short wait"));
     }
 
     private static String challengeBody(GatewayInstance gateway, String address) {

@@ -31,7 +31,9 @@ class JoinGateTest {
     private final TestClock clock = new TestClock(NOW);
     private final ProofOfWork pow = new ProofOfWork(ProofOfWork.derivedKey("test-secret-that-is-long-enough-for-hs256-0123456789"),
             List.of(), Duration.ofMinutes(2), clock);
-    private final JoinGate gate = new JoinGate(pow, new JoinRates(clock));
+    private final WaitTickets tickets = new WaitTickets(WaitTickets.derivedKey("a-challenge-key"), List.of(),
+            Duration.ofMinutes(2), clock);
+    private final JoinGate gate = new JoinGate(pow, new JoinRates(clock), tickets, Duration.ofSeconds(10));
 
     @Test
     void theKthPlaceOfAnHourCostsTheBaseTimesOneMoreThanItsThirties() {
@@ -91,32 +93,32 @@ class JoinGateTest {
 
     @Test
     void aSolutionOfAChallengeFromBeforeThePriceRoseIsAskedToPayAgainNotRefused() {
-        JsonNode cheap = tree(gate.fresh("42", BASE, "203.0.113.0"));
+        JsonNode cheap = tree(gate.fresh("42", BASE, "203.0.113.0", false).challenge());
         String stocked = PowSolver.solve(cheap);
         placesAndPrices(90);
 
-        JoinGate.Outcome outcome = gate.check("42", JoinChallenge.ANONYMOUS, BASE, stocked, false, true, "203.0.113.0");
+        JoinGate.Outcome outcome = gate.check("42", JoinChallenge.ANONYMOUS, BASE, stocked, null, false, true, "203.0.113.0");
 
         assertThat(outcome).isInstanceOfSatisfying(JoinGate.Outcome.Unpaid.class, unpaid -> {
             assertThat(unpaid.refused()).as("a 428 with a dearer challenge, not a 403").isFalse();
             assertThat(unpaid.detail()).contains("easier than a place from this network costs now");
-            assertThat(unpaid.challenge().maxnumber()).isEqualTo(2L * 4 * BASE);
+            assertThat(unpaid.price().challenge().maxnumber()).isEqualTo(2L * 4 * BASE);
         });
-        String paid = PowSolver.solve(tree(((JoinGate.Outcome.Unpaid) outcome).challenge()));
-        assertThat(gate.check("42", JoinChallenge.ANONYMOUS, BASE, paid, false, true, "203.0.113.0"))
+        String paid = PowSolver.solve(tree(((JoinGate.Outcome.Unpaid) outcome).price().challenge()));
+        assertThat(gate.check("42", JoinChallenge.ANONYMOUS, BASE, paid, null, false, true, "203.0.113.0"))
                 .isInstanceOf(JoinGate.Outcome.Paid.class);
     }
 
     @Test
     void aChallengeWhoseDifficultyWasEditedIsRefused() {
-        JsonNode challenge = tree(gate.fresh("42", BASE, "203.0.113.0"));
+        JsonNode challenge = tree(gate.fresh("42", BASE, "203.0.113.0", false).challenge());
         placesAndPrices(60);
         String salt = challenge.path("salt").asString();
         long number = PowSolver.find(salt, challenge.path("challenge").asString(), challenge.path("maxnumber").asLong());
         // Solved as issued, then sent with a salt that claims the price paid was higher.
         ((ObjectNode) challenge).put("salt", salt.replace("difficulty=" + BASE, "difficulty=" + 2 * BASE));
 
-        JoinGate.Outcome outcome = gate.check("42", JoinChallenge.POW, BASE, PowSolver.header(challenge, number), false,
+        JoinGate.Outcome outcome = gate.check("42", JoinChallenge.POW, BASE, PowSolver.header(challenge, number), null, false,
                 true, "203.0.113.0");
 
         assertThat(outcome).isInstanceOfSatisfying(JoinGate.Outcome.Unpaid.class,
@@ -125,11 +127,11 @@ class JoinGateTest {
 
     @Test
     void aSignedInShopperPaysNothingUnderAnonymousButEverythingUnderPow() {
-        assertThat(gate.check("42", JoinChallenge.ANONYMOUS, BASE, null, false, false, "203.0.113.0"))
+        assertThat(gate.check("42", JoinChallenge.ANONYMOUS, BASE, null, null, false, false, "203.0.113.0"))
                 .isInstanceOf(JoinGate.Outcome.Free.class);
-        assertThat(gate.check("42", JoinChallenge.POW, BASE, null, false, false, "203.0.113.0"))
+        assertThat(gate.check("42", JoinChallenge.POW, BASE, null, null, false, false, "203.0.113.0"))
                 .isInstanceOf(JoinGate.Outcome.Unpaid.class);
-        assertThat(gate.check("42", JoinChallenge.NONE, BASE, null, false, true, "203.0.113.0"))
+        assertThat(gate.check("42", JoinChallenge.NONE, BASE, null, null, false, true, "203.0.113.0"))
                 .isInstanceOf(JoinGate.Outcome.Free.class);
     }
 

@@ -106,13 +106,13 @@ class ChallengePageBrowserTest {
     }
 
     @Test
-    void withoutJavaScriptTheShopperIsToldTheSaleNeedsIt() {
-        browser = chromium.open("ko-KR");
-        browser.executeCdpCommand("Emulation.setScriptExecutionDisabled", Map.of("value", true));
+    void withoutJavaScriptTheShopperIsToldThePageWaitsAndTakesTheirPlaceByItself() {
+        browser = chromium.openWithoutJavaScript("ko-KR");
         browser.get(fixture.gateway().baseUrl() + "/api/products/42");
 
         WebElement main = browser.findElement(By.tagName("main"));
-        assertThat(main.getText()).contains("이 판매에 참여하려면 JavaScript가 필요합니다");
+        assertThat(main.getText()).contains("JavaScript가 꺼져 있으면 잠시 기다린 뒤 줄에 서게 됩니다");
+        assertThat(browser.getPageSource()).contains("http-equiv=\"refresh\"");
         assertThat(browser.findElement(By.id("checking")).isDisplayed()).isFalse();
         assertThat(browser.getTitle()).isEqualTo("브라우저 확인 중");
         chromium.screenshot("challenge-noscript-ko.png");

@@ -3,6 +3,8 @@ package io.queuegate.admission;
 import java.time.Instant;
 
 import io.queuegate.challenge.Challenge;
+import io.queuegate.challenge.JoinGate;
+import io.queuegate.challenge.WaitTickets;
 import io.queuegate.room.Stock;
 
 /**
@@ -64,9 +66,15 @@ public sealed interface Admission {
      * @param detail what exactly was wrong, safe to show the caller, or {@code null}
      * @param clearCookie whether the caller's token cookie was the bad part and should go
      * @param retryAfterSeconds when trying again may help, or 0 when it will not
+     * @param holdsPlace whether the caller holds a place that is kept (a shopper in line told the
+     *                   product sold out), so the answer may say so
      */
-    record Rejected(Refusal reason, String detail, boolean clearCookie, long retryAfterSeconds)
+    record Rejected(Refusal reason, String detail, boolean clearCookie, long retryAfterSeconds, boolean holdsPlace)
             implements Admission {
+
+        public Rejected(Refusal reason, String detail, boolean clearCookie, long retryAfterSeconds) {
+            this(reason, detail, clearCookie, retryAfterSeconds, false);
+        }
 
         public static Rejected of(QueueRejection rejection) {
             return new Rejected(rejection.reason(), rejection.detail(), rejection.clearCookie(), 0);
@@ -80,8 +88,15 @@ public sealed interface Admission {
      * @param reason {@link Refusal#CHALLENGE_REQUIRED}, {@link Refusal#CHALLENGE_INVALID} or
      *               {@link Refusal#CHALLENGE_USED}
      * @param detail what exactly was wrong, safe to show the caller, or {@code null}
+     * @param challenge the proof of work to solve
+     * @param ticket the wait a browser without JavaScript serves instead, or {@code null}
      */
-    record Challenged(Refusal reason, String detail, Challenge challenge) implements Admission {
+    record Challenged(Refusal reason, String detail, Challenge challenge, WaitTickets.Ticket ticket)
+            implements Admission {
+
+        Challenged(Refusal reason, String detail, JoinGate.Price price) {
+            this(reason, detail, price.challenge(), price.ticket());
+        }
     }
 
     /** Redis could not answer and the route fails closed. */

@@ -24,10 +24,19 @@ import io.queuegate.invites.InvitationCheck;
  *                   (the proof of work among them)
  * @param challengeSolution the request's {@code Queue-Challenge} header (a proof-of-work
  *                          solution), or {@code null}; read only for a join without a token
+ * @param waitTicket the request's wait ticket (a browser without JavaScript pays with a wait), or
+ *                   {@code null}; read only without a solution
  */
 public record AdmissionRequest(String productId, String identity, PresentedToken presented, QueuePolicy policy,
         Supplier<String> clientAddress, String routeId, boolean completing, InvitationCheck invitation,
-        String challengeSolution) {
+        String challengeSolution, String waitTicket) {
+
+    public AdmissionRequest(String productId, String identity, PresentedToken presented, QueuePolicy policy,
+            Supplier<String> clientAddress, String routeId, boolean completing, InvitationCheck invitation,
+            String challengeSolution) {
+        this(productId, identity, presented, policy, clientAddress, routeId, completing, invitation,
+                challengeSolution, null);
+    }
 
     public AdmissionRequest {
         if (invitation == null) {
@@ -38,7 +47,7 @@ public record AdmissionRequest(String productId, String identity, PresentedToken
     /** This request with {@code chosen} as its token (of several cookies, the one that is read). */
     public AdmissionRequest withPresented(PresentedToken chosen) {
         return chosen == presented ? this : new AdmissionRequest(productId, identity, chosen, policy, clientAddress,
-                routeId, completing, invitation, challengeSolution);
+                routeId, completing, invitation, challengeSolution, waitTicket);
     }
 
     /** Whether the request carries a valid invitation for this product and caller. */

@@ -191,8 +191,13 @@ public class AdmissionService {
         boolean holdsNothing = !caller.hasToken() && caller.anonymous();
         JoinGate.Outcome proof = proveJoin(request, caller);
         if (proof instanceof JoinGate.Outcome.Unpaid unpaid && (unpaid.presented() || holdsNothing)) {
-            return Mono.just(new Admission.Challenged(unpaid.refused() ? Refusal.CHALLENGE_INVALID
-                    : Refusal.CHALLENGE_REQUIRED, unpaid.detail(), unpaid.challenge()));
+            Admission challenged = new Admission.Challenged(unpaid.refused() ? Refusal.CHALLENGE_INVALID
+                    : Refusal.CHALLENGE_REQUIRED, unpaid.detail(), unpaid.price());
+            // Nobody pays to learn that a product is sold out: this instance's view of it says so first.
+            return local.soonStock(caller.productId())
+                    .filter(Stock::soldOut)
+                    .<Admission>map(soldOut -> new Admission.Rejected(Refusal.SOLD_OUT, null, false, 0, false))
+                    .defaultIfEmpty(challenged);
         }
         JoinGate.Outcome.Paid paid = proof instanceof JoinGate.Outcome.Paid solved ? solved : null;
         long limitedFor = joinLimit(caller, request);
@@ -275,7 +280,8 @@ public class AdmissionService {
     private JoinGate.Outcome proveJoin(AdmissionRequest request, Caller caller) {
         QueuePolicy policy = request.policy();
         return joinGate.check(request.productId(), policy.joinChallenge(), policy.powDifficulty(),
-                request.challengeSolution(), request.invited(), caller.anonymous(), network(request));
+                request.challengeSolution(), request.waitTicket(), request.invited(), caller.anonymous(),
+                network(request));
     }
 
     private static String network(AdmissionRequest request) {
@@ -353,11 +359,13 @@ public class AdmissionService {
             case ACTIVE:
                 return active(caller, joined, request, claim);
             case CHALLENGE_USED:
+                // A wait ticket used already (another instance took it, or a replay) is spent here too.
                 return new Admission.Challenged(Refusal.CHALLENGE_USED, null,
-                        joinGate.fresh(caller.productId(), policy.powDifficulty(), network(request)));
+                        joinGate.fresh(caller.productId(), policy.powDifficulty(), network(request),
+                                request.challengeSolution() == null));
             case CHALLENGE_REQUIRED:
                 return new Admission.Challenged(Refusal.CHALLENGE_REQUIRED, null,
-                        joinGate.fresh(caller.productId(), policy.powDifficulty(), network(request)));
+                        joinGate.fresh(caller.productId(), policy.powDifficulty(), network(request), false));
             case JOIN_LIMITED:
                 return tooManyJoins(limitedFor);
             case SESSION_ENDED:
@@ -370,7 +378,7 @@ public class AdmissionService {
                 return new Admission.Rejected(Refusal.SALE_ENDED, policy.closesAt() == null ? null
                         : "the sale of this product ended at " + policy.closesAt(), false, 0);
             case SOLD_OUT:
-                return new Admission.Rejected(Refusal.SOLD_OUT, null, false, 0);
+                return new Admission.Rejected(Refusal.SOLD_OUT, null, false, 0, joined.ticket() != null);
             case ROOM_CLOSED:
                 return new Admission.Rejected(Refusal.ROOM_CLOSED, null, false,
                         RetryAfter.whileClosed(policy.abandonAfter()));

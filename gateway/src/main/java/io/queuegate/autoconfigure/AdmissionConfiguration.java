@@ -15,6 +15,7 @@ import io.queuegate.admission.Sessions;
 import io.queuegate.challenge.JoinGate;
 import io.queuegate.challenge.JoinRates;
 import io.queuegate.challenge.ProofOfWork;
+import io.queuegate.challenge.WaitTickets;
 import io.queuegate.config.QueueGateProperties;
 import io.queuegate.events.QueueEventHub;
 import io.queuegate.events.QueueEvents;
@@ -130,12 +131,13 @@ class AdmissionConfiguration {
     JoinGate queuegateJoinGate(QueueGateProperties properties, Clock queuegateClock) {
         QueueGateProperties.Challenge challenge = properties.challenge();
         QueueGateProperties.Token token = properties.token();
-        ProofOfWork proofOfWork = challenge.secret() != null
-                ? new ProofOfWork(challenge.secret(), List.of(), challenge.ttl(), queuegateClock)
-                : new ProofOfWork(ProofOfWork.derivedKey(token.secret()),
-                        token.previousSecrets().stream().map(ProofOfWork::derivedKey).toList(), challenge.ttl(),
-                        queuegateClock);
-        return new JoinGate(proofOfWork, new JoinRates(queuegateClock));
+        String key = challenge.secret() != null ? challenge.secret() : ProofOfWork.derivedKey(token.secret());
+        List<String> previousKeys = challenge.secret() != null ? List.of()
+                : token.previousSecrets().stream().map(ProofOfWork::derivedKey).toList();
+        ProofOfWork proofOfWork = new ProofOfWork(key, previousKeys, challenge.ttl(), queuegateClock);
+        WaitTickets tickets = new WaitTickets(WaitTickets.derivedKey(key),
+                previousKeys.stream().map(WaitTickets::derivedKey).toList(), challenge.ttl(), queuegateClock);
+        return new JoinGate(proofOfWork, new JoinRates(queuegateClock), tickets, challenge.noScriptWait());
     }
 
     @Bean

@@ -11,6 +11,9 @@ import io.queuegate.config.QueuePolicy;
  * shopper who holds a place pays nothing. Decides locally, in microseconds; the single use of a
  * solution is the join script's to enforce, with the mark of {@link Outcome.Paid}.
  *
+ * <p>A browser without JavaScript pays with a wait instead ({@link WaitTickets}): the base wait
+ * times the same factor, one open ticket per network and product.
+ *
  * <p>The difficulty rises with the places the client's network made on the product in the last
  * hour ({@link JoinRates}, counted by this instance): the {@code k}-th place of the hour (from 0)
  * costs {@code pow-difficulty × (1 + k / FREE_PLACES)}, so the first {@link #FREE_PLACES} cost the
@@ -31,10 +34,26 @@ public final class JoinGate {
 
     private final ProofOfWork proofOfWork;
     private final JoinRates rates;
+    private final WaitTickets tickets;
+    private final java.time.Duration baseWait;
 
-    public JoinGate(ProofOfWork proofOfWork, JoinRates rates) {
+    /**
+     * @param tickets the waits a browser without JavaScript serves instead
+     * @param baseWait the wait at the base difficulty; it rises with the network's places as the
+     *                 difficulty does
+     */
+    public JoinGate(ProofOfWork proofOfWork, JoinRates rates, WaitTickets tickets, java.time.Duration baseWait) {
         this.proofOfWork = proofOfWork;
         this.rates = rates;
+        this.tickets = tickets;
+        this.baseWait = baseWait;
+    }
+
+    /**
+     * What a new place costs now, either way: a challenge to solve, or the network's wait ticket
+     * (the same one while it is open).
+     */
+    public record Price(Challenge challenge, WaitTickets.Ticket ticket) {
     }
 
     /** What the gate decided for one request. */
@@ -44,17 +63,21 @@ public final class JoinGate {
         record Free() implements Outcome {
         }
 
-        /** A genuine solution; the join must take its mark in Redis (it may have been used). */
-        record Paid(Verdict.Solved solution) implements Outcome {
+        /**
+         * A genuine solution, or a wait ticket that is ready ({@code ticket}); the join must take its
+         * mark in Redis (it may have been used).
+         */
+        record Paid(Verdict.Solved solution, boolean ticket) implements Outcome {
         }
 
         /**
-         * No solution ({@code detail} is {@code null}), a genuine one of a challenge too easy for
-         * what a place costs the network now, or one that is refused ({@code refused}: not a
-         * solution of this gateway's challenge for the product); {@code detail} says why, and
-         * {@code challenge} is a fresh one to solve.
+         * No solution ({@code detail} is {@code null}; a wait ticket that is not ready, or that
+         * proves nothing, counts as none), a genuine one of a challenge too easy for what a place
+         * costs the network now, or one that is refused ({@code refused}: not a solution of this
+         * gateway's challenge for the product); {@code detail} says why, and {@code price} is what
+         * to pay: a fresh challenge, or the network's wait ticket.
          */
-        record Unpaid(String detail, Challenge challenge, boolean refused) implements Outcome {
+        record Unpaid(String detail, Price price, boolean refused) implements Outcome {
 
             public boolean presented() {
                 return detail != null;
@@ -65,29 +88,37 @@ public final class JoinGate {
     /**
      * @param base the product's {@code pow-difficulty}
      * @param solution the request's {@code Queue-Challenge} header, or {@code null}
+     * @param waitTicket the request's wait ticket ({@link WaitTickets#COOKIE}), or {@code null};
+     *                   read only without a solution
      * @param vouched whether something else already vouches for a new place and the product's
      *                challenge is waived (a valid invitation will); {@code false} otherwise
      * @param anonymous whether the caller is anonymous (the gateway made its id)
      * @param network the caller's network (an IPv6 /64 counts as one), for the rate
      */
-    public Outcome check(String productId, JoinChallenge mode, int base, String solution, boolean vouched,
-            boolean anonymous, String network) {
+    public Outcome check(String productId, JoinChallenge mode, int base, String solution, String waitTicket,
+            boolean vouched, boolean anonymous, String network) {
         if (mode == JoinChallenge.NONE || vouched || mode == JoinChallenge.ANONYMOUS && !anonymous) {
             return new Outcome.Free();
         }
         int difficulty = difficulty(productId, base, network);
         if (solution == null) {
-            return new Outcome.Unpaid(null, proofOfWork.issue(productId, difficulty), false);
+            if (waitTicket != null
+                    && tickets.check(productId, network, waitTicket) instanceof Verdict.Solved ready) {
+                // Priced when it was issued: what the network's places cost since does not raise it.
+                return new Outcome.Paid(ready, true);
+            }
+            return new Outcome.Unpaid(null, price(productId, base, difficulty, network), false);
         }
         Verdict verdict = proofOfWork.verify(productId, solution);
         if (verdict instanceof Verdict.Solved solved) {
             if (solved.difficulty() * SLACK < difficulty) {
                 return new Outcome.Unpaid("the challenge is easier than a place from this network costs now: solve "
-                        + "this one", proofOfWork.issue(productId, difficulty), false);
+                        + "this one", price(productId, base, difficulty, network), false);
             }
-            return new Outcome.Paid(solved);
+            return new Outcome.Paid(solved, false);
         }
-        return new Outcome.Unpaid(((Verdict.Refused) verdict).detail(), proofOfWork.issue(productId, difficulty), true);
+        String detail = verdict instanceof Verdict.Refused refused ? refused.detail() : "not a solution";
+        return new Outcome.Unpaid(detail, price(productId, base, difficulty, network), true);
     }
 
     /** The difficulty a new place on the product costs the network now: the base, times its places of the hour. */
@@ -96,13 +127,31 @@ public final class JoinGate {
         return (int) Math.min(QueuePolicy.MAX_POW_DIFFICULTY, base * factor);
     }
 
-    /** The network made a place on the product: the next place from it may cost more. */
+    /**
+     * The network made a place on the product: the next place from it may cost more, and its wait
+     * ticket (spent, if that paid) is no longer the open one.
+     */
     public void placed(String productId, String network) {
         rates.placed(network, productId);
+        tickets.spent(productId, network);
     }
 
-    /** A fresh challenge, for a join whose solution turned out to be used already, or that must pay. */
-    public Challenge fresh(String productId, int base, String network) {
-        return proofOfWork.issue(productId, difficulty(productId, base, network));
+    /**
+     * What a join whose solution turned out to be used already, or that must pay, pays now: a fresh
+     * challenge, or the network's wait ticket (a new one when the one used was spent).
+     *
+     * @param ticketSpent whether the join paid with a wait ticket that was used already
+     */
+    public Price fresh(String productId, int base, String network, boolean ticketSpent) {
+        if (ticketSpent) {
+            tickets.spent(productId, network);
+        }
+        return price(productId, base, difficulty(productId, base, network), network);
+    }
+
+    private Price price(String productId, int base, int difficulty, String network) {
+        // The wait rises with the network's places as the difficulty does.
+        java.time.Duration wait = baseWait.multipliedBy(Math.max(1, difficulty / Math.max(1, base)));
+        return new Price(proofOfWork.issue(productId, difficulty), tickets.open(productId, network, wait, difficulty));
     }
 }

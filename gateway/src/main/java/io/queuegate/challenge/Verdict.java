@@ -2,7 +2,7 @@ package io.queuegate.challenge;
 
 import java.time.Duration;
 
-/** What a {@code Queue-Challenge} header proves. */
+/** What a {@code Queue-Challenge} header, or a wait ticket ({@link WaitTickets}), proves. */
 public sealed interface Verdict {
 
     /**
@@ -20,6 +20,10 @@ public sealed interface Verdict {
         public Solved(String mark, Duration markTtl) {
             this(mark, markTtl, 0);
         }
+    }
+
+    /** A wait ticket of ours that is not ready yet: it buys a place from {@code readyAt} on. */
+    record Early(java.time.Instant readyAt) implements Verdict {
     }
 
     /** Not a solution this gateway accepts; {@code detail} says why, safe to show the caller. */

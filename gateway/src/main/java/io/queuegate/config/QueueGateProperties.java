@@ -247,9 +247,15 @@ public record QueueGateProperties(
      *               none: a key derived from {@code queuegate.token.secret} (never that secret
      *               itself), so every instance that shares the token secret shares the key
      * @param ttl how long a challenge may be solved and used, from when it was handed out; its
-     *            single-use mark lives in Redis this long (plus 30 seconds); default 2 minutes
+     *            single-use mark lives in Redis this long (plus 30 seconds); default 2 minutes. A
+     *            wait ticket may be used this long once it is ready
+     * @param noScriptWait what a browser without JavaScript waits instead of the proof of work, at
+     *                     the base difficulty: the page refreshes itself after it and joins with a
+     *                     ticket the gateway signed; it rises with the network's places as the
+     *                     difficulty does; default 10 seconds, between 1 second and 10 minutes
      */
-    public record Challenge(String secret, @DefaultValue("2m") Duration ttl) {
+    public record Challenge(String secret, @DefaultValue("2m") Duration ttl,
+            @DefaultValue("10s") Duration noScriptWait) {
 
         public Challenge {
             if (secret != null) {
@@ -257,6 +263,10 @@ public record QueueGateProperties(
             }
             if (ttl.compareTo(Duration.ofSeconds(10)) < 0 || ttl.compareTo(Duration.ofHours(1)) > 0) {
                 throw new IllegalArgumentException("queuegate.challenge.ttl must be between 10s and 1h, was " + ttl);
+            }
+            if (noScriptWait.compareTo(Duration.ofSeconds(1)) < 0 || noScriptWait.compareTo(Duration.ofMinutes(10)) > 0) {
+                throw new IllegalArgumentException("queuegate.challenge.no-script-wait must be between 1s and 10m, was "
+                        + noScriptWait);
             }
         }
     }

@@ -12,6 +12,9 @@ public final class QueueHeaders {
     /** The wait token's cookie, for browsers. */
     public static final String TOKEN_COOKIE = "queue_token";
 
+    /** A browser's wait ticket (a browser without JavaScript pays for a place with a wait), for browsers. */
+    public static final String WAIT_COOKIE = "queue_wait";
+
     /** A waiting answer's place in line. */
     public static final String RANK = "Queue-Rank";
 

@@ -115,6 +115,21 @@ public class LineViews implements SmartLifecycle {
     }
 
     /**
+     * The product's view if it is fresh, else the one the read under way brings, waiting at most
+     * {@code wait} for it; empty when there is none by then (Redis is slow, or too many products
+     * are viewed already).
+     */
+    Mono<LineView> freshSoon(String productId, Duration wait) {
+        LineView view = fresh(productId);
+        if (view != null) {
+            return Mono.just(view);
+        }
+        Product product = products.get(productId);
+        Mono<LineView> reading = product == null ? null : product.reading;
+        return reading == null ? Mono.empty() : reading.timeout(wait, Mono.empty()).onErrorResume(error -> Mono.empty());
+    }
+
+    /**
      * This instance's own scripts admitted {@code count} users to the product: its head moved, so
      * read it again soon.
      */
@@ -340,7 +355,9 @@ public class LineViews implements SmartLifecycle {
     private final class Product {
 
         private final String productId;
-        private final AtomicBoolean reading = new AtomicBoolean();
+        private final AtomicBoolean inFlight = new AtomicBoolean();
+        /** The read under way, for those who wait for its view; {@code null} when none is. */
+        private volatile Mono<LineView> reading;
         private final AtomicLong admissions = new AtomicLong();
         private final AtomicLong invitedJoins = new AtomicLong();
         /** User to when their place changed in a way the view does not show yet. */
@@ -363,7 +380,7 @@ public class LineViews implements SmartLifecycle {
         }
 
         void read() {
-            if (!reading.compareAndSet(false, true)) {
+            if (!inFlight.compareAndSet(false, true)) {
                 return;
             }
             stale = false;
@@ -371,27 +388,33 @@ public class LineViews implements SmartLifecycle {
             long heard = admissions.get();
             long invitedHeard = invitedJoins.get();
             LineView previous = view;
-            Mono.defer(() -> scripts.view().run(productId, previous == null ? null : previous.leftVersion(),
-                            previous == null ? -1 : previous.leftCount(),
+            Mono<LineView> read = Mono.defer(() -> scripts.view().run(productId,
+                            previous == null ? null : previous.leftVersion(), previous == null ? -1 : previous.leftCount(),
                             previous == null ? null : previous.invited().leftVersion(),
                             previous == null ? -1 : previous.invited().leftCount()))
+                    .<LineView>handle((answer, sink) -> {
+                        if (!stale) {
+                            LineView fresh = LineView.of(sentAt, heard, invitedHeard, answer,
+                                    previous != null && previous.epoch() != null
+                                            && previous.epoch().equals(answer.epoch()) ? previous : null,
+                                    answer.epoch());
+                            view = fresh;
+                            remember(productId, fresh, answer);
+                            sink.next(fresh);
+                        }
+                    })
                     .doFinally(signal -> {
-                        reading.set(false);
+                        reading = null;
+                        inFlight.set(false);
                         if (stale) {
                             read();
                         }
                     })
-                    .subscribe(read -> {
-                        if (!stale) {
-                            LineView fresh = LineView.of(sentAt, heard, invitedHeard, read,
-                                    previous != null && previous.epoch() != null
-                                            && previous.epoch().equals(read.epoch()) ? previous : null,
-                                    read.epoch());
-                            view = fresh;
-                            remember(productId, fresh, read);
-                        }
-                    }, error -> log.debug("Could not read the line of product " + productId
-                            + "; Redis answers its shoppers until a read succeeds: " + error));
+                    .cache();
+            reading = read;
+            read.subscribe(fresh -> {
+            }, error -> log.debug("Could not read the line of product " + productId
+                    + "; Redis answers its shoppers until a read succeeds: " + error));
         }
     }
 }

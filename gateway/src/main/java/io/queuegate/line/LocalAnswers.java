@@ -5,6 +5,8 @@ import java.time.Clock;
 import io.queuegate.room.Placement;
 import io.queuegate.room.Stock;
 
+import reactor.core.publisher.Mono;
+
 /**
  * Answers a shopper in line from this instance's memory: their rank from the ticket their signed
  * token carries and the instance's view of the product's line (at most {@link LineViews#MAX_AGE}
@@ -15,6 +17,9 @@ import io.queuegate.room.Stock;
  * was announced, or admissions heard of since the view was read could have reached them).
  */
 public class LocalAnswers {
+
+    /** How long a newcomer's answer waits for a view of the product's stock: about a round trip to Redis. */
+    static final java.time.Duration STOCK_WAIT = java.time.Duration.ofMillis(250);
 
     private final LineViews views;
     private final SeenMarks seen;
@@ -84,6 +89,15 @@ public class LocalAnswers {
     public Stock stock(String productId) {
         LineView view = views.fresh(productId);
         return view == null ? null : view.stock();
+    }
+
+    /**
+     * What the product has left as this instance's view reads it, waiting a moment for a read when
+     * the view is not fresh: so a newcomer hears "sold out" before paying for a place. Empty when
+     * the view does not know (no stock said yet, or no read within the moment).
+     */
+    public Mono<Stock> soonStock(String productId) {
+        return views.freshSoon(productId, STOCK_WAIT).mapNotNull(LineView::stock);
     }
 
     /**

@@ -6,6 +6,7 @@ import java.util.function.Predicate;
 
 import io.queuegate.admission.PresentedToken;
 import io.queuegate.challenge.ProofOfWork;
+import io.queuegate.challenge.WaitTickets;
 import io.queuegate.config.CompletionRule;
 import io.queuegate.routes.RouteQueuePolicies;
 
@@ -19,7 +20,7 @@ import org.springframework.web.server.ServerWebExchange;
 /**
  * What the shop receives of a forwarded request. On every route, the waiting room's own
  * credentials stay between the shopper and the gateway: the {@code Queue-Token},
- * {@code Queue-Challenge} and {@code Queue-Invite} headers, the {@code queue_token} cookie, and a
+ * {@code Queue-Challenge} and {@code Queue-Invite} headers, the {@code queue_token} and {@code queue_wait} cookies, and a
  * client's {@code Queue-Release} or {@code Queue-Stock} (answer headers of the shop's, never request headers). On a
  * protected route the identity header carries the identity the admission decided, whatever the
  * client sent, and is absent for an anonymous caller: the shop sees exactly who was admitted, and
@@ -55,7 +56,9 @@ public class ForwardedRequestHeaders implements HttpHeadersFilter, Ordered {
 
     static final String ANONYMOUS = "";
 
-    private static final String COOKIE_PREFIX = PresentedToken.COOKIE + "=";
+    /** QueueGate's own cookies, never the shop's: the token and the wait ticket. */
+    private static final List<String> COOKIE_PREFIXES = List.of(PresentedToken.COOKIE + "=",
+            WaitTickets.COOKIE + "=");
 
     /** The method override headers, each with the other spellings a backend reads as it. */
     private static final List<HeaderSpellings> METHOD_OVERRIDES = CompletionRule.METHOD_OVERRIDE_HEADERS.stream()
@@ -128,8 +131,10 @@ public class ForwardedRequestHeaders implements HttpHeadersFilter, Ordered {
             return true;
         }
         for (String cookies : input.getOrEmpty(HttpHeaders.COOKIE)) {
-            if (cookies.contains(COOKIE_PREFIX)) {
-                return true;
+            for (String prefix : COOKIE_PREFIXES) {
+                if (cookies.contains(prefix)) {
+                    return true;
+                }
             }
         }
         return false;
@@ -146,7 +151,7 @@ public class ForwardedRequestHeaders implements HttpHeadersFilter, Ordered {
         return false;
     }
 
-    /** Drops the {@code queue_token} pair from every Cookie header, keeping the shop's own cookies. */
+    /** Drops QueueGate's pairs from every Cookie header, keeping the shop's own cookies. */
     private static void withoutQueueCookie(HttpHeaders headers) {
         List<String> values = headers.getOrEmpty(HttpHeaders.COOKIE);
         if (values.isEmpty()) {
@@ -157,7 +162,7 @@ public class ForwardedRequestHeaders implements HttpHeadersFilter, Ordered {
             List<String> pairs = new ArrayList<>();
             for (String pair : value.split(";")) {
                 String trimmed = pair.trim();
-                if (!trimmed.isEmpty() && !trimmed.startsWith(COOKIE_PREFIX)) {
+                if (!trimmed.isEmpty() && COOKIE_PREFIXES.stream().noneMatch(trimmed::startsWith)) {
                     pairs.add(trimmed);
                 }
             }

@@ -18,6 +18,7 @@ import io.queuegate.admission.QueueRejection;
 import io.queuegate.admission.Refusal;
 import io.queuegate.admission.Sessions;
 import io.queuegate.challenge.ProofOfWork;
+import io.queuegate.challenge.WaitTickets;
 import io.queuegate.config.CompletionRedirect;
 import io.queuegate.config.InviteMode;
 import io.queuegate.config.QueueGateProperties;
@@ -166,7 +167,7 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
                                 PresentedToken.of(request), policy, clientAddress(request), route.getId(),
                                 completing, invites ? PresentedInvitation.check(request, invitations, productId,
                                         identity.orElse(null)) : InvitationCheck.ABSENT,
-                                request.getHeaders().getFirst(ProofOfWork.HEADER)))
+                                request.getHeaders().getFirst(ProofOfWork.HEADER), waitTicket(request)))
                         .flatMap(decision -> act(forwardable, chain, decision,
                                 new Asked(route.getId(), productId, identity.orElse(null), policy.displayName(),
                                         cleanAddressBar, policy.completeOnRedirect() == CompletionRedirect.SALE),
@@ -214,6 +215,12 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
         URI stripped = forwardable.getRequest().getURI();
         String location = stripped.getRawPath() + (stripped.getRawQuery() == null ? "" : "?" + stripped.getRawQuery());
         return responses.seeOther(forwardable, URI.create(location));
+    }
+
+    /** The wait ticket a browser brings back in its cookie (the first, when it sends several), or {@code null}. */
+    private static String waitTicket(ServerHttpRequest request) {
+        var cookie = request.getCookies().getFirst(WaitTickets.COOKIE);
+        return cookie == null ? null : cookie.getValue();
     }
 
     /**

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 
 import io.queuegate.admission.Admission;
+import io.queuegate.challenge.WaitTickets;
 import io.queuegate.admission.Caller;
 import io.queuegate.admission.PresentedToken;
 import io.queuegate.config.CookieSecure;
@@ -170,8 +171,15 @@ public class QueueResponses {
         response.setStatusCode(error.status());
         response.getHeaders().setCacheControl("no-store");
         if (prefersHtml(exchange.getRequest())) {
-            return writeHtml(response,
-                    page.renderChallenge(json.writeValueAsString(challenged.challenge()), locale(exchange)));
+            WaitTickets.Ticket ticket = challenged.ticket();
+            if (ticket != null) {
+                // A browser without JavaScript brings it back when the page refreshes itself.
+                response.addCookie(ResponseCookie.from(WaitTickets.COOKIE, ticket.value()).httpOnly(true)
+                        .sameSite("Lax").secure(secureCookies.secure(exchange.getRequest())).path("/")
+                        .maxAge(ticket.lifetime()).build());
+            }
+            return writeHtml(response, page.renderChallenge(json.writeValueAsString(challenged.challenge()),
+                    ticket == null ? -1 : ticket.secondsLeft(), locale(exchange)));
         }
         String message = challenged.detail() == null ? error.message()
                 : challenged.detail() + "; solve the new challenge in this answer and join again";

@@ -153,9 +153,18 @@ public class WaitingPage {
      *
      * @param challengeJson the challenge as the JSON answers carry it
      */
-    public String renderChallenge(String challengeJson, Locale locale) {
+    /**
+     * @param noScriptWait how long a browser without JavaScript waits before the page refreshes
+     *                     itself and joins with its wait ticket, in seconds; -1 without a ticket
+     */
+    public String renderChallenge(String challengeJson, long noScriptWait, Locale locale) {
         Map<String, String> values = page(locale);
         values.put("challenge", challengeJson);
+        // A second more than the ticket needs: a refresh that comes early only waits again.
+        long refresh = noScriptWait < 0 ? 30 : noScriptWait + 1;
+        values.put("noScriptRefresh", Long.toString(refresh));
+        values.put("noScriptText", noScriptWait < 0 ? message("queuegate.page.challenge.noscript", locale)
+                : message("queuegate.page.challenge.wait", locale, duration(refresh, locale)));
         values.put("refusals", refusals(locale));
         return fill(challengeTemplate, locale, values);
     }

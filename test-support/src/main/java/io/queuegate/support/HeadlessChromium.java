@@ -118,6 +118,15 @@ public final class HeadlessChromium implements ExecutionCondition, AfterEachCall
 
     /** One more browser, asking for pages in {@code language}: a shopper of its own. */
     public ChromeDriver open(String language) {
+        return open(language, true);
+    }
+
+    /** One more browser that runs no script at all: a shopper who turned JavaScript off. */
+    public ChromeDriver openWithoutJavaScript(String language) {
+        return open(language, false);
+    }
+
+    private ChromeDriver open(String language, boolean javaScript) {
         Path profile;
         try {
             profile = Files.createTempDirectory("queuegate-chromium-");
@@ -131,7 +140,8 @@ public final class HeadlessChromium implements ExecutionCondition, AfterEachCall
                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
                 "--no-first-run", "--disable-quic", "--window-size=" + width + "," + height, "--lang=" + language,
                 "--user-data-dir=" + profile);
-        options.setExperimentalOption("prefs", Map.of("intl.accept_languages", language));
+        options.setExperimentalOption("prefs", javaScript ? Map.of("intl.accept_languages", language)
+                : Map.of("intl.accept_languages", language, "profile.managed_default_content_settings.javascript", 2));
         ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(chromedriver)
                 .usingAnyFreePort().build();
         ChromeDriver driver;
