@@ -109,7 +109,8 @@ class ChartQueueFieldsTest {
                 "pow-difficulty", 400000,
                 "bind-token", "network",
                 "stock", 500,
-                "units-per-shopper", 2));
+                "units-per-shopper", 2,
+                "display-names", Map.of("ko", "겨울 드롭")));
 
         Map<String, Object> product = map(config, "queuegate.products.SNK-0042");
         assertThat(product.keySet()).containsExactlyInAnyOrderElementsOf(FIELDS);
@@ -132,7 +133,8 @@ class ChartQueueFieldsTest {
                 "pow-difficulty", 50000000,
                 "bind-token", "none",
                 "stock", 0,
-                "units-per-shopper", 3));
+                "units-per-shopper", 3,
+                "display-names", Map.of("ko", "한정판 운동화", "pt-BR", "Tênis limitado")));
     }
 
     @Test
@@ -170,6 +172,7 @@ class ChartQueueFieldsTest {
                 arguments("complete-on", ""),
                 arguments("display-name", "  " + "x".repeat(80) + "  "),
                 arguments("display-name", "Édition limitée – 限定版"),
+                arguments("display-names", Map.of("zh-Hant-TW", "限量版球鞋")),
                 arguments("product-id-pattern", "[1-9][0-9]*"),
                 arguments("invites", false),
                 arguments("join-challenge", "anonymous"),

@@ -2,6 +2,7 @@ package io.queuegate.config;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 
 /**
  * The {@code queue} block of a route's metadata, or a per-product override under
@@ -32,6 +33,7 @@ import java.time.Instant;
  * @param stock the units the product has to sell: set when it first comes or changes (a restock);
  *              the shop's {@code Queue-Stock} header lowers it, completions count it down
  * @param unitsPerShopper how many units one admission may buy
+ * @param displayNames what the shopper pages call the product in a language, by language tag
  */
 public record QueueSettings(
         Integer maxActive,
@@ -52,12 +54,13 @@ public record QueueSettings(
         Integer powDifficulty,
         BindToken bindToken,
         Long stock,
-        Integer unitsPerShopper) {
+        Integer unitsPerShopper,
+        Map<String, String> displayNames) {
 
     /** Settings with nothing set. */
     // One constructor only: Boot binds route metadata and product overrides through it.
     public static final QueueSettings EMPTY = new QueueSettings(null, null, null, null, null, null, null, null, null,
-            null, null, null, null, null, null, null, null, null, null);
+            null, null, null, null, null, null, null, null, null, null, null);
 
     /** These settings, with each field that {@code override} sets replaced by its value. */
     public QueueSettings overriddenBy(QueueSettings override) {
@@ -83,7 +86,11 @@ public record QueueSettings(
                 pick(override.powDifficulty, powDifficulty),
                 pick(override.bindToken, bindToken),
                 pick(override.stock, stock),
-                pick(override.unitsPerShopper, unitsPerShopper));
+                pick(override.unitsPerShopper, unitsPerShopper),
+                // A name given for one product replaces the names of every language, so a route's
+                // name in Korean never stands for a product the override renamed.
+                override.displayNames != null ? override.displayNames
+                        : override.displayName != null ? null : displayNames);
     }
 
     private static <T> T pick(T preferred, T fallback) {
