@@ -459,6 +459,21 @@ public class WaitingPage {
     }
 
     /**
+     * The sold-out page that names the product and tells the truth to each shopper: one who holds
+     * a place hears it is kept should more arrive; one who holds none (who never waited) hears
+     * only that the product is sold out.
+     *
+     * @param productName the product's name in the page's language, or its id
+     * @param holdsPlace whether the shopper holds a place in its line
+     */
+    public String renderSoldOut(String productName, boolean holdsPlace, PageRequest request) {
+        Locale locale = request.locale();
+        return notice(request, message("queuegate.page.sold-out.title", locale),
+                message(holdsPlace ? "queuegate.page.sold-out.named.kept" : "queuegate.page.sold-out.named.none",
+                        locale, productName), 0, null, null);
+    }
+
+    /**
      * The page a shopper gets once they have left the line: it names the product and offers a way
      * back in, at the back of the line, through the address they waited on.
      *

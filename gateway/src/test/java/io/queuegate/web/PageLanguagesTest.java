@@ -77,6 +77,10 @@ class PageLanguagesTest {
         assertThat(page.renderLeft("한정판 운동화", request)).contains("한정판 운동화 대기열의 자리를 반납했습니다.")
                 .contains("<a href=\"/api/products/42\">다시 줄 서기 (맨 뒤부터)</a>").doesNotContain("{{");
         assertThat(page.renderChallenge("{}", request)).contains("aria-label=\"언어\"").doesNotContain("{{");
+        assertThat(page.renderSoldOut("한정판 운동화", false, request)).contains("<title>품절되었습니다</title>")
+                .contains("한정판 운동화 상품이 모두 판매되었습니다.").doesNotContain("자리는 그대로");
+        assertThat(page.renderSoldOut("Limited sneakers", true, PageRequest.of(Locale.ENGLISH)))
+                .contains("Limited sneakers has sold out").contains("Your place is kept");
     }
 
     @Test
