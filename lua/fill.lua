@@ -34,6 +34,8 @@
 -- admission time 'admit_at' in the HASH, shared by every instance; at most one second's worth is
 -- ever let in at once.
 local RATE_TAU_MS = 60000
+-- The longest gap between admissions taken as the line's pace (see admission_rate).
+local RATE_GAP_MAX_MS = 2 * RATE_TAU_MS
 local PASSTHROUGH_BATCH = 1000
 
 -- What a product script answers, without deciding anything, when the product must be recovered
@@ -388,9 +390,18 @@ local function fill(k, now, c)
         redis.call('HSET', k.settings, 'admit_at', c.admit_at)
     end
     local rate, at = tonumber(c.rate) or 0, tonumber(c.rate_at) or now
-    rate = rate * math.exp(-math.max(0, now - at) / RATE_TAU_MS) + #heads * 1000 / RATE_TAU_MS
+    local since_last = math.max(0, now - at)
+    rate = rate * math.exp(-since_last / RATE_TAU_MS) + #heads * 1000 / RATE_TAU_MS
+    -- The line's gap: the longest recent silence between admissions, forgotten at the rate's pace;
+    -- a silence longer than RATE_GAP_MAX_MS is a stop, not the pace, and does not count.
+    local gap = (tonumber(c.rate_gap) or 0) * math.exp(-since_last / RATE_TAU_MS)
+    if since_last <= RATE_GAP_MAX_MS and since_last > gap then
+        gap = since_last
+    end
     c.rate, c.rate_at, c.rate_since = tostring(rate), tostring(now), c.rate_since or tostring(now)
-    redis.call('HSET', k.settings, 'rate', c.rate, 'rate_at', c.rate_at, 'rate_since', c.rate_since)
+    c.rate_gap = tostring(math.floor(gap))
+    redis.call('HSET', k.settings, 'rate', c.rate, 'rate_at', c.rate_at, 'rate_since', c.rate_since,
+        'rate_gap', c.rate_gap)
     redis.call('PUBLISH', k.admitted, table.concat(heads, ' '))
     return #heads, PROMOTION.MOVED, heads
 end
@@ -494,11 +505,17 @@ end
 -- The admission rate (users per second) as of now, from the settings read, for wait estimates;
 -- 0 while none is known (fewer than RATE_WARMUP_MS of history). An average that starts from zero
 -- underrates the pace at first, by a factor 1 - e^(-age/tau); dividing by it makes early
--- estimates honest. Between two admissions nothing new is known, so the estimate holds still for
--- the gap the pace itself predicts (at most tau) and only a longer silence lowers it: a line
--- admitted in bursts (a few places, long sessions) then shows a steady estimate that falls with
--- the rank, instead of one that climbs between admissions and drops at each. LineView's
--- admissionRate is the same rule in Java (RateRuleTest runs both on the same inputs).
+-- estimates honest. Between two admissions nothing new is known, so the estimate holds still
+-- while the line keeps its pace: for half again the line's gap, the longer of the gap the rate
+-- predicts (1/rate) and the longest recent silence between admissions ('rate_gap', which sees
+-- admissions that come in bursts: two places whose sessions end together), at most
+-- RATE_GAP_MAX_MS; only a longer silence lowers it. The level held is the average's value half a
+-- gap after the last admission, the middle of the gap, not its peak just after the admission:
+-- right after a burst the average overstates the pace by about half a gap's worth, and the
+-- estimate would promise too soon. A line admitted at a steady pace, singly or in bursts a
+-- minute apart, so shows an estimate that stays within a few percent of the truth and never
+-- climbs while the rank stands still. LineView's admissionRate is the same rule in Java
+-- (RateRuleTest runs both on the same inputs, EstimateSmoothingTest holds it to the truth).
 local RATE_WARMUP_MS = 5000
 
 local function honest_rate(stored, age)
@@ -514,9 +531,10 @@ local function admission_rate(c, now)
         return 0
     end
     local last = honest_rate(stored, at - since)
-    local expected = last > 0 and math.min(RATE_TAU_MS, 1000 / last) or 0
-    local quiet = math.max(0, now - at - expected)
-    return honest_rate(stored * math.exp(-quiet / RATE_TAU_MS), at + quiet - since)
+    local gap = math.min(RATE_GAP_MAX_MS, math.max(last > 0 and 1000 / last or 0, tonumber(c.rate_gap) or 0))
+    local quiet = math.max(0, now - at - 1.5 * gap)
+    local held = gap / 2 + quiet
+    return honest_rate(stored * math.exp(-held / RATE_TAU_MS), at + held - since)
 end
 
 -- The rate as the replies carry it: admissions per second times 10^6, a whole number.

@@ -16,8 +16,9 @@
 --       are more than LEFT_VIEW_MAX and none are sent), draw_from, draw_to (-1 when
 --       none), seed (the draw's seed once it is closed, else ''), commitment (the commitment to
 --       the seed of the last draw, '' when none), opens, opened (epoch ms, -1 when none), mode
---       (MODE), draining (1 or 0), rate, rate_at, rate_since (the admission rate's state, for the
---       estimate; -1 when none), abandon (ms), invited (1 when the product has an invited line),
+--       (MODE), draining (1 or 0), rate, rate_at, rate_since, rate_gap (the admission rate's state,
+--       for the estimate; -1 when none, rate_gap 0), abandon (ms), invited (1 when the product has
+--       an invited line),
 --       then its head, last, left_version, left_count, left_changed, left, left_complete,
 --       draw_from and draw_to under the same names prefixed 'invited_' (as for an empty line when
 --       there is none), returning (how many places reclaimed after a loss wait ahead of both
@@ -72,6 +73,7 @@ return { 'known', c.max and 1 or 0, 'head', main.head, 'last', main.last,
     'opened', tonumber(c.opened) or -1,
     'mode', c.mode or MODE.QUEUE, 'draining', c.draining == '1' and 1 or 0,
     'rate', c.rate or '-1', 'rate_at', tonumber(c.rate_at) or -1, 'rate_since', tonumber(c.rate_since) or -1,
+    'rate_gap', tonumber(c.rate_gap) or 0,
     'abandon', tonumber(c.abandon) or 0, 'invited', c.invited and 1 or 0,
     'invited_head', invited.head, 'invited_last', invited.last, 'invited_left_version', invited.left_version,
     'invited_left_count', invited.left_count, 'invited_left_changed', invited.left_changed,

@@ -112,7 +112,8 @@ class ChartQueueFieldsTest {
                 "units-per-shopper", 2,
                 "product-id-case", "keep",
                 "complete-on-redirect", "sale",
-                "websocket", "allow"));
+                "websocket", "allow",
+                "display-names", Map.of("ko", "겨울 드롭")));
 
         Map<String, Object> product = map(config, "queuegate.products.SNK-0042");
         assertThat(product.keySet()).containsExactlyInAnyOrderElementsOf(FIELDS);
@@ -138,7 +139,8 @@ class ChartQueueFieldsTest {
                 "units-per-shopper", 3,
                 "product-id-case", "fold",
                 "complete-on-redirect", "leave",
-                "websocket", "refuse"));
+                "websocket", "refuse",
+                "display-names", Map.of("ko", "한정판 운동화", "pt-BR", "Tênis limitado")));
     }
 
     @Test
@@ -176,6 +178,7 @@ class ChartQueueFieldsTest {
                 arguments("complete-on", ""),
                 arguments("display-name", "  " + "x".repeat(80) + "  "),
                 arguments("display-name", "Édition limitée – 限定版"),
+                arguments("display-names", Map.of("zh-Hant-TW", "限量版球鞋")),
                 arguments("product-id-pattern", "[1-9][0-9]*"),
                 arguments("invites", false),
                 arguments("join-challenge", "anonymous"),

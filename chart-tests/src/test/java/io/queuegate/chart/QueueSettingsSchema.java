@@ -23,6 +23,11 @@ final class QueueSettingsSchema {
     /** Spring's duration: a number with an optional simple unit, or ISO-8601 in either case. */
     static final String DURATION = "^([0-9]+([nNuUmM][sS]|[sSmMhHdD])?|[pP]([0-9]+[dD])?([tT]([0-9]+[hH])?([0-9]+[mM])?"
             + "([0-9]+([.,][0-9]{0,9})?[sS])?)?)$";
+    /** A language tag as display-names' keys take it: {@code ko}, {@code pt-BR}. */
+    static final String LANGUAGE_TAG = "^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$";
+    /** Not blank, no control character, at most MAX_DISPLAY_NAME characters once trimmed. */
+    static final String DISPLAY_NAME = "^\\s*[^\\x00-\\x1f\\x7f-\\x9f\\s][^\\x00-\\x1f\\x7f-\\x9f]{0,"
+            + (QueuePolicy.MAX_DISPLAY_NAME - 1) + "}\\s*$";
     /** "METHOD /path", or blank (none). */
     static final String REQUEST = "^\\s*([A-Za-z]+\\s+/\\S*)?\\s*$";
 
@@ -46,6 +51,9 @@ final class QueueSettingsSchema {
         Class<?> type = field.type();
         if (type == Integer.class || type == Long.class) {
             property.put("type", "integer");
+        }
+        else if (type == Map.class) {
+            property.put("type", "object");
         }
         else if (type == Duration.class || type == Instant.class) {
             property.put("type", List.of("string", "integer"));
@@ -72,9 +80,14 @@ final class QueueSettingsSchema {
                 property.put("minLength", 1);
                 property.put("pattern", "\\S");
             }
-            // Not blank, no control character, at most MAX_DISPLAY_NAME characters once trimmed.
-            case DISPLAY_NAME -> property.put("pattern", "^\\s*[^\\x00-\\x1f\\x7f-\\x9f\\s][^\\x00-\\x1f\\x7f-\\x9f]{0,"
-                    + (QueuePolicy.MAX_DISPLAY_NAME - 1) + "}\\s*$");
+            case DISPLAY_NAME -> property.put("pattern", DISPLAY_NAME);
+            case DISPLAY_NAMES -> {
+                property.put("propertyNames", Map.of("pattern", LANGUAGE_TAG));
+                Map<String, Object> name = new LinkedHashMap<>();
+                name.put("type", "string");
+                name.put("pattern", DISPLAY_NAME);
+                property.put("additionalProperties", name);
+            }
             case ANY, INSTANT -> {
             }
         }

@@ -80,7 +80,7 @@ public final class InMemoryAdmission {
      */
     public static QueuePolicy policy(int maxActive, Duration session, JoinChallenge challenge, RedisFailureMode onRedisFailure) {
         return QueuePolicy.from(new QueueSettings(maxActive, session, null, null, onRedisFailure, null, null, null,
-                null, null, Duration.ZERO, null, null, null, challenge, null, null, null, null, null, null, null));
+                null, null, Duration.ZERO, null, null, null, challenge, null, null, null, null, null, null, null, null));
     }
 
     public static QueuePolicy policy(int maxActive, JoinChallenge challenge, RedisFailureMode onRedisFailure) {

@@ -138,13 +138,16 @@ class StockPageBrowserTest {
         en.get(fixture.gateway().baseUrl() + "/api/products/42");
         assertThat(en.getTitle()).isEqualTo("Sold out");
         assertThat(en.findElement(By.tagName("h1")).getText()).isEqualTo("Sold out");
-        assertThat(en.findElement(By.tagName("main")).getText()).contains(SOLD_OUT_EN);
+        // It names the product, and keeps the place of this shopper, who holds one.
+        assertThat(en.findElement(By.tagName("main")).getText()).contains("Limited sneakers has sold out, so the line "
+                + "has stopped. We are sorry you waited. Your place is kept");
         assertThat(en.findElement(By.cssSelector("meta[http-equiv='refresh']")).getAttribute("content"))
                 .as("nothing to wait for: a day is as good as never").isEqualTo("86400");
         assertThat(en.findElements(By.id("product"))).isEmpty();
         ko.get(fixture.gateway().baseUrl() + "/api/products/42");
         assertThat(ko.getTitle()).isEqualTo("품절되었습니다");
-        assertThat(ko.findElement(By.tagName("main")).getText()).contains(SOLD_OUT_KO);
+        assertThat(ko.findElement(By.tagName("main")).getText()).contains("Limited sneakers 상품이 모두 판매되어 대기열이 "
+                + "멈췄습니다. 기다려 주셨는데 죄송합니다. 자리는 그대로 남아 있으니");
     }
 
     @Test

@@ -50,6 +50,7 @@ import io.queuegate.web.ClientScripts;
 import io.queuegate.web.CorsExposedHeaders;
 import io.queuegate.web.ForwardedRequestHeaders;
 import io.queuegate.web.PageBranding;
+import io.queuegate.web.PageLanguages;
 import io.queuegate.web.QueueAdmissionFilter;
 import io.queuegate.web.QueueEndpoints;
 import io.queuegate.web.QueueEndpointsCors;
@@ -190,7 +191,7 @@ class AdmissionConfiguration {
                 resources.getResource(page.challengeTemplate()), messages,
                 new PageBranding(page.shopName(), page.logoUrl(), page.logoOrigin(), page.primaryColor(),
                         page.accentColor(), page.tagline()),
-                queuegateClock);
+                queuegateClock, new PageLanguages(page.languages()));
     }
 
     @Bean
@@ -325,9 +326,10 @@ class AdmissionConfiguration {
     @ConditionalOnMissingBean
     QueueEndpoints queueEndpoints(CallerResolver callers, Sessions sessions, QueueResponses responses,
             LiveStatus liveStatus, IdentityResolver identities, ClientAddresses clientAddresses,
-            QueueGateProperties properties) {
+            QueueGateProperties properties, RouteQueuePolicies policies) {
         return new QueueEndpoints(callers, sessions, responses, liveStatus, identities, clientAddresses,
-                new StreamLimits(properties.events().maxPerShopper(), properties.events().maxPerAddress()));
+                new StreamLimits(properties.events().maxPerShopper(), properties.events().maxPerAddress()),
+                (productId, locale) -> policies.label(productId).displayName(locale, productId));
     }
 
     @Bean

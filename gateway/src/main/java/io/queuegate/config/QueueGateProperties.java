@@ -451,13 +451,18 @@ public record QueueGateProperties(
      * @param accentColor the colour of the progress bar, the spinner and links, as {@code #rgb} or
      *                    {@code #rrggbb}; default none ({@code #0b57d0})
      * @param tagline a line of text under the shop's name (a slogan, where to get help); default none
+     * @param languages the languages the pages' switch offers, as language tags, in its order: a
+     *                  shopper's choice among them (a cookie) wins over the browser's languages;
+     *                  give each a bundle under {@code messages}; default {@code en, ko} (fewer
+     *                  than two: no switch)
      */
     public record Page(@DefaultValue("classpath:queuegate/waiting-page.html") String template,
             @DefaultValue("classpath:queuegate/unavailable-page.html") String unavailableTemplate,
             @DefaultValue("classpath:queuegate/challenge-page.html") String challengeTemplate,
             @DefaultValue("queuegate/messages") List<String> messages,
             @DefaultValue("15s") Duration heartbeat,
-            String shopName, String logoUrl, String primaryColor, String accentColor, String tagline) {
+            String shopName, String logoUrl, String primaryColor, String accentColor, String tagline,
+            @DefaultValue({ "en", "ko" }) List<String> languages) {
 
         private static final Pattern COLOR =
                 Pattern.compile("#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})");
@@ -468,6 +473,7 @@ public record QueueGateProperties(
 
         public Page {
             messages = List.copyOf(messages);
+            languages = List.copyOf(languages);
             requirePositive("queuegate.page.heartbeat", heartbeat);
             shopName = checkLine("queuegate.page.shop-name", shopName, MAX_SHOP_NAME);
             tagline = checkLine("queuegate.page.tagline", tagline, MAX_TAGLINE);

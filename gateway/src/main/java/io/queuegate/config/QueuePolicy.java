@@ -2,6 +2,10 @@ package io.queuegate.config;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
@@ -43,6 +47,8 @@ import io.queuegate.store.ProductRules;
  *                           {@link CompletionRedirect#LEAVE}
  * @param websocket what a WebSocket upgrade gets; default {@link WebSocketUpgrade#REFUSE} (read
  *                  from the route only: a product's override of it is ignored)
+ * @param displayNames what the shopper pages call the product in a language, by lower-case
+ *                     language tag ({@code ko}, {@code pt-br}), or {@code null} (the default: none)
  */
 public record QueuePolicy(
         int maxActive,
@@ -66,7 +72,8 @@ public record QueuePolicy(
         int unitsPerShopper,
         ProductIdCase productIdCase,
         CompletionRedirect completeOnRedirect,
-        WebSocketUpgrade websocket) {
+        WebSocketUpgrade websocket,
+        Map<String, String> displayNames) {
 
     // The defaults and bounds are RouteFields': named here for the code that needs one.
     public static final int DEFAULT_MAX_ACTIVE = RouteFields.MAX_ACTIVE.defaultValue();
@@ -127,6 +134,46 @@ public record QueuePolicy(
             arrivalTtl = sessionTtl;
         }
         displayName = checkDisplayName(displayName);
+        displayNames = checkDisplayNames(displayNames);
+    }
+
+    /**
+     * The names by language, keys as lower-case language tags; {@code null} for none. Fails on a
+     * key that is no language tag, or on a name display-name would refuse.
+     */
+    public static Map<String, String> checkDisplayNames(Map<String, String> displayNames) {
+        if (displayNames == null || displayNames.isEmpty()) {
+            return null;
+        }
+        Map<String, String> checked = new LinkedHashMap<>();
+        for (Map.Entry<String, String> entry : displayNames.entrySet()) {
+            String key = entry.getKey() == null ? "" : entry.getKey().strip();
+            Locale language = Locale.forLanguageTag(key);
+            if (language.getLanguage().isEmpty() || !language.toLanguageTag().equalsIgnoreCase(key)) {
+                throw new IllegalArgumentException("display-names: '" + key + "' is not a language tag (ko, en, pt-BR)");
+            }
+            String name;
+            try {
+                name = checkDisplayName(entry.getValue() == null ? "" : entry.getValue());
+            }
+            catch (IllegalArgumentException ex) {
+                throw new IllegalArgumentException(ex.getMessage().replaceFirst("^display-name", "display-names." + key),
+                        ex);
+            }
+            if (checked.put(language.toLanguageTag().toLowerCase(Locale.ROOT), name) != null) {
+                throw new IllegalArgumentException("display-names: the language '" + key + "' is given twice");
+            }
+        }
+        return Collections.unmodifiableMap(checked);
+    }
+
+    /**
+     * What a page in {@code locale} calls the product: its name in that language and region
+     * ({@code pt-br}), else in that language ({@code pt}), else display-name; {@code null} when
+     * none is given.
+     */
+    public String displayName(Locale locale) {
+        return DisplayNames.in(displayNames, displayName, locale);
     }
 
     /** The name trimmed; {@code null} stays {@code null}. Fails on a blank, too long or control-character name. */
@@ -173,7 +220,8 @@ public record QueuePolicy(
                 RouteFields.UNITS_PER_SHOPPER.or(settings.unitsPerShopper()),
                 RouteFields.PRODUCT_ID_CASE.or(settings.productIdCase()),
                 RouteFields.COMPLETE_ON_REDIRECT.or(settings.completeOnRedirect()),
-                RouteFields.WEBSOCKET.or(settings.websocket()));
+                RouteFields.WEBSOCKET.or(settings.websocket()),
+                RouteFields.DISPLAY_NAMES.or(settings.displayNames()));
     }
 
     /** Compiles a route's product-id-pattern, failing with a message that names the field. */

@@ -2,6 +2,7 @@ package io.queuegate.config;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 
 /**
  * The {@code queue} block of a route's metadata, or a per-product override under
@@ -35,6 +36,7 @@ import java.time.Instant;
  * @param productIdCase whether ids that differ only in letter case are one product
  * @param completeOnRedirect what a 3xx answer to the {@code complete-on} request is: a leave or a sale
  * @param websocket what a WebSocket upgrade on the route gets (read from the route only)
+ * @param displayNames what the shopper pages call the product in a language, by language tag
  */
 public record QueueSettings(
         Integer maxActive,
@@ -58,12 +60,13 @@ public record QueueSettings(
         Integer unitsPerShopper,
         ProductIdCase productIdCase,
         CompletionRedirect completeOnRedirect,
-        WebSocketUpgrade websocket) {
+        WebSocketUpgrade websocket,
+        Map<String, String> displayNames) {
 
     /** Settings with nothing set. */
     // One constructor only: Boot binds route metadata and product overrides through it.
     public static final QueueSettings EMPTY = new QueueSettings(null, null, null, null, null, null, null, null, null,
-            null, null, null, null, null, null, null, null, null, null, null, null, null);
+            null, null, null, null, null, null, null, null, null, null, null, null, null, null);
 
     /** These settings, with each field that {@code override} sets replaced by its value. */
     public QueueSettings overriddenBy(QueueSettings override) {
@@ -92,7 +95,11 @@ public record QueueSettings(
                 pick(override.unitsPerShopper, unitsPerShopper),
                 pick(override.productIdCase, productIdCase),
                 pick(override.completeOnRedirect, completeOnRedirect),
-                pick(override.websocket, websocket));
+                pick(override.websocket, websocket),
+                // A name given for one product replaces the names of every language, so a route's
+                // name in Korean never stands for a product the override renamed.
+                override.displayNames != null ? override.displayNames
+                        : override.displayName != null ? null : displayNames);
     }
 
     private static <T> T pick(T preferred, T fallback) {

@@ -39,7 +39,9 @@ public record RouteField<T>(String name, Class<T> type, Format format, T default
         /** Not blank. */
         NOT_BLANK,
         /** A display name: not blank, no control character, at most {@link QueuePolicy#MAX_DISPLAY_NAME}. */
-        DISPLAY_NAME
+        DISPLAY_NAME,
+        /** Display names by language tag, each a {@link #DISPLAY_NAME}. */
+        DISPLAY_NAMES
     }
 
     /** The value given, or the default when none is. */

@@ -3,6 +3,7 @@ package io.queuegate.config;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 
 import io.queuegate.config.RouteField.Format;
 
@@ -99,11 +100,18 @@ public final class RouteFields {
             "What a WebSocket upgrade on the route gets: refuse answers 400 websocket_not_allowed; allow admits it as "
                     + "any request (queued while the caller waits) and closes the connection when the session ends.");
 
+    @SuppressWarnings({ "rawtypes", "unchecked" })
+    public static final RouteField<Map> DISPLAY_NAMES = new RouteField<>("display-names", Map.class,
+            Format.DISPLAY_NAMES, null, "none: display-name in every language", null, null, true,
+            "What the shopper pages call the product in a language, by language tag (ko: 한정판 운동화); each name as "
+                    + "display-name's. A page in another language shows display-name. A product's override that sets "
+                    + "display-name without display-names drops the route's.");
+
     /** Every field, in {@link QueueSettings}' order. */
     public static final List<RouteField<?>> ALL = List.of(MAX_ACTIVE, SESSION_TTL, PROMOTION, COMPLETE_ON,
             ON_REDIS_FAILURE, PRODUCT_ID_VARIABLE, PRODUCT_ID_PATTERN, OPENS_AT, CLOSES_AT, MAX_ADMIT_PER_MINUTE,
             ABANDON_AFTER, ARRIVAL_TTL, DISPLAY_NAME, INVITES, JOIN_CHALLENGE, POW_DIFFICULTY, BIND_TOKEN, STOCK,
-            UNITS_PER_SHOPPER, PRODUCT_ID_CASE, COMPLETE_ON_REDIRECT, WEBSOCKET);
+            UNITS_PER_SHOPPER, PRODUCT_ID_CASE, COMPLETE_ON_REDIRECT, WEBSOCKET, DISPLAY_NAMES);
 
     private RouteFields() {
     }

@@ -33,15 +33,28 @@ import io.queuegate.store.script.ViewScript;
  *              bring back), {@code null} when unknown
  * @param stock what the product has left to sell, {@code null} while unknown: sold out, a shopper
  *              in line is told so from memory too
+ * @param rateGap the longest recent gap between admissions (ms), which the estimate holds still
+ *                through; 0 when none is known
  */
 record LineView(long readAt, long admissionsHeard, boolean known, long head, long last, long leftVersion, long leftCount, long[] left,
         boolean leftComplete, long drawFrom, long drawTo, String seed, String seedCommitment, long opens, long opened,
         RoomMode mode, double rate, long rateAt, long rateSince, long abandonAfterMillis, Invited invited,
-        long invitedJoinsHeard, long returning, String epoch, Stock stock) {
+        long invitedJoinsHeard, long returning, String epoch, Stock stock, long rateGap) {
 
-    /** The admission rate's time constant and warm-up, as {@code fill.lua} keeps it. */
+    /** The admission rate's time constant, warm-up and longest gap taken as its pace, as {@code fill.lua} keeps them. */
     private static final double RATE_TAU_MS = 60_000;
     private static final long RATE_WARMUP_MS = 5_000;
+    private static final double RATE_GAP_MAX_MS = 2 * RATE_TAU_MS;
+
+    /** A view that knows no gap between admissions. */
+    LineView(long readAt, long admissionsHeard, boolean known, long head, long last, long leftVersion, long leftCount,
+            long[] left, boolean leftComplete, long drawFrom, long drawTo, String seed, String seedCommitment, long opens,
+            long opened, RoomMode mode, double rate, long rateAt, long rateSince, long abandonAfterMillis,
+            Invited invited, long invitedJoinsHeard, long returning, String epoch, Stock stock) {
+        this(readAt, admissionsHeard, known, head, last, leftVersion, leftCount, left, leftComplete, drawFrom, drawTo, seed,
+                seedCommitment, opens, opened, mode, rate, rateAt, rateSince, abandonAfterMillis, invited,
+                invitedJoinsHeard, returning, epoch, stock, 0);
+    }
 
     /** A view of a product without an invited line. */
     LineView(long readAt, long admissionsHeard, boolean known, long head, long last, long leftVersion, long leftCount,
@@ -86,7 +99,7 @@ record LineView(long readAt, long admissionsHeard, boolean known, long head, lon
                 read.leftComplete() && left.length == read.leftCount(), read.drawFrom(), read.drawTo(), read.seed(),
                 read.seedCommitment(), read.opens(), read.opened(), read.mode(), read.rate(), read.rateAt(),
                 read.rateSince(),
-                read.abandonAfter(), invited, invitedJoinsHeard, read.returning(), epoch, read.stock());
+                read.abandonAfter(), invited, invitedJoinsHeard, read.returning(), epoch, read.stock(), read.rateGap());
     }
 
     /** As {@link #placementOf(long, long, boolean, long)} with no place heard of in the invited line since the read. */
@@ -185,16 +198,18 @@ record LineView(long readAt, long admissionsHeard, boolean known, long head, lon
     /**
      * The admission rate at {@code now}, as {@code fill.lua}'s {@code rate_reply} works it out
      * (admissions per second, cut to six decimals like the scripts' replies): corrected for the
-     * warm-up, and held still between admissions for the gap the pace itself predicts.
+     * warm-up, taken at the middle of the line's gap between admissions, and held still for half
+     * again that gap.
      */
     double admissionRate(long now) {
         if (rate < 0 || now - rateSince < RATE_WARMUP_MS) {
             return 0;
         }
         double last = honestRate(rate, rateAt - rateSince);
-        double expected = last > 0 ? Math.min(RATE_TAU_MS, 1000 / last) : 0;
-        double quiet = Math.max(0, now - rateAt - expected);
-        double honest = honestRate(rate * Math.exp(-quiet / RATE_TAU_MS), rateAt + quiet - rateSince);
+        double gap = Math.min(RATE_GAP_MAX_MS, Math.max(last > 0 ? 1000 / last : 0, rateGap));
+        double quiet = Math.max(0, now - rateAt - 1.5 * gap);
+        double held = gap / 2 + quiet;
+        double honest = honestRate(rate * Math.exp(-held / RATE_TAU_MS), rateAt + held - rateSince);
         return Math.floor(honest * 1_000_000) / 1_000_000.0;
     }
 

@@ -1,9 +1,9 @@
 package io.queuegate.ops;
 
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.util.Locale;
 import java.util.Set;
+
+import io.queuegate.identity.RequestOrigin;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.endpoint.EndpointId;
@@ -131,45 +131,9 @@ public class OperationsRequestGuard implements WebFilter, Ordered {
     private record Paths(String queues, String console, ConsolePage page) {
     }
 
-    /**
-     * Whether the browser says the request comes from another origin. Its own origin is the
-     * {@code Host} it sent (which the caller checked is one of ours), never a forwarded one: a page
-     * may add {@code X-Forwarded-Host} to its own requests.
-     */
+    /** Whether the browser says the request comes from another origin ({@link RequestOrigin#crossSite}). */
     static boolean crossSite(ServerHttpRequest request) {
-        String fetchSite = request.getHeaders().getFirst("Sec-Fetch-Site");
-        if (fetchSite != null) {
-            String site = fetchSite.trim().toLowerCase(Locale.ROOT);
-            return !site.equals("same-origin") && !site.equals("none");
-        }
-        String origin = request.getHeaders().getFirst(HttpHeaders.ORIGIN);
-        return origin != null && !sameOrigin(origin, request.getURI().getScheme(),
-                request.getHeaders().getFirst(HttpHeaders.HOST));
-    }
-
-    private static boolean sameOrigin(String origin, String scheme, String host) {
-        if (host == null) {
-            return false;
-        }
-        try {
-            URI from = URI.create(origin.trim());
-            URI target = URI.create(scheme + "://" + host.trim());
-            return from.getScheme() != null && from.getHost() != null && target.getHost() != null
-                    && from.getScheme().equalsIgnoreCase(target.getScheme())
-                    && from.getHost().equalsIgnoreCase(target.getHost())
-                    && port(from) == port(target);
-        }
-        catch (IllegalArgumentException notAUri) {
-            // "null" (a sandboxed or file page) and garbage are no origin of ours.
-            return false;
-        }
-    }
-
-    private static int port(URI uri) {
-        if (uri.getPort() >= 0) {
-            return uri.getPort();
-        }
-        return "https".equalsIgnoreCase(uri.getScheme()) ? 443 : 80;
+        return RequestOrigin.crossSite(request);
     }
 
     private static Mono<Void> refuse(ServerHttpResponse response, HttpStatus status, byte[] body) {

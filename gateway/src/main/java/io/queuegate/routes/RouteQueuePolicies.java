@@ -3,11 +3,13 @@ package io.queuegate.routes;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 
+import io.queuegate.config.DisplayNames;
 import io.queuegate.config.LooseReading;
 import io.queuegate.config.ProductIdCase;
 import io.queuegate.config.QueuePolicy;
@@ -131,7 +133,8 @@ public class RouteQueuePolicies {
         QueuePolicy policy = override == null ? entry.policy()
                 : entry.byProduct().computeIfAbsent(productId,
                         id -> QueuePolicy.from(entry.settings().overriddenBy(override)));
-        if ((policy.displayName() != null || policy.opensAt() != null) && labelled.get(productId) != policy) {
+        if ((policy.displayName() != null || policy.displayNames() != null || policy.opensAt() != null)
+                && labelled.get(productId) != policy) {
             labelled.put(productId, policy);
         }
         return policy;
@@ -163,23 +166,35 @@ public class RouteQueuePolicies {
     public ProductLabel label(String productId) {
         QueuePolicy served = labelled.get(productId);
         if (served != null) {
-            return new ProductLabel(served.displayName(), served.opensAt());
+            return new ProductLabel(served.displayName(), served.opensAt(), served.displayNames());
         }
         QueueSettings override = productOverrides.get(LooseReading.folded(productId));
         if (override == null) {
             return ProductLabel.NONE;
         }
         String name = override.displayName();
-        return new ProductLabel(name == null || name.isBlank() ? null : name.strip(), override.opensAt());
+        return new ProductLabel(name == null || name.isBlank() ? null : name.strip(), override.opensAt(),
+                QueuePolicy.checkDisplayNames(override.displayNames()));
     }
 
     /**
      * @param displayName the product's display-name, or {@code null}
      * @param opensAt when its scheduled sale opens, or {@code null}
+     * @param displayNames its names by lower-case language tag (display-names), or {@code null}
      */
-    public record ProductLabel(String displayName, Instant opensAt) {
+    public record ProductLabel(String displayName, Instant opensAt, Map<String, String> displayNames) {
 
-        static final ProductLabel NONE = new ProductLabel(null, null);
+        static final ProductLabel NONE = new ProductLabel(null, null, null);
+
+        public ProductLabel(String displayName, Instant opensAt) {
+            this(displayName, opensAt, null);
+        }
+
+        /** The product's name for a page in {@code locale}, else {@code fallback} (its id). */
+        public String displayName(Locale locale, String fallback) {
+            String name = DisplayNames.in(displayNames, displayName, locale);
+            return name != null ? name : fallback;
+        }
     }
 
     private RouteEntry entry(Route route) {

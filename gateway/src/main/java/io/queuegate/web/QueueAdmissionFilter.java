@@ -3,9 +3,11 @@ package io.queuegate.web;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 import io.queuegate.admission.Admission;
@@ -169,7 +171,7 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
                                         identity.orElse(null)) : InvitationCheck.ABSENT,
                                 request.getHeaders().getFirst(ProofOfWork.HEADER), waitTicket(request)))
                         .flatMap(decision -> act(forwardable, chain, decision,
-                                new Asked(route.getId(), productId, identity.orElse(null), policy.displayName(),
+                                new Asked(route.getId(), productId, identity.orElse(null), policy::displayName,
                                         cleanAddressBar, policy.completeOnRedirect() == CompletionRedirect.SALE),
                                 Duration.ofNanos(System.nanoTime() - started))));
     }
@@ -178,10 +180,11 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
      * What the decision is answered with, beside the decision itself.
      *
      * @param identity the caller's identity, {@code null} for an anonymous caller
+     * @param displayName what a page in a language calls the product ({@code null} for its id)
      * @param cleanAddressBar whether an admitted browser is sent to the address without its invitation
      * @param redirectIsSale whether a {@code 3xx} answer to the completing request is a sale
      */
-    private record Asked(String routeId, String productId, String identity, String displayName,
+    private record Asked(String routeId, String productId, String identity, Function<Locale, String> displayName,
             boolean cleanAddressBar, boolean redirectIsSale) {
     }
 
@@ -267,7 +270,7 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
         }
         if (decision instanceof Admission.Rejected rejected) {
             refused(routeId, QueueError.of(rejected.reason()), took);
-            return responses.rejected(exchange, rejected);
+            return responses.rejected(exchange, rejected, asked.productId(), asked.displayName());
         }
         if (decision instanceof Admission.Challenged challenged) {
             refused(routeId, QueueError.of(challenged.reason()), took);

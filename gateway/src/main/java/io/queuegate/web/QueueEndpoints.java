@@ -2,6 +2,7 @@ package io.queuegate.web;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Locale;
 import java.util.Optional;
 
 import io.queuegate.admission.Admission;
@@ -15,6 +16,7 @@ import io.queuegate.admission.Sessions;
 import io.queuegate.admission.WaitEstimate;
 import io.queuegate.identity.ClientAddresses;
 import io.queuegate.identity.IdentityResolver;
+import io.queuegate.identity.RequestOrigin;
 import io.queuegate.live.LiveStatus;
 import io.queuegate.live.StreamLimits;
 import io.queuegate.room.Placement;
@@ -35,13 +37,17 @@ import reactor.core.publisher.Mono;
 /**
  * {@code GET /queue/{productId}/status}, {@code GET /queue/{productId}/events} and
  * {@code DELETE /queue/{productId}}: a token holder asks where they stand, follows it live, or
- * gives up their place. None is ever forwarded, and none joins.
+ * gives up their place; {@code POST /queue/{productId}/leave} gives it up from the waiting page's
+ * form (so without JavaScript too), and {@code GET /queue/language/{tag}} keeps the shopper's
+ * choice of language for the pages. None is ever forwarded, and none joins.
  */
 public class QueueEndpoints {
 
     public static final String STATUS_PATH = QueuePaths.PREFIX + "{productId}/status";
     public static final String EVENTS_PATH = QueuePaths.PREFIX + "{productId}/events";
     public static final String LEAVE_PATH = QueuePaths.PREFIX + "{productId}";
+    public static final String LEAVE_FORM_PATH = QueuePaths.PREFIX + "{productId}/leave";
+    public static final String LANGUAGE_PATH = PageLanguages.PATH + "{tag}";
 
     private final CallerResolver callers;
     private final Sessions sessions;
@@ -50,9 +56,17 @@ public class QueueEndpoints {
     private final IdentityResolver identities;
     private final ClientAddresses clientAddresses;
     private final StreamLimits streams;
+    private final ProductNames names;
 
     public QueueEndpoints(CallerResolver callers, Sessions sessions, QueueResponses responses, LiveStatus live,
             IdentityResolver identities, ClientAddresses clientAddresses, StreamLimits streams) {
+        this(callers, sessions, responses, live, identities, clientAddresses, streams, ProductNames.IDS);
+    }
+
+    /** @param names what the page after a leave calls a product */
+    public QueueEndpoints(CallerResolver callers, Sessions sessions, QueueResponses responses, LiveStatus live,
+            IdentityResolver identities, ClientAddresses clientAddresses, StreamLimits streams, ProductNames names) {
+        this.names = names;
         this.callers = callers;
         this.sessions = sessions;
         this.responses = responses;
@@ -67,6 +81,8 @@ public class QueueEndpoints {
                 .GET(STATUS_PATH, this::status)
                 .GET(EVENTS_PATH, this::events)
                 .DELETE(LEAVE_PATH, this::leave)
+                .POST(LEAVE_FORM_PATH, this::leaveByForm)
+                .GET(LANGUAGE_PATH, this::language)
                 .build();
     }
 
@@ -111,6 +127,47 @@ public class QueueEndpoints {
             return responses.status(exchange, HttpStatus.OK,
                     new StatusBody(status, caller.productId(), caller.userId(), null, null, null));
         })));
+    }
+
+    /**
+     * The waiting page's "leave the line" form: the same as {@code DELETE}, answered with a page
+     * that says so for a browser. Refused ({@code 403 cross_site_request}) when the browser says a
+     * page of another origin sent it: the token cookie (SameSite=Lax) already stays home from a
+     * cross-site form, and this holds without it. A browser whose place is already gone (the form
+     * sent twice) is told the same as the first time.
+     */
+    private Mono<ServerResponse> leaveByForm(ServerRequest request) {
+        ServerWebExchange exchange = request.exchange();
+        if (RequestOrigin.crossSite(exchange.getRequest())) {
+            return written(responses.error(exchange, QueueError.CROSS_SITE_REQUEST,
+                    QueueError.CROSS_SITE_REQUEST.message(), false));
+        }
+        String productId = request.pathVariable("productId");
+        return request.formData().flatMap(form -> {
+            String back = form.getFirst("back");
+            if (responses.wantsPage(exchange) && PresentedToken.of(exchange.getRequest()) == null) {
+                return written(responses.left(exchange, names.of(productId, responses.locale(exchange)), back));
+            }
+            return withCaller(request, (ex, caller) -> written(sessions.leave(caller).flatMap(held -> {
+                if (responses.wantsPage(ex)) {
+                    return responses.left(ex, names.of(caller.productId(), responses.locale(ex)), back);
+                }
+                responses.clearTokenCookie(ex);
+                return responses.status(ex, HttpStatus.OK, new StatusBody(held ? "LEFT"
+                        : Placement.State.NOT_FOUND.name(), caller.productId(), caller.userId(), null, null, null));
+            })));
+        });
+    }
+
+    /**
+     * The pages' language switch: keeps the language as the shopper's choice (when it is one the
+     * pages offer) and sends the browser back to the page it came from ({@code back}, a path on
+     * this origin; anything else goes to the site's root).
+     */
+    private Mono<ServerResponse> language(ServerRequest request) {
+        ServerWebExchange exchange = request.exchange();
+        Locale chosen = responses.languages().offered(request.pathVariable("tag"));
+        return written(responses.languageChosen(exchange, chosen, request.queryParam("back").orElse(null)));
     }
 
     /** The status answer: the commitment of a pre-queue draw and the stock are shown to those in line. */

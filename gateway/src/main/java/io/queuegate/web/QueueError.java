@@ -10,6 +10,9 @@ public enum QueueError {
     INVALID_TOKEN(HttpStatus.UNAUTHORIZED, "the queue token is missing or not valid"),
     WRONG_PRODUCT(HttpStatus.FORBIDDEN, "the token was issued for another product"),
     WRONG_USER(HttpStatus.FORBIDDEN, "the token belongs to another user"),
+    // The leave form: a page of another site must not make a shopper's browser give up the place.
+    CROSS_SITE_REQUEST(HttpStatus.FORBIDDEN, "leaving the line by the form must come from the waiting page's own "
+            + "origin; other clients leave with DELETE /queue/{productId}"),
     INVALID_PRODUCT(HttpStatus.BAD_REQUEST, "the product id is not valid"),
     UNKNOWN_PRODUCT(HttpStatus.NOT_FOUND, "there is no such product"),
     INVALID_PATH(HttpStatus.BAD_REQUEST, "the path is not written in its one canonical way"),

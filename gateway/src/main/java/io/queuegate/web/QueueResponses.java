@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Function;
 
 import io.queuegate.admission.Admission;
 import io.queuegate.challenge.WaitTickets;
@@ -60,11 +61,20 @@ public class QueueResponses {
     }
 
     public Mono<Void> waiting(ServerWebExchange exchange, Admission.Waiting waiting) {
-        return waiting(exchange, waiting, null);
+        return waiting(exchange, waiting, (String) null);
     }
 
     /** @param displayName what the page calls the product; {@code null} for its id */
     public Mono<Void> waiting(ServerWebExchange exchange, Admission.Waiting waiting, String displayName) {
+        return waiting(exchange, waiting, locale -> displayName);
+    }
+
+    /**
+     * @param displayName what a page in a language calls the product (the route's display-names
+     *                    and display-name); {@code null} for its id
+     */
+    public Mono<Void> waiting(ServerWebExchange exchange, Admission.Waiting waiting,
+            Function<Locale, String> displayName) {
         Caller caller = waiting.caller();
         long retryAfter = waiting.retryAfterSeconds();
         ServerHttpResponse response = exchange.getResponse();
@@ -86,12 +96,14 @@ public class QueueResponses {
             headers.set(PresentedToken.HEADER, waiting.token());
         }
         if (prefersHtml(exchange.getRequest())) {
+            PageRequest shown = pageRequest(exchange);
+            String name = displayName.apply(shown.locale());
             String html = waiting.preQueued()
-                    ? page.renderPreQueue(caller.productId(), displayName, waiting.opensAt(), retryAfter,
-                            waiting.seedCommitment(), waiting.rank(), waiting.comeBackBy(), locale(exchange))
-                    : page.render(caller.productId(), displayName, waiting.rank(), waiting.estimatedWaitSeconds(),
+                    ? page.renderPreQueue(caller.productId(), name, waiting.opensAt(), retryAfter,
+                            waiting.seedCommitment(), waiting.rank(), waiting.comeBackBy(), shown)
+                    : page.render(caller.productId(), name, waiting.rank(), waiting.estimatedWaitSeconds(),
                             retryAfter, waiting.seedCommitment(), unitsLeft(waiting), waiting.withinStock(),
-                            locale(exchange));
+                            ArrivalRank.of(exchange, waiting, secureCookies.secure(exchange.getRequest())), shown);
             return writeHtml(response, html);
         }
         if (waiting.preQueued()) {
@@ -143,7 +155,28 @@ public class QueueResponses {
 
     /** A refusal of the admission decision, as its contract error (or notice page, for browsers). */
     public Mono<Void> rejected(ServerWebExchange exchange, Admission.Rejected rejected) {
+        return rejected(exchange, rejected, null, locale -> null);
+    }
+
+    /**
+     * A refusal on a product's route: as {@link #rejected(ServerWebExchange, Admission.Rejected)},
+     * and a browser told the product sold out is told which product, and that its place is kept
+     * only when it holds one.
+     *
+     * @param displayName what a page in a language calls the product ({@code null}: its id)
+     */
+    public Mono<Void> rejected(ServerWebExchange exchange, Admission.Rejected rejected, String productId,
+            java.util.function.Function<Locale, String> displayName) {
         QueueError error = QueueError.of(rejected.reason());
+        if (error == QueueError.SOLD_OUT && productId != null && prefersHtml(exchange.getRequest())) {
+            ServerHttpResponse response = exchange.getResponse();
+            response.setStatusCode(error.status());
+            response.getHeaders().setCacheControl("no-store");
+            PageRequest request = pageRequest(exchange);
+            String name = displayName.apply(request.locale());
+            return writeHtml(response, page.renderSoldOut(name != null ? name : productId, rejected.holdsPlace(),
+                    request));
+        }
         WaitingPage.Notice notice = WaitingPage.Notice.of(error);
         if (notice != null && prefersHtml(exchange.getRequest())) {
             ServerHttpResponse response = exchange.getResponse();
@@ -155,7 +188,7 @@ public class QueueResponses {
             if (rejected.retryAfterSeconds() > 0) {
                 response.getHeaders().set(HttpHeaders.RETRY_AFTER, Long.toString(rejected.retryAfterSeconds()));
             }
-            return writeHtml(response, page.renderNotice(notice, rejected.retryAfterSeconds(), locale(exchange)));
+            return writeHtml(response, page.renderNotice(notice, rejected.retryAfterSeconds(), pageRequest(exchange)));
         }
         return error(exchange, error, rejected.detail() != null ? rejected.detail() : error.message(),
                 rejected.clearCookie(), rejected.retryAfterSeconds());
@@ -179,7 +212,7 @@ public class QueueResponses {
                         .maxAge(ticket.lifetime()).build());
             }
             return writeHtml(response, page.renderChallenge(json.writeValueAsString(challenged.challenge()),
-                    ticket == null ? -1 : ticket.secondsLeft(), locale(exchange)));
+                    ticket == null ? -1 : ticket.secondsLeft(), pageRequest(exchange)));
         }
         String message = challenged.detail() == null ? error.message()
                 : challenged.detail() + "; solve the new challenge in this answer and join again";
@@ -192,14 +225,56 @@ public class QueueResponses {
             response.setStatusCode(QueueError.QUEUE_UNAVAILABLE.status());
             response.getHeaders().setCacheControl("no-store");
             response.getHeaders().set(HttpHeaders.RETRY_AFTER, "5");
-            return writeHtml(response, page.renderNotice(WaitingPage.Notice.UNAVAILABLE, 5, locale(exchange)));
+            return writeHtml(response, page.renderNotice(WaitingPage.Notice.UNAVAILABLE, 5, pageRequest(exchange)));
         }
         return error(exchange, QueueError.QUEUE_UNAVAILABLE, QueueError.QUEUE_UNAVAILABLE.message(), false);
     }
 
-    private static Locale locale(ServerWebExchange exchange) {
-        Locale locale = exchange.getLocaleContext().getLocale();
-        return locale != null ? locale : Locale.ENGLISH;
+    /**
+     * The page a shopper gets after leaving the line by its form: it names the product and links
+     * back to {@code back}, the page they waited on (a checked path; no link without one).
+     *
+     * @param productName the product's name in the shopper's language, or its id
+     */
+    public Mono<Void> left(ServerWebExchange exchange, String productName, String back) {
+        ServerHttpResponse response = exchange.getResponse();
+        response.setStatusCode(HttpStatus.OK);
+        response.getHeaders().setCacheControl("no-store");
+        clearTokenCookie(exchange);
+        return writeHtml(response, page.renderLeft(productName, new PageRequest(locale(exchange), back)));
+    }
+
+    /**
+     * The language a shopper page is written in: the shopper's choice from the pages' switch
+     * (its cookie) when it names a language on offer, else what the browser asks for.
+     */
+    public Locale locale(ServerWebExchange exchange) {
+        Locale browser = exchange.getLocaleContext().getLocale();
+        return page.languages().of(exchange.getRequest(), browser != null ? browser : Locale.ENGLISH);
+    }
+
+    /** The page's language, and its own address for its language switch to come back to. */
+    private PageRequest pageRequest(ServerWebExchange exchange) {
+        return new PageRequest(locale(exchange), BackPath.of(exchange.getRequest()));
+    }
+
+    /** {@code 303 See Other} to {@code back}, keeping {@code locale} as the shopper's language choice. */
+    public Mono<Void> languageChosen(ServerWebExchange exchange, Locale locale, String back) {
+        if (locale != null) {
+            exchange.getResponse().addCookie(page.languages().cookie(locale, secureCookies.secure(exchange.getRequest())));
+        }
+        String checked = BackPath.checked(back);
+        return seeOther(exchange, URI.create(checked != null ? checked : "/"));
+    }
+
+    /** The languages the pages offer. */
+    public PageLanguages languages() {
+        return page.languages();
+    }
+
+    /** Whether the shopper asks for a page rather than JSON. */
+    public boolean wantsPage(ServerWebExchange exchange) {
+        return prefersHtml(exchange.getRequest());
     }
 
     /** {@code 303 See Other} to {@code location}: the browser asks for it with a GET. */

@@ -31,7 +31,8 @@ import org.springframework.web.util.HtmlUtils;
  * server-sent events with polling as fallback, and a meta refresh when JavaScript is off) and
  * the notice pages (temporarily unavailable, sale ended, room closed, invitation refused, a token
  * from another network), and the page that solves a join's proof of work. Templates are plain HTML
- * with {@code {{name}}} for values and {@code {{msg:key}}} for texts from the message bundles, so a
+ * with {@code {{name}}} for values and {@code {{msg:key}}} for texts from the message bundles (and
+ * {@code {{html:languageSwitch}}}, the language switch's markup, which the gateway writes itself), so a
  * shop can replace the template
  * ({@code queuegate.page.template}) and add languages or wording ({@code queuegate.page.messages})
  * without code. Every inserted value is HTML-escaped. A shop's branding ({@link PageBranding}) goes
@@ -50,6 +51,9 @@ public class WaitingPage {
             Pattern.DOTALL | Pattern.CASE_INSENSITIVE);
     private static final Pattern SOURCED = Pattern.compile("\\bsrc\\s*=", Pattern.CASE_INSENSITIVE);
 
+    /** A refresh after a day: a page with nothing to wait for, which a tab left open still renews. */
+    static final long NEVER = 86_400;
+
     /** More distinct inline blocks than this means a template puts values into them: hash, do not keep. */
     private static final int MAX_KEPT_HASHES = 64;
 
@@ -59,6 +63,7 @@ public class WaitingPage {
     private final MessageSource messages;
     private final PageBranding branding;
     private final Clock clock;
+    private final PageLanguages languages;
     private final Map<String, String> hashes = new ConcurrentHashMap<>();
 
     /** With the shipped page for proof-of-work challenges. */
@@ -77,6 +82,13 @@ public class WaitingPage {
      */
     public WaitingPage(Resource waitingTemplate, Resource unavailableTemplate, Resource challengeTemplate,
             MessageSource messages, PageBranding branding, Clock clock) {
+        this(waitingTemplate, unavailableTemplate, challengeTemplate, messages, branding, clock, PageLanguages.SHIPPED);
+    }
+
+    /** @param languages the languages the pages' switch offers */
+    public WaitingPage(Resource waitingTemplate, Resource unavailableTemplate, Resource challengeTemplate,
+            MessageSource messages, PageBranding branding, Clock clock, PageLanguages languages) {
+        this.languages = languages;
         this.waitingTemplate = read(waitingTemplate);
         this.unavailableTemplate = read(unavailableTemplate);
         this.challengeTemplate = read(challengeTemplate);
@@ -127,10 +139,18 @@ public class WaitingPage {
         return hash;
     }
 
-    /** What every page shows of the shop, and the page's language. */
-    private Map<String, String> page(Locale locale) {
+    /** The languages the pages' switch offers, and the shopper's choice among them. */
+    public PageLanguages languages() {
+        return languages;
+    }
+
+    /** What every page shows of the shop, the page's language, and the switch to the others. */
+    private Map<String, String> page(PageRequest request) {
+        Locale locale = request.locale();
         Map<String, String> values = new HashMap<>();
         values.put("lang", locale.getLanguage());
+        values.put("html:languageSwitch", languages.markup(locale, request.back(),
+                message("queuegate.page.language", locale)));
         values.put("shopName", branding.shopName() == null ? "" : branding.shopName());
         values.put("tagline", branding.tagline() == null ? "" : branding.tagline());
         values.put("logoUrl", branding.logoUrl() == null ? "" : branding.logoUrl());
@@ -153,12 +173,19 @@ public class WaitingPage {
      *
      * @param challengeJson the challenge as the JSON answers carry it
      */
+    public String renderChallenge(String challengeJson, Locale locale) {
+        return renderChallenge(challengeJson, -1, PageRequest.of(locale));
+    }
+
     /**
+     * The proof-of-work page for {@code request}'s language and address.
+     *
      * @param noScriptWait how long a browser without JavaScript waits before the page refreshes
      *                     itself and joins with its wait ticket, in seconds; -1 without a ticket
      */
-    public String renderChallenge(String challengeJson, long noScriptWait, Locale locale) {
-        Map<String, String> values = page(locale);
+    public String renderChallenge(String challengeJson, long noScriptWait, PageRequest request) {
+        Locale locale = request.locale();
+        Map<String, String> values = page(request);
         values.put("challenge", challengeJson);
         // A second more than the ticket needs: a refresh that comes early only waits again.
         long refresh = noScriptWait < 0 ? 30 : noScriptWait + 1;
@@ -240,12 +267,30 @@ public class WaitingPage {
      */
     public String render(String productId, String displayName, long rank, Long estimatedWaitSeconds,
             long refreshSeconds, String seedCommitment, Long stock, Boolean withinStock, Locale locale) {
+        return render(productId, displayName, rank, estimatedWaitSeconds, refreshSeconds, seedCommitment, stock,
+                withinStock, rank, PageRequest.of(locale));
+    }
+
+    /**
+     * The waiting page with its progress through the line: how far the place has come from the
+     * rank it had when the shopper arrived.
+     *
+     * @param arrivalRank the place's rank when the shopper arrived (the current rank when not known)
+     */
+    public String render(String productId, String displayName, long rank, Long estimatedWaitSeconds,
+            long refreshSeconds, String seedCommitment, Long stock, Boolean withinStock, long arrivalRank,
+            PageRequest request) {
+        Locale locale = request.locale();
         String eta = estimatedWaitSeconds == null ? "" : Long.toString(estimatedWaitSeconds);
         String etaText = estimatedWaitSeconds == null ? message("queuegate.page.eta.unknown", locale)
                 : message("queuegate.page.eta", locale, duration(estimatedWaitSeconds, locale));
         String name = displayName != null ? displayName : productId;
-        Map<String, String> values = line(productId, displayName, refreshSeconds, seedCommitment, locale);
+        Map<String, String> values = line(productId, displayName, refreshSeconds, seedCommitment, request);
+        long arrival = Math.max(arrivalRank, rank);
         values.put("rank", Long.toString(rank));
+        values.put("rankSaid", message("queuegate.page.said", locale, rank));
+        values.put("arrivalRank", Long.toString(arrival));
+        values.put("progress", Long.toString(progress(arrival, rank)));
         values.put("eta", eta);
         values.put("etaText", etaText);
         values.put("intro", message("queuegate.page.intro", locale, name));
@@ -260,6 +305,17 @@ public class WaitingPage {
         values.put("stockText", stockText(stock, rank, withinStock, locale));
         values.put("stockSection", stock == null ? "hidden" : "");
         return fill(waitingTemplate, locale, values);
+    }
+
+    /**
+     * How far a place has come, in percent: from 0 at the rank it had on arrival to 100 at the
+     * front of the line (where a place that arrived there already is).
+     */
+    static long progress(long arrivalRank, long rank) {
+        if (arrivalRank <= 1) {
+            return 100;
+        }
+        return Math.max(0, Math.min(100, Math.round(100.0 * (arrivalRank - rank) / (arrivalRank - 1))));
     }
 
     /** "37 left, 120 people ahead of you", and a kind word when the stock may not reach the place. */
@@ -301,11 +357,22 @@ public class WaitingPage {
      */
     public String renderPreQueue(String productId, String displayName, Instant opensAt, long refreshSeconds,
             String seedCommitment, long preQueued, Instant comeBackBy, Locale locale) {
+        return renderPreQueue(productId, displayName, opensAt, refreshSeconds, seedCommitment, preQueued, comeBackBy,
+                PageRequest.of(locale));
+    }
+
+    /** The pre-queue page for {@code request}'s language and address. */
+    public String renderPreQueue(String productId, String displayName, Instant opensAt, long refreshSeconds,
+            String seedCommitment, long preQueued, Instant comeBackBy, PageRequest request) {
+        Locale locale = request.locale();
         String opens = DateTimeFormatter.ofLocalizedDateTime(FormatStyle.LONG, FormatStyle.SHORT)
                 .withLocale(locale).withZone(ZoneOffset.UTC).format(opensAt);
         String name = displayName != null ? displayName : productId;
-        Map<String, String> values = line(productId, displayName, refreshSeconds, seedCommitment, locale);
+        Map<String, String> values = line(productId, displayName, refreshSeconds, seedCommitment, request);
         values.put("rank", "");
+        values.put("rankSaid", "");
+        values.put("arrivalRank", "");
+        values.put("progress", "0");
         values.put("eta", "");
         values.put("etaText", "");
         values.put("intro", message("queuegate.page.pre-queue", locale, name, opens));
@@ -326,8 +393,9 @@ public class WaitingPage {
 
     /** What the waiting page shows before and after an opening alike. */
     private Map<String, String> line(String productId, String displayName, long refreshSeconds, String seedCommitment,
-            Locale locale) {
-        Map<String, String> values = page(locale);
+            PageRequest request) {
+        Locale locale = request.locale();
+        Map<String, String> values = page(request);
         values.put("productId", productId);
         values.put("productName", displayName != null ? displayName : productId);
         values.put("title", title(displayName, locale));
@@ -336,6 +404,8 @@ public class WaitingPage {
         values.put("retryAfter", Long.toString(refreshSeconds));
         values.put("eventsUrl", QueuePaths.PREFIX + productId + "/events");
         values.put("statusUrl", QueuePaths.PREFIX + productId + "/status");
+        values.put("leaveUrl", QueuePaths.PREFIX + productId + "/leave");
+        values.put("back", request.back() == null ? "" : request.back());
         values.put("serverNow", Long.toString(clock.millis()));
         return values;
     }
@@ -384,12 +454,59 @@ public class WaitingPage {
      * @param refreshSeconds when the page reloads itself; 0 for never (a sale that ended)
      */
     public String renderNotice(Notice notice, long refreshSeconds, Locale locale) {
-        Map<String, String> values = page(locale);
-        values.put("title", message(notice.messagePrefix + ".title", locale));
-        values.put("text", message(notice.messagePrefix + ".text", locale));
+        return renderNotice(notice, refreshSeconds, PageRequest.of(locale));
+    }
+
+    /**
+     * A notice page for {@code request}'s language and address. With JavaScript it asks again in
+     * the background every {@code refreshSeconds} and reloads only when the answer has changed, so
+     * a screen reader is not sent back to the top of an unchanged page; without, it reloads itself.
+     */
+    public String renderNotice(Notice notice, long refreshSeconds, PageRequest request) {
+        Locale locale = request.locale();
+        return notice(request, message(notice.messagePrefix + ".title", locale),
+                message(notice.messagePrefix + ".text", locale), refreshSeconds, null, null);
+    }
+
+    /**
+     * The sold-out page that names the product and tells the truth to each shopper: one who holds
+     * a place hears it is kept should more arrive; one who holds none (who never waited) hears
+     * only that the product is sold out.
+     *
+     * @param productName the product's name in the page's language, or its id
+     * @param holdsPlace whether the shopper holds a place in its line
+     */
+    public String renderSoldOut(String productName, boolean holdsPlace, PageRequest request) {
+        Locale locale = request.locale();
+        return notice(request, message("queuegate.page.sold-out.title", locale),
+                message(holdsPlace ? "queuegate.page.sold-out.named.kept" : "queuegate.page.sold-out.named.none",
+                        locale, productName), 0, null, null);
+    }
+
+    /**
+     * The page a shopper gets once they have left the line: it names the product and offers a way
+     * back in, at the back of the line, through the address they waited on.
+     *
+     * @param productName the product's name in the page's language, or its id
+     */
+    public String renderLeft(String productName, PageRequest request) {
+        Locale locale = request.locale();
+        return notice(request, message("queuegate.page.left.title", locale),
+                message("queuegate.page.left.text", locale, productName), 0, request.back(),
+                message("queuegate.page.left.again", locale));
+    }
+
+    private String notice(PageRequest request, String title, String text, long refreshSeconds, String link,
+            String linkText) {
+        Map<String, String> values = page(request);
+        values.put("title", title);
+        values.put("text", text);
         // A page that has nothing to wait for does not reload: a day is as good as never.
-        values.put("retryAfter", Long.toString(refreshSeconds > 0 ? refreshSeconds : 86_400));
-        return fill(unavailableTemplate, locale, values);
+        values.put("retryAfter", Long.toString(refreshSeconds > 0 ? refreshSeconds : NEVER));
+        values.put("linkUrl", link == null ? "" : link);
+        values.put("linkText", linkText == null ? "" : linkText);
+        values.put("linkSection", link == null ? "hidden" : "");
+        return fill(unavailableTemplate, request.locale(), values);
     }
 
     private String duration(long seconds, Locale locale) {
@@ -403,8 +520,10 @@ public class WaitingPage {
         while (matcher.find()) {
             String name = matcher.group(1);
             String value = name.startsWith("msg:") ? message(name.substring(4), locale) : values.get(name);
-            matcher.appendReplacement(out, Matcher.quoteReplacement(
-                    value == null ? matcher.group() : HtmlUtils.htmlEscape(value, "UTF-8")));
+            // html: values are markup the gateway wrote itself, every value in it escaped.
+            String shown = value == null ? matcher.group()
+                    : name.startsWith("html:") ? value : HtmlUtils.htmlEscape(value, "UTF-8");
+            matcher.appendReplacement(out, Matcher.quoteReplacement(shown));
         }
         matcher.appendTail(out);
         return out.toString();

@@ -161,9 +161,9 @@ class QueueGatePropertiesTest {
     @Test
     void productOverridesWinOverTheRouteBlock() {
         QueueSettings route = new QueueSettings(10, null, Promotion.SCHEDULER, null, null, null, null, null, null, null,
-                null, null, null, null, JoinChallenge.POW, null, null, null, null, null, null, null);
+                null, null, null, null, JoinChallenge.POW, null, null, null, null, null, null, null, null);
         QueueSettings product = new QueueSettings(3, null, null, null, RedisFailureMode.OPEN, null, null, null, null, null,
-                null, null, null, null, null, 50_000, BindToken.NETWORK, null, null, null, null, null);
+                null, null, null, null, null, 50_000, BindToken.NETWORK, null, null, null, null, null, null);
         QueuePolicy policy = QueuePolicy.from(route.overriddenBy(product));
         assertThat(policy.maxActive()).isEqualTo(3);
         assertThat(policy.promotion()).isEqualTo(Promotion.SCHEDULER);

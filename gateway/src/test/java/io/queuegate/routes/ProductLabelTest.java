@@ -15,7 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ProductLabelTest {
 
     private static final QueueSettings WINTER = new QueueSettings(null, null, null, null, null, null, null,
-            Instant.parse("2026-12-24T01:00:00Z"), null, null, null, null, " Winter jacket ", null, null, null, null, null, null, null, null, null);
+            Instant.parse("2026-12-24T01:00:00Z"), null, null, null, null, " Winter jacket ", null, null, null, null, null, null, null, null, null, null);
 
     private final RouteQueuePolicies policies = new RouteQueuePolicies(Map.of("jacket", WINTER));
 

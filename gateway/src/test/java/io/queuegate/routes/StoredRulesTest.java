@@ -25,7 +25,7 @@ class StoredRulesTest {
      * A value other than the default for every route field. A new field needs one here: say whether
      * the scripts store it (then {@link StoredRules#FIELDS} holds it) by what it does to the rules.
      */
-    private static final Map<String, String> OTHER_VALUES = Map.ofEntries(
+    private static final Map<String, Object> OTHER_VALUES = Map.ofEntries(
             Map.entry("max-active", "3"),
             Map.entry("session-ttl", "5m"),
             Map.entry("promotion", "keyspace"),
@@ -47,7 +47,8 @@ class StoredRulesTest {
             Map.entry("units-per-shopper", "2"),
             Map.entry("product-id-case", "keep"),
             Map.entry("complete-on-redirect", "sale"),
-            Map.entry("websocket", "allow"));
+            Map.entry("websocket", "allow"),
+            Map.entry("display-names", Map.of("ko", "겨울 드롭")));
 
     @Test
     void theComparedFieldsAreExactlyThoseThatChangeTheStoredRules() {

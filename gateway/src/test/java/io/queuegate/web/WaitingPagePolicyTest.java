@@ -36,7 +36,7 @@ class WaitingPagePolicyTest {
                 .contains("worker-src blob:");
         assertThat(waiting).contains("--qg-primary: #0f766e; --qg-accent: #c2410c;");
 
-        String challenge = page.renderChallenge("{\"salt\":\"s\"}", -1, Locale.KOREAN);
+        String challenge = page.renderChallenge("{\"salt\":\"s\"}", Locale.KOREAN);
         assertThat(page.contentSecurityPolicy(challenge)).contains("'" + hash(SCRIPT, challenge) + "'")
                 .contains("'" + hash(STYLE, challenge) + "'");
         // Its style, its script, and the worker's source it keeps as text (listed, though never run as a script).

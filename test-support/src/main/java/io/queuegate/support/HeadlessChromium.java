@@ -41,6 +41,7 @@ import org.springframework.util.FileSystemUtils;
  * they close after the test, or earlier with {@link #close()}. The helpers act on the browser
  * opened last unless given another. Screenshots go under the running module's
  * {@code target/screenshots/} ({@code gateway-tests/target/screenshots/} for the library's pages).
+ * {@link #assertAccessibleAtWidths(String)} runs axe-core on the page at both widths.
  *
  * <p>Without the extension, {@link #assumeInstalled()} in {@code @BeforeAll} and
  * {@link #start(String, int, int)} (one browser, closed by the test) do the same by hand.
@@ -215,6 +216,34 @@ public final class HeadlessChromium implements ExecutionCondition, AfterEachCall
             screenshot(browser, name + "-" + shown + ".png");
         }
         browser.manage().window().setSize(new Dimension(width, height));
+    }
+
+    /**
+     * Checks the last browser's page with axe-core ({@link AxeCore}) as a phone (390 px wide) and a
+     * desktop (1280 px) show it, keeping each as {@code <name>-390.png} and {@code <name>-1280.png}
+     * first; then the window is as it opened. Fails, listing every violation at either width
+     * (rule, impact, the element's selector, the message), unless there is none.
+     *
+     * @param name the page state, for the screenshots and the failure ({@code waiting-page-ko})
+     */
+    public void assertAccessibleAtWidths(String name) {
+        ChromeDriver browser = driver();
+        List<String> found = new ArrayList<>();
+        try {
+            for (int shown : WIDTHS) {
+                browser.manage().window().setSize(new Dimension(shown, height));
+                screenshot(browser, name + "-" + shown + ".png");
+                AxeCore.violations(browser).forEach(violation -> found.add(shown + " px: " + violation));
+            }
+        }
+        finally {
+            browser.manage().window().setSize(new Dimension(width, height));
+        }
+        if (!found.isEmpty()) {
+            throw new AssertionError(found.size() + " accessibility violation(s) (axe-core, "
+                    + String.join(", ", AxeCore.TAGS) + ") on " + name + " (" + browser.getCurrentUrl() + "):\n  - "
+                    + String.join("\n  - ", found));
+        }
     }
 
     /**

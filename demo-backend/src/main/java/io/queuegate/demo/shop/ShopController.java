@@ -1,5 +1,6 @@
 package io.queuegate.demo.shop;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -7,6 +8,8 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -16,13 +19,17 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.ServerWebInputException;
+
+import reactor.core.publisher.Mono;
 
 /**
  * The shop's HTTP API. Everything is in memory and non-blocking, so the handlers return plain values.
  * Every answer about one product's stock (its page, an order placed or refused as sold out) says
  * the units left in {@value #STOCK_HEADER}, so QueueGate's line knows the stock and admits nobody
- * beyond it; the gateway keeps the header to itself.
+ * beyond it; the gateway keeps the header to itself. A browser gets the product as a page with a
+ * "buy one" form ({@link ShopPages}), which orders without JavaScript; every other client, JSON.
  */
 @RestController
 @RequestMapping("/api/products")
@@ -36,8 +43,13 @@ public class ShopController {
     private static final int MIN_QUANTITY = 1;
     private static final int MAX_QUANTITY = 10;
 
+    /** The shop's own pages may load only its style sheet and logo, and post only to itself. */
+    private static final String PAGE_POLICY = "default-src 'none'; style-src 'self'; img-src 'self'; "
+            + "form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+
     private final Map<String, Listing> listings;
     private final AtomicLong lastOrderId = new AtomicLong();
+    private final ShopPages pages = new ShopPages();
 
     public ShopController(ShopProperties properties) {
         // insertion order, so that the list endpoint shows the catalogue as configured
@@ -56,9 +68,47 @@ public class ShopController {
     }
 
     @GetMapping("/{id}")
-    public ResponseEntity<ProductView> product(@PathVariable String id) {
+    public ResponseEntity<?> product(@PathVariable String id, ServerHttpRequest request) {
         ProductView view = listing(id).view();
-        return ResponseEntity.ok().header(STOCK_HEADER, Integer.toString(view.stock())).body(view);
+        ResponseEntity.BodyBuilder answer = ResponseEntity.ok().header(STOCK_HEADER, Integer.toString(view.stock()));
+        if (ShopPages.wantsPage(request)) {
+            return page(answer, pages.product(view, ShopPages.language(request)));
+        }
+        return answer.body(view);
+    }
+
+    /** The product page's "buy one" form: the order, answered with a page that says it is placed. */
+    @PostMapping(value = "/{id}/orders", consumes = MediaType.APPLICATION_FORM_URLENCODED_VALUE)
+    public Mono<ResponseEntity<String>> orderByForm(@PathVariable String id, ServerWebExchange exchange,
+            @RequestHeader(name = USER_ID_HEADER, required = false) String userId) {
+        String language = ShopPages.language(exchange.getRequest());
+        return exchange.getFormData().map(form -> {
+            Integer quantity;
+            try {
+                String given = form.getFirst("quantity");
+                quantity = given == null || given.isBlank() ? null : Integer.valueOf(given.strip());
+            }
+            catch (NumberFormatException notANumber) {
+                quantity = 0;
+            }
+            try {
+                ResponseEntity<OrderView> placed = order(id, new OrderRequest(quantity), userId);
+                return page(ResponseEntity.status(placed.getStatusCode()).headers(placed.getHeaders()),
+                        pages.ordered(placed.getBody(), listing(id).product().name(), language));
+            }
+            catch (ShopException refused) {
+                ResponseEntity.BodyBuilder answer = ResponseEntity.status(refused.status);
+                if (refused.unitsLeft != null) {
+                    answer.header(STOCK_HEADER, Integer.toString(refused.unitsLeft));
+                }
+                return page(answer, pages.refused(refused.getMessage(), language));
+            }
+        });
+    }
+
+    private static ResponseEntity<String> page(ResponseEntity.BodyBuilder answer, String html) {
+        return answer.contentType(new MediaType(MediaType.TEXT_HTML, StandardCharsets.UTF_8))
+                .header("Content-Security-Policy", PAGE_POLICY).header("Cache-Control", "no-store").body(html);
     }
 
     @PostMapping("/{id}/orders")

@@ -44,11 +44,23 @@ public final class ViewScript extends ProductScript {
      * @param drawOpens the opens-at the last draw was opened for (its seed is derived from it), or -1
      * @param stock what the product has left to sell ({@code admitted} counts sessions not yet
      *              dropped, expired ones included), {@code null} while unknown
+     * @param rateGap the longest recent gap between admissions (ms), for the estimate; 0 when none
      */
     public record Result(boolean known, long head, long last, long leftVersion, long leftCount, boolean leftChanged,
             long[] left, boolean leftComplete, long drawFrom, long drawTo, String seed, String seedCommitment, long opens,
             long opened, RoomMode mode, boolean draining, double rate, long rateAt, long rateSince, long abandonAfter,
-            Line invited, long returning, long maxOverride, String epoch, long drawOpens, Stock stock) {
+            Line invited, long returning, long maxOverride, String epoch, long drawOpens, Stock stock, long rateGap) {
+
+        /** A reply that knows no gap between admissions. */
+        public Result(boolean known, long head, long last, long leftVersion, long leftCount, boolean leftChanged,
+                long[] left, boolean leftComplete, long drawFrom, long drawTo, String seed, String seedCommitment,
+                long opens, long opened, RoomMode mode, boolean draining, double rate, long rateAt, long rateSince,
+                long abandonAfter, Line invited, long returning, long maxOverride, String epoch, long drawOpens,
+                Stock stock) {
+            this(known, head, last, leftVersion, leftCount, leftChanged, left, leftComplete, drawFrom, drawTo, seed,
+                    seedCommitment, opens, opened, mode, draining, rate, rateAt, rateSince, abandonAfter, invited,
+                    returning, maxOverride, epoch, drawOpens, stock, 0);
+        }
 
         /** A reply of a product whose stock is unknown. */
         public Result(boolean known, long head, long last, long leftVersion, long leftCount, boolean leftChanged,
@@ -118,7 +130,7 @@ public final class ViewScript extends ProductScript {
                 reply.number("rate_at"), reply.number("rate_since"), reply.number("abandon"), invited,
                 reply.number("returning"), reply.number("max_override"), reply.text("epoch"),
                 reply.number("draw_opens"), Stock.of(reply.number("stock"), reply.number("admitted"),
-                        reply.number("units")));
+                        reply.number("units")), reply.number("rate_gap"));
     }
 
     private static long[] positions(List<?> positions) {
