@@ -37,9 +37,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class StockPageBrowserTest {
 
-    private static final String SOLD_OUT_EN = "Everything has been sold, so the line has stopped. We are sorry you "
+    /** What a shopper who holds a place is told, naming the product, in place or on a fresh load. */
+    private static final String SOLD_OUT_EN = "Limited sneakers has sold out, so the line has stopped. We are sorry you "
             + "waited. Your place is kept: should more arrive, come back to this page.";
-    private static final String SOLD_OUT_KO = "준비한 수량이 모두 판매되어 대기열이 멈췄습니다. 기다려 주셨는데 죄송합니다. "
+    private static final String SOLD_OUT_KO = "Limited sneakers 상품이 모두 판매되어 대기열이 멈췄습니다. 기다려 주셨는데 죄송합니다. "
             + "자리는 그대로 남아 있으니, 재입고되면 이 페이지로 다시 와 주세요.";
 
     @RegisterExtension
@@ -139,15 +140,13 @@ class StockPageBrowserTest {
         assertThat(en.getTitle()).isEqualTo("Sold out");
         assertThat(en.findElement(By.tagName("h1")).getText()).isEqualTo("Sold out");
         // It names the product, and keeps the place of this shopper, who holds one.
-        assertThat(en.findElement(By.tagName("main")).getText()).contains("Limited sneakers has sold out, so the line "
-                + "has stopped. We are sorry you waited. Your place is kept");
+        assertThat(en.findElement(By.tagName("main")).getText()).contains(SOLD_OUT_EN);
         assertThat(en.findElement(By.cssSelector("meta[http-equiv='refresh']")).getAttribute("content"))
                 .as("nothing to wait for: a day is as good as never").isEqualTo("86400");
         assertThat(en.findElements(By.id("product"))).isEmpty();
         ko.get(fixture.gateway().baseUrl() + "/api/products/42");
         assertThat(ko.getTitle()).isEqualTo("품절되었습니다");
-        assertThat(ko.findElement(By.tagName("main")).getText()).contains("Limited sneakers 상품이 모두 판매되어 대기열이 "
-                + "멈췄습니다. 기다려 주셨는데 죄송합니다. 자리는 그대로 남아 있으니");
+        assertThat(ko.findElement(By.tagName("main")).getText()).contains(SOLD_OUT_KO);
     }
 
     @Test

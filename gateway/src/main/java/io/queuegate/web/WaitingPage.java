@@ -294,6 +294,8 @@ public class WaitingPage {
         values.put("eta", eta);
         values.put("etaText", etaText);
         values.put("intro", message("queuegate.page.intro", locale, name));
+        // A shopper on this page holds a place, kept should the product sell out while they wait.
+        values.put("soldOutText", message("queuegate.page.sold-out.named.kept", locale, name));
         values.put("opensAt", "");
         values.put("opensAtText", "");
         values.put("preQueuedText", "");
