@@ -56,7 +56,8 @@ class PageAccessibilityBrowserTest {
             .with("queuegate.products.drop.display-name", "Winter drop")
             // The browser check: the page's worker is held back, so it stays in view.
             .withRoute("checked", Map.of("predicates[0]", "Path=/checked/{productId}",
-                    "metadata.queue.join-challenge", "pow"));
+                    // The products route's stored rules: two routes that can serve one product agree on them.
+                    "metadata.queue.max-active", "1", "metadata.queue.join-challenge", "pow"));
 
     @RegisterExtension
     static final HeadlessChromium chromium = HeadlessChromium.window(1280, 900);

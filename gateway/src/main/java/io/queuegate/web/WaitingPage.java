@@ -294,8 +294,6 @@ public class WaitingPage {
         values.put("eta", eta);
         values.put("etaText", etaText);
         values.put("intro", message("queuegate.page.intro", locale, name));
-        // A shopper on this page holds a place, kept should the product sell out while they wait.
-        values.put("soldOutText", message("queuegate.page.sold-out.named.kept", locale, name));
         values.put("opensAt", "");
         values.put("opensAtText", "");
         values.put("preQueuedText", "");
@@ -400,6 +398,9 @@ public class WaitingPage {
         Map<String, String> values = page(request);
         values.put("productId", productId);
         values.put("productName", displayName != null ? displayName : productId);
+        // What the live page says if the product sells out while this shopper waits, in line or drawn.
+        values.put("soldOutText", message("queuegate.page.sold-out.named.kept", locale,
+                displayName != null ? displayName : productId));
         values.put("title", title(displayName, locale));
         values.put("seedCommitment", seedCommitment == null ? "" : seedCommitment);
         values.put("drawSection", seedCommitment == null ? "hidden" : "");
