@@ -37,11 +37,11 @@ class NoScriptShopperBrowserTest {
         browser.get("http://127.0.0.1:" + port + "/api/products/42");
         assertThat(browser.getPageSource()).contains("Without JavaScript you join the line after a short wait",
                 "http-equiv=\"refresh\"");
-        chromium.screenshot("no-script-wait");
+        chromium.screenshotsAtWidths("no-script-wait-en");
 
         Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250))
                 .until(() -> browser.getPageSource().contains("id=\"rank\""));
-        chromium.screenshot("no-script-waiting");
+        chromium.screenshotsAtWidths("no-script-waiting-en");
 
         HttpResponse<String> order = RunnableGateway.send(port, "POST", "/api/products/42/orders",
                 "Queue-Token", holder);
