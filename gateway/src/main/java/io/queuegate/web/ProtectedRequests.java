@@ -34,7 +34,7 @@ final class ProtectedRequests {
 
     /** A browser loading a page (a link, the address bar): only then is there an address bar to clean. */
     static boolean browserNavigation(ServerHttpRequest request) {
-        return HttpMethod.GET.equals(request.getMethod()) && QueueResponses.prefersHtml(request);
+        return HttpMethod.GET.equals(request.getMethod()) && AcceptHeader.prefersHtml(request);
     }
 
     /** The wait ticket a browser brings back in its cookie (the first, when it sends several), or {@code null}. */
