@@ -8,10 +8,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import io.queuegate.store.Channels;
 import io.queuegate.store.QueueScripts;
-import io.queuegate.room.RoomMode;
-import io.queuegate.store.script.ViewScript;
 
-import org.apache.commons.logging.Log;
 import org.springframework.context.SmartLifecycle;
 
 import reactor.core.Disposable;
@@ -28,7 +25,7 @@ import reactor.core.publisher.Mono;
  * leave to Redis whoever may have been admitted since its view was read.
  *
  * <p>The last view of each product is also remembered for {@link #REMEMBER_FOR} after nobody
- * asks any more ({@link Remembered}): if Redis forgets, it is what this instance brings to the
+ * asks any more ({@link RememberedView}): if Redis forgets, it is what this instance brings to the
  * product's recovery. When the epoch of the Redis data changes, every view is dropped (none
  * answers a token of another epoch anyway), and the remembered ones stay.
  */
@@ -229,34 +226,13 @@ public class LineViews implements SmartLifecycle {
     }
 
     /** What this instance last read of the product's line, or {@code null}. */
-    public Remembered remembered(String productId) {
+    public RememberedView remembered(String productId) {
         return remembered.of(productId);
     }
 
     /** Every product this instance remembers a view of. */
     public Set<String> rememberedProducts() {
         return remembered.products();
-    }
-
-    /**
-     * The last view of a product this instance read, as its recovery needs it.
-     *
-     * @param epoch the epoch of the Redis data it was read in
-     * @param readAt when the read was sent (epoch ms)
-     * @param left the positions given up ahead of the head, ascending (incomplete when
-     *             {@code leftComplete} is false)
-     * @param drawFrom and {@code drawTo}: the draw's first and last ticket, -1 when none or open
-     * @param seed the closed draw's seed, {@code ""} while it is secret
-     * @param commitment the draw's commitment, or {@code null}
-     * @param opened the opens-at the sale opened at, -1 when none
-     * @param maxOverride the operator's max-active, -1 when unset
-     * @param invited the invited line, {@link ViewScript.Line#EMPTY} when none
-     * @param drawOpens the opens-at the last draw was opened for, -1 when none
-     * @param ticketsPerSecond how fast the line took tickets between the last two reads
-     */
-    public record Remembered(String epoch, long readAt, long head, long last, long[] left, boolean leftComplete,
-            long drawFrom, long drawTo, String seed, String commitment, long opens, long opened, RoomMode mode,
-            boolean draining, long maxOverride, ViewScript.Line invited, long drawOpens, double ticketsPerSecond) {
     }
 
     /** How many products have a view (for tests and metrics). */

@@ -7,16 +7,16 @@ import java.util.concurrent.ConcurrentHashMap;
 import io.queuegate.store.script.ViewScript;
 
 /**
- * The last view of each product this instance read ({@link LineViews.Remembered}), kept after
+ * The last view of each product this instance read ({@link RememberedView}), kept after
  * nobody asks any more: if Redis forgets, it is what this instance brings to the product's
  * recovery.
  */
 final class RememberedViews {
 
-    private final Map<String, LineViews.Remembered> remembered = new ConcurrentHashMap<>();
+    private final Map<String, RememberedView> remembered = new ConcurrentHashMap<>();
 
     /** What this instance last read of the product's line, or {@code null}. */
-    LineViews.Remembered of(String productId) {
+    RememberedView of(String productId) {
         return remembered.get(productId);
     }
 
@@ -37,7 +37,7 @@ final class RememberedViews {
         if (!view.known() || view.epoch() == null) {
             return;
         }
-        LineViews.Remembered before = remembered.get(productId);
+        RememberedView before = remembered.get(productId);
         if (before == null && remembered.size() >= LineViews.MAX_PRODUCTS) {
             return;
         }
@@ -48,7 +48,7 @@ final class RememberedViews {
             rate = Math.max(rate, before.ticketsPerSecond() * 0.5);
         }
         LineView.Invited invited = view.invited();
-        remembered.put(productId, new LineViews.Remembered(view.epoch(), view.readAt(), view.head(), view.last(), view.left(),
+        remembered.put(productId, new RememberedView(view.epoch(), view.readAt(), view.head(), view.last(), view.left(),
                 view.leftComplete(), view.drawFrom(), view.drawTo(), view.seed(), view.seedCommitment(), view.opens(),
                 view.opened(), view.mode(), read.draining(), read.maxOverride(),
                 read.invited() == ViewScript.Line.EMPTY ? ViewScript.Line.EMPTY
