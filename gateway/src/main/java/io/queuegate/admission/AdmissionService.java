@@ -227,24 +227,6 @@ public class AdmissionService {
     }
 
     /**
-     * The shop's answer to a request that ended nothing said what the product has left
-     * ({@code Queue-Stock}), up or down. Redis believes it unless the request was forwarded before
-     * the stock's last change; it is asked only when this instance's view of the line holds another
-     * number, so a shop that sends the header with every page costs a script call per change, not
-     * per page. Never fails: the next answer says it again.
-     */
-    public Mono<Void> stockSaid(String productId, long unitsLeft, long forwardedAt) {
-        Stock known = local.stock(productId);
-        if (known != null && unitsLeft == known.left()) {
-            return Mono.empty();
-        }
-        return places.stockSaid(productId, unitsLeft, forwardedAt).then().onErrorResume(error -> {
-            log.debug("Could not note the stock the shop said for product " + productId + ": " + error);
-            return Mono.empty();
-        });
-    }
-
-    /**
      * The decision for what Redis (or this instance's view of the line) answered, and what it
      * costs: a place made is told, an admission remembered and its wait measured.
      *

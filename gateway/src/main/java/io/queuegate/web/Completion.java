@@ -1,6 +1,5 @@
 package io.queuegate.web;
 
-import io.queuegate.admission.AdmissionService;
 import io.queuegate.admission.Caller;
 import io.queuegate.admission.Sessions;
 
@@ -25,7 +24,6 @@ import reactor.core.publisher.Mono;
 final class Completion {
 
     private final Sessions sessions;
-    private final AdmissionService admission;
     private final Caller caller;
     private final String routeId;
     private final String claim;
@@ -33,10 +31,9 @@ final class Completion {
     private final boolean redirectIsSale;
     private final long forwardedAt;
 
-    Completion(Sessions sessions, AdmissionService admission, Caller caller, String routeId, String claim,
+    Completion(Sessions sessions, Caller caller, String routeId, String claim,
             boolean madePlace, boolean redirectIsSale, long forwardedAt) {
         this.sessions = sessions;
-        this.admission = admission;
         this.caller = caller;
         this.routeId = routeId;
         this.claim = claim;
@@ -63,7 +60,7 @@ final class Completion {
             return sessions.endedWithoutSale(caller, unitsLeft, forwardedAt);
         }
         Mono<Void> stock = unitsLeft == null ? Mono.empty()
-                : admission.stockSaid(caller.productId(), unitsLeft, forwardedAt);
+                : sessions.stockSaid(caller.productId(), unitsLeft, forwardedAt);
         return claimed ? sessions.completionRefused(caller, claim).then(stock) : stock;
     }
 }

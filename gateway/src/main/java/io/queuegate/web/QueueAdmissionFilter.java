@@ -255,7 +255,7 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
         String forwardedIdentity = caller.forwardedIdentity();
         exchange.getAttributes().put(ForwardedRequestHeaders.IDENTITY,
                 forwardedIdentity == null ? ForwardedRequestHeaders.ANONYMOUS : forwardedIdentity);
-        Completion completion = new Completion(sessions, admission, caller, routeId, active.claim(), active.madePlace(),
+        Completion completion = new Completion(sessions, caller, routeId, active.claim(), active.madePlace(),
                 redirectIsSale, clock.millis());
         // Before the answer leaves, so a client that sees its order succeed can no longer pass.
         exchange.getResponse().beforeCommit(() -> completion.end(exchange));
