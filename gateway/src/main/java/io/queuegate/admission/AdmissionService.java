@@ -1,19 +1,14 @@
 package io.queuegate.admission;
 
-import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 
 import io.queuegate.challenge.JoinGate;
 import io.queuegate.config.BindToken;
-import io.queuegate.config.InviteMode;
 import io.queuegate.config.QueuePolicy;
-import io.queuegate.config.RedisFailureMode;
 import io.queuegate.events.QueueEvents;
 import io.queuegate.events.RedisOperation;
 import io.queuegate.identity.ClientAddresses;
-import io.queuegate.invites.Invitation;
-import io.queuegate.invites.InvitationCheck;
 import io.queuegate.line.LocalAnswers;
 import io.queuegate.line.LocalStanding;
 import io.queuegate.recovery.Reclaims;
@@ -25,7 +20,6 @@ import io.queuegate.room.Placement;
 import io.queuegate.room.Stock;
 import io.queuegate.store.PlaceStore;
 import io.queuegate.store.RedisFailures;
-import io.queuegate.token.WaitToken;
 import io.queuegate.token.WaitTokenCodec;
 
 import org.apache.commons.logging.Log;
@@ -47,12 +41,10 @@ public class AdmissionService {
     private final CallerResolver callers;
     private final PlaceStore places;
     private final WaitTokenCodec tokens;
-    private final JoinLimiter userLimiter;
-    private final JoinLimiter addressLimiter;
+    private final JoinChecks checks;
     private final ActiveCache activeCache;
     private final QueueEvents events;
     private final LocalAnswers local;
-    private final JoinGate joinGate;
     private final Reclaims reclaims;
 
     /**
@@ -67,12 +59,10 @@ public class AdmissionService {
         this.callers = callers;
         this.places = places;
         this.tokens = tokens;
-        this.userLimiter = userLimiter;
-        this.addressLimiter = addressLimiter;
+        this.checks = new JoinChecks(userLimiter, addressLimiter, joinGate);
         this.activeCache = activeCache;
         this.events = events;
         this.local = local;
-        this.joinGate = joinGate;
         this.reclaims = reclaims;
     }
 
@@ -131,7 +121,7 @@ public class AdmissionService {
             local.heard(caller.productId());
         }
         return places.confirmPass(caller.productId(), request.policy().rules(), caller.userId())
-                .filter(end -> namesSession(caller.token(), end))
+                .filter(end -> PlacementDecision.namesSession(caller.token(), end))
                 .<Admission>map(end -> {
                     activeCache.remember(caller.productId(), caller.userId());
                     return new Admission.Active(caller, null);
@@ -155,7 +145,7 @@ public class AdmissionService {
         }
         if (answered instanceof Admission.Unavailable || answered instanceof Admission.Unchecked) {
             // Under this request's own route's on-redis-failure, which may not be the other's.
-            return Mono.just(whenRedisCannotAnswer(request, caller));
+            return Mono.just(PlacementDecision.withoutRedis(request, caller));
         }
         return admitPastTheCache(request, caller, otherEpoch);
     }
@@ -177,11 +167,11 @@ public class AdmissionService {
             }
         }
         QueuePolicy policy = request.policy();
-        Invite invite = invite(policy.invites(), request.invitation());
+        Invite invite = JoinChecks.invite(policy.invites(), request.invitation());
         // A caller with neither identity nor token got an id made up just now: they hold no place
         // anywhere, so without the invitation a new place needs, Redis has nothing to tell them.
         if (invite.required() && request.identity() == null && request.presented() == null) {
-            return Mono.just(refused(request.invitation()));
+            return Mono.just(PlacementDecision.refused(request.invitation()));
         }
         // What a new place costs: the product's proof of work and a place within the caller's join
         // limits, with or without an old token. Checked here, without counting; the join script
@@ -189,7 +179,7 @@ public class AdmissionService {
         // only a place made counts. A caller with neither token nor identity holds nothing
         // anywhere, so it is answered at once, without Redis.
         boolean holdsNothing = !caller.hasToken() && caller.anonymous();
-        JoinGate.Outcome proof = proveJoin(request, caller);
+        JoinGate.Outcome proof = checks.proveJoin(request, caller);
         if (proof instanceof JoinGate.Outcome.Unpaid unpaid && (unpaid.presented() || holdsNothing)) {
             Admission challenged = new Admission.Challenged(unpaid.refused() ? Refusal.CHALLENGE_INVALID
                     : Refusal.CHALLENGE_REQUIRED, unpaid.detail(), unpaid.price());
@@ -200,9 +190,9 @@ public class AdmissionService {
                     .defaultIfEmpty(challenged);
         }
         JoinGate.Outcome.Paid paid = proof instanceof JoinGate.Outcome.Paid solved ? solved : null;
-        long limitedFor = joinLimit(caller, request);
+        long limitedFor = checks.joinLimit(caller, request);
         if (limitedFor > 0 && holdsNothing) {
-            return Mono.just(tooManyJoins(limitedFor));
+            return Mono.just(PlacementDecision.tooManyJoins(limitedFor));
         }
         // A completing request never makes a place: one admission buys once. (A first request
         // without a token that completes is a new shopper, not a re-buy: it joins.)
@@ -217,7 +207,7 @@ public class AdmissionService {
         return places.join(caller.productId(), policy.rules(), joiner)
                 .map(joined -> {
                     if (joined.enqueued()) {
-                        placeMade(caller, request);
+                        checks.placeMade(caller, request);
                     }
                     return decide(caller, joined, request, claim, null, limitedFor);
                 })
@@ -229,63 +219,7 @@ public class AdmissionService {
         events.redisFailure(request.productId(), RedisOperation.ADMISSION, error);
         log.warn("Redis could not answer for product " + request.productId() + "; route fails "
                 + request.policy().onRedisFailure().name().toLowerCase() + ": " + error);
-        return whenRedisCannotAnswer(request, caller);
-    }
-
-    /** Whether the token names this end of the session (a token of the release before names none). */
-    private static boolean namesSession(WaitToken token, long end) {
-        return token.sessionEnd() != null && token.sessionEnd().toEpochMilli() == end;
-    }
-
-    /** The route's {@code on-redis-failure}: a 503, or a pass unchecked. */
-    private static Admission whenRedisCannotAnswer(AdmissionRequest request, Caller caller) {
-        if (request.policy().onRedisFailure() != RedisFailureMode.OPEN) {
-            return new Admission.Unavailable();
-        }
-        Invite invite = invite(request.policy().invites(), request.invitation());
-        // Failing open lets through who could have joined: a token holder, or a caller with the
-        // invitation a new place needs (its use is not counted meanwhile).
-        return invite.required() && !caller.hasToken() ? refused(request.invitation()) : new Admission.Unchecked();
-    }
-
-    /** What the caller brings to a join under the route's {@code invites}. */
-    private static Invite invite(InviteMode mode, InvitationCheck check) {
-        if (mode == InviteMode.OFF) {
-            return Invite.NONE;
-        }
-        if (check instanceof InvitationCheck.Valid valid) {
-            Invitation invitation = valid.invitation();
-            return Invite.of(invitation.id(), invitation.uses(), invitation.expiresAt().toEpochMilli(),
-                    mode == InviteMode.PRIORITY);
-        }
-        // An invitation that is refused is refused in either mode: its holder should hear so,
-        // not be placed behind the invited without a word.
-        return mode == InviteMode.REQUIRED || check instanceof InvitationCheck.Invalid ? Invite.REQUIRED
-                : Invite.NONE;
-    }
-
-    /** A new place refused for want of a valid invitation: none brought, or the one brought is refused. */
-    private static Admission.Rejected refused(InvitationCheck check) {
-        if (check instanceof InvitationCheck.Invalid invalid) {
-            return new Admission.Rejected(Refusal.INVITE_INVALID, invalid.reason(), false, 0);
-        }
-        return new Admission.Rejected(Refusal.INVITE_REQUIRED, null, false, 0);
-    }
-
-    /**
-     * What the request shows towards the product's {@code join-challenge}, should it make a new
-     * place: checked here, locally; the single use of a solution is the join script's to enforce.
-     * The place where something that vouches for a place waives the challenge: a valid invitation does.
-     */
-    private JoinGate.Outcome proveJoin(AdmissionRequest request, Caller caller) {
-        QueuePolicy policy = request.policy();
-        return joinGate.check(request.productId(), policy.joinChallenge(), policy.powDifficulty(),
-                request.challengeSolution(), request.waitTicket(), request.invited(), caller.anonymous(),
-                network(request));
-    }
-
-    private static String network(AdmissionRequest request) {
-        return ClientAddresses.network(request.clientAddress().get());
+        return PlacementDecision.withoutRedis(request, caller);
     }
 
     private static boolean binds(QueuePolicy policy) {
@@ -293,50 +227,9 @@ public class AdmissionService {
     }
 
     /**
-     * How long until the caller may make another place (0: now): the client address's limit and,
-     * for an identified caller, the user's. Nothing is counted here.
-     */
-    private long joinLimit(Caller caller, AdmissionRequest request) {
-        long wait = addressLimiter.check(network(request));
-        if (wait == 0 && !caller.anonymous()) {
-            wait = userLimiter.check(caller.userId());
-        }
-        return wait;
-    }
-
-    /** The request made a new place: it counts against the caller's join limits and its network's rate. */
-    private void placeMade(Caller caller, AdmissionRequest request) {
-        String network = network(request);
-        addressLimiter.count(network);
-        if (!caller.anonymous()) {
-            userLimiter.count(caller.userId());
-        }
-        joinGate.placed(caller.productId(), network);
-    }
-
-    private static Admission.Rejected tooManyJoins(long waitMillis) {
-        return new Admission.Rejected(Refusal.TOO_MANY_JOINS, null, false, Math.max(1, (waitMillis + 999) / 1000));
-    }
-
-    /**
-     * The shop's answer to a request that ended nothing said what the product has left
-     * ({@code Queue-Stock}), up or down. Redis believes it unless the request was forwarded before
-     * the stock's last change; it is asked only when this instance's view of the line holds another
-     * number, so a shop that sends the header with every page costs a script call per change, not
-     * per page. Never fails: the next answer says it again.
-     */
-    public Mono<Void> stockSaid(String productId, long unitsLeft, long forwardedAt) {
-        Stock known = local.stock(productId);
-        if (known != null && unitsLeft == known.left()) {
-            return Mono.empty();
-        }
-        return places.stockSaid(productId, unitsLeft, forwardedAt).then().onErrorResume(error -> {
-            log.debug("Could not note the stock the shop said for product " + productId + ": " + error);
-            return Mono.empty();
-        });
-    }
-
-    /**
+     * The decision for what Redis (or this instance's view of the line) answered, and what it
+     * costs: a place made is told, an admission remembered and its wait measured.
+     *
      * @param claim the id of the completion claim the join took if it answers active, else {@code null}
      * @param presentedToken the caller's token when its answer comes from this instance's memory
      *                       (it still says the same, so it is not signed again), else {@code null}
@@ -344,100 +237,29 @@ public class AdmissionService {
      */
     private Admission decide(Caller caller, Joined joined, AdmissionRequest request, String claim,
             String presentedToken, long limitedFor) {
-        QueuePolicy policy = request.policy();
-        String routeId = request.routeId();
-        InvitationCheck invitation = request.invitation();
-        Placement placement = joined.placement();
         if (joined.enqueued()) {
-            events.joined(caller.productId(), routeId, caller.userId(), placement.rank());
+            events.joined(caller.productId(), request.routeId(), caller.userId(), joined.placement().rank());
             if (joined.ticket() != null && joined.ticket() < 0) {
                 // Before the answer leaves: a rank this instance tells the main line next counts it.
                 local.invitedJoined(caller.productId(), 1);
             }
         }
-        switch (placement.state()) {
-            case ACTIVE:
-                return active(caller, joined, request, claim);
-            case CHALLENGE_USED:
-                // A wait ticket used already (another instance took it, or a replay) is spent here too.
-                return new Admission.Challenged(Refusal.CHALLENGE_USED, null,
-                        joinGate.fresh(caller.productId(), policy.powDifficulty(), network(request),
-                                request.challengeSolution() == null));
-            case CHALLENGE_REQUIRED:
-                return new Admission.Challenged(Refusal.CHALLENGE_REQUIRED, null,
-                        joinGate.fresh(caller.productId(), policy.powDifficulty(), network(request), false));
-            case JOIN_LIMITED:
-                return tooManyJoins(limitedFor);
-            case SESSION_ENDED:
-                return new Admission.Rejected(Refusal.SESSION_ENDED, null, false, 0);
-            case COMPLETING:
-                return new Admission.Rejected(Refusal.COMPLETION_IN_PROGRESS, null, false, 0);
-            case DRAINING:
-                return new Admission.Rejected(Refusal.QUEUE_CLOSED, null, false, 60);
-            case SALE_ENDED:
-                return new Admission.Rejected(Refusal.SALE_ENDED, policy.closesAt() == null ? null
-                        : "the sale of this product ended at " + policy.closesAt(), false, 0);
-            case SOLD_OUT:
-                return new Admission.Rejected(Refusal.SOLD_OUT, null, false, 0, joined.ticket() != null);
-            case ROOM_CLOSED:
-                return new Admission.Rejected(Refusal.ROOM_CLOSED, null, false,
-                        RetryAfter.whileClosed(policy.abandonAfter()));
-            case INVITE_REQUIRED:
-                return refused(invitation);
-            case INVITE_USED:
-                return new Admission.Rejected(Refusal.INVITE_USED, null, false, 0);
-            default:
-                return waiting(caller, joined, request, presentedToken);
+        Instant now = tokens.now();
+        boolean otherEpoch = caller.hasToken() && reclaims.ofAnotherEpoch(caller.token());
+        Admission decision = PlacementDecision.decide(new PlacementDecision.Facts(caller, joined, request.policy(),
+                request.invitation(), claim, presentedToken, limitedFor, otherEpoch,
+                request.challengeSolution() != null, now),
+                (joinedAt, ticket, sessionEnd) -> issue(caller, joinedAt, ticket, request, sessionEnd),
+                ticketSpent -> checks.fresh(caller.productId(), request, ticketSpent));
+        if (decision instanceof Admission.Active) {
+            activeCache.remember(caller.productId(), caller.userId());
         }
-    }
-
-    private Admission active(Caller caller, Joined joined, AdmissionRequest request, String claim) {
-        String routeId = request.routeId();
-        if (!caller.mayForward()) {
-            // The place of a signed-in shopper is let through only with that shopper's identity;
-            // their token alone was enough to wait.
-            return new Admission.Rejected(Refusal.WRONG_USER,
-                    "this place belongs to a signed-in shopper: sign in as them to go through", false, 0);
+        if (PlacementDecision.waitEnded(caller, joined)) {
+            // Measured once, because the token issued now no longer says "waiting".
+            events.admitted(caller.productId(), request.routeId(), caller.userId(),
+                    PlacementDecision.waited(caller, now));
         }
-        activeCache.remember(caller.productId(), caller.userId());
-        // A token that says "waiting" (jat) on an active caller: its wait ended since the last
-        // answer. Measured once, because the token issued now no longer says so. A new ticket in
-        // this very call means the old wait was lost (expired, left), not ended.
-        boolean waitEnded = caller.joinedAt() != null && !joined.enqueued();
-        if (waitEnded) {
-            events.admitted(caller.productId(), routeId, caller.userId(),
-                    nonNegative(Duration.between(caller.joinedAt(), tokens.now())));
-        }
-        // A token that says "waiting", is of another epoch, or names another end of the session
-        // (or none: signed by the release before) is signed again: after a loss it proves the session.
-        Long sessionEnd = joined.sessionEnd();
-        boolean needsToken = !caller.hasToken() || caller.joinedAt() != null || reclaims.ofAnotherEpoch(caller.token())
-                || (sessionEnd != null && !namesSession(caller.token(), sessionEnd));
-        return new Admission.Active(caller, needsToken ? issue(caller, null, null, request,
-                sessionEnd == null ? null : Instant.ofEpochMilli(sessionEnd)) : null, claim, joined.enqueued());
-    }
-
-    private Admission waiting(Caller caller, Joined joined, AdmissionRequest request,
-            String presentedToken) {
-        QueuePolicy policy = request.policy();
-        Placement placement = joined.placement();
-        // A fresh token with every answer from Redis, so a user who keeps polling never outlives
-        // it. It keeps the join time across answers; a new ticket starts the wait anew.
-        String token = presentedToken;
-        if (token == null) {
-            Instant joinedAt = joined.enqueued() || caller.joinedAt() == null ? tokens.now() : caller.joinedAt();
-            token = issue(caller, joinedAt, joined.ticket(), request, null);
-        }
-        if (placement.state() == Placement.State.PRE_QUEUE) {
-            return new Admission.Waiting(caller, placement.rank(), token, presentedToken == null, null, policy.opensAt(),
-                    RetryAfter.beforeOpening(Duration.between(tokens.now(), policy.opensAt()), policy.abandonAfter()),
-                    joined.seedCommitment(),
-                    RetryAfter.comeBackBy(policy.opensAt(), policy.abandonAfter(), policy.arrivalTtl()), joined.stock());
-        }
-        Long estimate = WaitEstimate.seconds(placement.rank(), placement.admissionRate());
-        return new Admission.Waiting(caller, placement.rank(), token, presentedToken == null, estimate, null,
-                RetryAfter.of(placement.rank(), estimate, policy.abandonAfter()), joined.seedCommitment(), null,
-                joined.stock());
+        return decision;
     }
 
     /**
@@ -451,9 +273,5 @@ public class AdmissionService {
                 ? tokens.networkClaim(ClientAddresses.bindingNetwork(request.clientAddress().get())) : null;
         return tokens.issue(caller.productId(), caller.userId(), caller.anonymous(), joinedAt, ticket, network,
                 reclaims.currentEpoch(), sessionEnd);
-    }
-
-    private static Duration nonNegative(Duration duration) {
-        return duration.isNegative() ? Duration.ZERO : duration;
     }
 }

@@ -92,6 +92,24 @@ public class Sessions {
                 .onErrorResume(error -> endFailed(caller, error));
     }
 
+    /**
+     * The shop's answer to a request that ended nothing said what the product has left
+     * ({@code Queue-Stock}), up or down. Redis believes it unless the request was forwarded before
+     * the stock's last change; it is asked only when this instance's view of the line holds another
+     * number, so a shop that sends the header with every page costs a script call per change, not
+     * per page. Never fails: the next answer says it again.
+     */
+    public Mono<Void> stockSaid(String productId, long unitsLeft, long forwardedAt) {
+        Stock known = local.stock(productId);
+        if (known != null && unitsLeft == known.left()) {
+            return Mono.empty();
+        }
+        return places.stockSaid(productId, unitsLeft, forwardedAt).then().onErrorResume(error -> {
+            log.debug("Could not note the stock the shop said for product " + productId + ": " + error);
+            return Mono.empty();
+        });
+    }
+
     private Mono<Void> endFailed(Caller caller, Throwable error) {
         if (RedisFailures.isRedisFailure(error)) {
             events.redisFailure(caller.productId(), RedisOperation.COMPLETION, error);

@@ -14,8 +14,9 @@ import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
 
 /**
  * Installs QueueGate into a Spring Cloud Gateway application, one concern per configuration: the
- * queues in Redis, their recovery after Redis forgets, the caller's identity, the admission and its
- * HTTP face, promotion, the server's protection, and WebSocket upgrades on protected routes. Every bean backs off when the application defines its own;
+ * queues in Redis, their recovery after Redis forgets, the caller's identity, the admission, this
+ * instance's views of the lines, the admission's HTTP face, promotion, the server's protection, and
+ * WebSocket upgrades on protected routes. Every bean backs off when the application defines its own;
  * {@code queuegate.enabled=false} turns it all off.
  */
 @AutoConfiguration(after = { DataRedisReactiveAutoConfiguration.class, GatewayAutoConfiguration.class })
@@ -23,8 +24,8 @@ import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
 @ConditionalOnProperty(name = "queuegate.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(QueueGateProperties.class)
 @Import({ StoreConfiguration.class, RecoveryConfiguration.class, IdentityConfiguration.class,
-        AdmissionConfiguration.class, PromotionConfiguration.class, ServerConfiguration.class,
-        WebSocketConfiguration.class })
+        AdmissionConfiguration.class, LineConfiguration.class, AdmissionWebConfiguration.class,
+        PromotionConfiguration.class, ServerConfiguration.class, WebSocketConfiguration.class })
 public class QueueGateAutoConfiguration {
 
     /** The name of QueueGate's circuit breaker instance. */

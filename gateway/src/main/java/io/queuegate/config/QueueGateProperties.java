@@ -1,13 +1,9 @@
 package io.queuegate.config;
 
-import java.net.URI;
-import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 
 import io.queuegate.identity.IdentitySource;
 
@@ -93,60 +89,15 @@ public record QueueGateProperties(
         REFUSE
     }
 
-    /**
-     * The products by id in lower case, as routes read ids by default ({@code product-id-case: fold}):
-     * two keys that differ only in case would be one product with two settings, and fail.
-     */
-    private static Map<String, QueueSettings> folded(Map<String, QueueSettings> products) {
-        Map<String, QueueSettings> folded = new java.util.HashMap<>();
-        Map<String, String> spelledAs = new java.util.HashMap<>();
-        products.forEach((id, settings) -> {
-            String key = LooseReading.folded(id);
-            String other = spelledAs.putIfAbsent(key, id);
-            if (other != null) {
-                throw new IllegalArgumentException("queuegate.products." + other + " and queuegate.products." + id
-                        + " are one product: ids are read in any letter case (product-id-case: fold); keep one");
-            }
-            folded.put(key, settings);
-        });
-        return Map.copyOf(folded);
-    }
-
     /** The identity header when neither {@code queuegate.identity.header} nor its old alias is set. */
     public static final String DEFAULT_IDENTITY_HEADER = "X-User-Id";
 
     public QueueGateProperties {
         trustedProxies = trustedProxies == null ? List.of() : List.copyOf(trustedProxies);
-        products = products == null ? Map.of() : folded(products);
+        products = products == null ? Map.of() : ConfiguredProducts.folded(products);
         routeDefaults = routeDefaults == null ? QueueSettings.EMPTY : routeDefaults;
-        try {
-            QueuePolicy.from(routeDefaults);
-        }
-        catch (IllegalArgumentException ex) {
-            throw new IllegalArgumentException("queuegate.route-defaults: " + ex.getMessage(), ex);
-        }
-        products.forEach((id, override) -> {
-            try {
-                QueuePolicy.from(override);
-            }
-            catch (IllegalArgumentException ex) {
-                throw new IllegalArgumentException("queuegate.products." + id + ": " + ex.getMessage(), ex);
-            }
-        });
-        for (Map.Entry<String, QueueSettings> product : products.entrySet()) {
-            InviteMode mode = product.getValue().invites();
-            if (mode != null && mode != InviteMode.OFF && !invites.configured()) {
-                throw new IllegalArgumentException("queuegate.products." + product.getKey() + ".invites is "
-                        + mode.name().toLowerCase(java.util.Locale.ROOT) + ", but no invitation key is configured: "
-                        + Invites.WHICH_KEY);
-            }
-        }
-        if (invites.secret() != null && (invites.secret().equals(token.secret())
-                || token.previousSecrets().contains(invites.secret()))) {
-            // Else a wait token's signature would pass for an invitation's, and the other way round.
-            throw new IllegalArgumentException("queuegate.invites.secret must differ from queuegate.token.secret "
-                    + "and its previous secrets");
-        }
+        ConfiguredProducts.check(routeDefaults, products, invites);
+        PropertyChecks.requireOwnInvitationSecret(invites, token);
         if (activeCacheTtl.isNegative() || activeCacheTtl.compareTo(Duration.ofSeconds(1)) > 0) {
             throw new IllegalArgumentException("queuegate.active-cache-ttl must be between 0 and 1s, was "
                     + activeCacheTtl);
@@ -226,18 +177,10 @@ public record QueueGateProperties(
                         + "variable QUEUEGATE_TOKEN_SECRET) to a random value of at least " + MIN_SECRET_BYTES
                         + " bytes, such as the output of 'openssl rand -base64 48'");
             }
-            requireLength("queuegate.token.secret", secret);
-            previousSecrets.forEach(old -> requireLength("queuegate.token.previous-secrets", old));
+            PropertyChecks.requireLength("queuegate.token.secret", secret);
+            previousSecrets.forEach(old -> PropertyChecks.requireLength("queuegate.token.previous-secrets", old));
             if (ttl.isNegative() || ttl.isZero()) {
                 throw new IllegalArgumentException("queuegate.token.ttl must be positive, was " + ttl);
-            }
-        }
-
-        static void requireLength(String property, String value) {
-            int length = value.getBytes(StandardCharsets.UTF_8).length;
-            if (length < MIN_SECRET_BYTES) {
-                throw new IllegalArgumentException(property + " must be at least " + MIN_SECRET_BYTES
-                        + " bytes for HS256, was " + length);
             }
         }
     }
@@ -259,7 +202,7 @@ public record QueueGateProperties(
 
         public Challenge {
             if (secret != null) {
-                Token.requireLength("queuegate.challenge.secret", secret);
+                PropertyChecks.requireLength("queuegate.challenge.secret", secret);
             }
             if (ttl.compareTo(Duration.ofSeconds(10)) < 0 || ttl.compareTo(Duration.ofHours(1)) > 0) {
                 throw new IllegalArgumentException("queuegate.challenge.ttl must be between 10s and 1h, was " + ttl);
@@ -275,7 +218,7 @@ public record QueueGateProperties(
     public record Scheduler(@DefaultValue("5s") Duration interval) {
 
         public Scheduler {
-            requirePositive("queuegate.scheduler.interval", interval);
+            PropertyChecks.requirePositive("queuegate.scheduler.interval", interval);
         }
     }
 
@@ -283,7 +226,7 @@ public record QueueGateProperties(
     public record SafetyNet(@DefaultValue("30s") Duration interval) {
 
         public SafetyNet {
-            requirePositive("queuegate.safety-net.interval", interval);
+            PropertyChecks.requirePositive("queuegate.safety-net.interval", interval);
         }
     }
 
@@ -300,7 +243,7 @@ public record QueueGateProperties(
     public record Redis(@DefaultValue("2s") Duration timeout, @DefaultValue("false") boolean failFastWhenDisconnected) {
 
         public Redis {
-            requirePositive("queuegate.redis.timeout", timeout);
+            PropertyChecks.requirePositive("queuegate.redis.timeout", timeout);
         }
     }
 
@@ -334,7 +277,7 @@ public record QueueGateProperties(
     public record Stream(@DefaultValue("15s") Duration claimIdle, @DefaultValue("10000") long maxLength) {
 
         public Stream {
-            requirePositive("queuegate.stream.claim-idle", claimIdle);
+            PropertyChecks.requirePositive("queuegate.stream.claim-idle", claimIdle);
             if (maxLength < 100) {
                 throw new IllegalArgumentException("queuegate.stream.max-length must be at least 100, was " + maxLength);
             }
@@ -363,7 +306,7 @@ public record QueueGateProperties(
                 throw new IllegalArgumentException("queuegate.joins.max-per-address must be at least 1, was "
                         + maxPerAddress);
             }
-            requirePositive("queuegate.joins.window", window);
+            PropertyChecks.requirePositive("queuegate.joins.window", window);
         }
 
         /** @deprecated in 0.2.0: use {@code queuegate.trusted-proxies} */
@@ -464,9 +407,6 @@ public record QueueGateProperties(
             String shopName, String logoUrl, String primaryColor, String accentColor, String tagline,
             @DefaultValue({ "en", "ko" }) List<String> languages) {
 
-        private static final Pattern COLOR =
-                Pattern.compile("#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})");
-
         /** Longest shop name and tagline: both sit on one line above the page on a phone. */
         static final int MAX_SHOP_NAME = 80;
         static final int MAX_TAGLINE = 200;
@@ -474,73 +414,12 @@ public record QueueGateProperties(
         public Page {
             messages = List.copyOf(messages);
             languages = List.copyOf(languages);
-            requirePositive("queuegate.page.heartbeat", heartbeat);
-            shopName = checkLine("queuegate.page.shop-name", shopName, MAX_SHOP_NAME);
-            tagline = checkLine("queuegate.page.tagline", tagline, MAX_TAGLINE);
-            primaryColor = checkColor("queuegate.page.primary-color", primaryColor);
-            accentColor = checkColor("queuegate.page.accent-color", accentColor);
-            logoUrl = checkLogo(logoUrl);
-        }
-
-        private static String checkLine(String property, String value, int max) {
-            if (value == null || value.isBlank()) {
-                return null;
-            }
-            String line = value.strip();
-            if (line.codePointCount(0, line.length()) > max) {
-                throw new IllegalArgumentException(property + " must be at most " + max + " characters, was "
-                        + line.codePointCount(0, line.length()));
-            }
-            if (line.chars().anyMatch(Character::isISOControl)) {
-                throw new IllegalArgumentException(property + " must be one line, without control characters "
-                        + "(line breaks, tabs)");
-            }
-            return line;
-        }
-
-        // Only what CSS reads as a colour and nothing else: the value goes into the pages' style.
-        private static String checkColor(String property, String value) {
-            if (value == null || value.isBlank()) {
-                return null;
-            }
-            String color = value.strip();
-            if (!COLOR.matcher(color).matches()) {
-                throw new IllegalArgumentException(property + " must be a colour written #rgb or #rrggbb (#0b57d0), was '"
-                        + color + "'");
-            }
-            return color;
-        }
-
-        /*
-         * https only: a logo over plain http would be mixed content on a shop served over TLS, and
-         * any other scheme (javascript:, data:) has no place in an image's address. A path stays on
-         * the gateway's own origin, which the pages already load images from.
-         */
-        private static String checkLogo(String value) {
-            if (value == null || value.isBlank()) {
-                return null;
-            }
-            String logo = value.strip();
-            String refused = "queuegate.page.logo-url must be an absolute https URL (https://cdn.example.com/logo.svg) "
-                    + "or a path on the gateway (/static/logo.svg), was '" + logo + "'";
-            URI uri;
-            try {
-                uri = new URI(logo);
-            }
-            catch (URISyntaxException ex) {
-                throw new IllegalArgumentException(refused + ": " + ex.getReason());
-            }
-            if (uri.isAbsolute()) {
-                if (!"https".equalsIgnoreCase(uri.getScheme()) || uri.getHost() == null || uri.getRawUserInfo() != null) {
-                    throw new IllegalArgumentException(refused);
-                }
-                return logo;
-            }
-            // "//host/logo" is another origin in disguise.
-            if (!logo.startsWith("/") || logo.startsWith("//") || uri.getRawAuthority() != null) {
-                throw new IllegalArgumentException(refused);
-            }
-            return logo;
+            PropertyChecks.requirePositive("queuegate.page.heartbeat", heartbeat);
+            shopName = PageFields.checkLine("queuegate.page.shop-name", shopName, MAX_SHOP_NAME);
+            tagline = PageFields.checkLine("queuegate.page.tagline", tagline, MAX_TAGLINE);
+            primaryColor = PageFields.checkColor("queuegate.page.primary-color", primaryColor);
+            accentColor = PageFields.checkColor("queuegate.page.accent-color", accentColor);
+            logoUrl = PageFields.checkLogo(logoUrl);
         }
 
         /**
@@ -548,11 +427,7 @@ public record QueueGateProperties(
          * or no logo: the one origin the pages' Content-Security-Policy adds to {@code img-src}.
          */
         public String logoOrigin() {
-            if (logoUrl == null || logoUrl.startsWith("/")) {
-                return null;
-            }
-            URI uri = URI.create(logoUrl);
-            return "https://" + uri.getHost() + (uri.getPort() >= 0 ? ":" + uri.getPort() : "");
+            return PageFields.logoOrigin(logoUrl);
         }
     }
 
@@ -579,12 +454,6 @@ public record QueueGateProperties(
 
         private static boolean present(String value) {
             return value != null && !value.isBlank();
-        }
-    }
-
-    private static void requirePositive(String property, Duration value) {
-        if (value.isNegative() || value.isZero()) {
-            throw new IllegalArgumentException(property + " must be positive, was " + value);
         }
     }
 
@@ -626,22 +495,7 @@ public record QueueGateProperties(
         public static final int MAX_POINTS = 2_000;
 
         public Console {
-            if (sampleInterval.compareTo(Duration.ofSeconds(1)) < 0) {
-                throw new IllegalArgumentException("queuegate.console.sample-interval must be at least 1s, was "
-                        + sampleInterval);
-            }
-            if (history.compareTo(sampleInterval) < 0) {
-                throw new IllegalArgumentException("queuegate.console.history (" + history
-                        + ") must be at least queuegate.console.sample-interval (" + sampleInterval + ")");
-            }
-            if (history.toMillis() / sampleInterval.toMillis() > MAX_POINTS) {
-                throw new IllegalArgumentException("queuegate.console.history / sample-interval must be at most "
-                        + MAX_POINTS + " points, was " + history.toMillis() / sampleInterval.toMillis());
-            }
-            if (maxProducts < 1) {
-                throw new IllegalArgumentException("queuegate.console.max-products must be at least 1, was "
-                        + maxProducts);
-            }
+            PropertyChecks.requireConsole(sampleInterval, history, maxProducts, MAX_POINTS);
         }
 
         /** Points each product's chart holds. */

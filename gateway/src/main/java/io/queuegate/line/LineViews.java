@@ -5,17 +5,10 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 
 import io.queuegate.store.Channels;
-import io.queuegate.store.QueueKeys;
 import io.queuegate.store.QueueScripts;
-import io.queuegate.room.RoomMode;
-import io.queuegate.store.script.ViewScript;
 
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.springframework.context.SmartLifecycle;
 
 import reactor.core.Disposable;
@@ -32,7 +25,7 @@ import reactor.core.publisher.Mono;
  * leave to Redis whoever may have been admitted since its view was read.
  *
  * <p>The last view of each product is also remembered for {@link #REMEMBER_FOR} after nobody
- * asks any more ({@link Remembered}): if Redis forgets, it is what this instance brings to the
+ * asks any more ({@link RememberedView}): if Redis forgets, it is what this instance brings to the
  * product's recovery. When the epoch of the Redis data changes, every view is dropped (none
  * answers a token of another epoch anyway), and the remembered ones stay.
  */
@@ -68,19 +61,14 @@ public class LineViews implements SmartLifecycle {
 
     private static final Duration TICK = Duration.ofMillis(250);
 
-    /** What admin.lua announces as released when an operator changed a product. */
-    private static final String EVERYONE = "*";
-
-    private static final Log log = LogFactory.getLog(LineViews.class);
-
     private final QueueScripts scripts;
     private final Channels channels;
     private final Clock clock;
-    private final Map<String, Product> products = new ConcurrentHashMap<>();
-    private final Map<String, Remembered> remembered = new ConcurrentHashMap<>();
+    private final Map<String, ProductView> products = new ConcurrentHashMap<>();
+    private final RememberedViews remembered = new RememberedViews();
     private volatile Disposable ticker;
-    private volatile Disposable operatorChanges;
-    private volatile Disposable invitedJoins;
+    /** What other instances (and this one's scripts) announce about the lines. */
+    private volatile Disposable listening;
 
     public LineViews(QueueScripts scripts, Channels channels, Clock clock) {
         this.scripts = scripts;
@@ -94,7 +82,7 @@ public class LineViews implements SmartLifecycle {
      */
     LineView fresh(String productId) {
         long now = clock.millis();
-        Product product = products.get(productId);
+        ProductView product = products.get(productId);
         if (product == null) {
             if (products.size() >= MAX_PRODUCTS) {
                 // A flood of invented ids: the products nobody asked about this last second go,
@@ -104,7 +92,8 @@ public class LineViews implements SmartLifecycle {
                     return null;
                 }
             }
-            product = products.computeIfAbsent(productId, Product::new);
+            product = products.computeIfAbsent(productId,
+                    id -> new ProductView(id, scripts, clock, (view, read) -> remembered.remember(id, view, read)));
         }
         product.askedAt = now;
         LineView view = product.view;
@@ -124,7 +113,7 @@ public class LineViews implements SmartLifecycle {
         if (view != null) {
             return Mono.just(view);
         }
-        Product product = products.get(productId);
+        ProductView product = products.get(productId);
         Mono<LineView> reading = product == null ? null : product.reading;
         return reading == null ? Mono.empty() : reading.timeout(wait, Mono.empty()).onErrorResume(error -> Mono.empty());
     }
@@ -134,7 +123,7 @@ public class LineViews implements SmartLifecycle {
      * read it again soon.
      */
     public void admitted(String productId, long count) {
-        Product product = products.get(productId);
+        ProductView product = products.get(productId);
         if (product != null && count > 0) {
             product.admissions.addAndGet(count);
             product.moved();
@@ -146,7 +135,7 @@ public class LineViews implements SmartLifecycle {
      * each of them is sent to Redis for a while, and the view is read again soon.
      */
     public void announced(String productId, String[] users) {
-        Product product = products.get(productId);
+        ProductView product = products.get(productId);
         if (product != null && users.length > 0) {
             product.admissions.addAndGet(users.length);
             long now = clock.millis();
@@ -162,7 +151,7 @@ public class LineViews implements SmartLifecycle {
      * for a while, so their next status says so at once, not after the view is read again.
      */
     public void left(String productId, String userId) {
-        Product product = products.get(productId);
+        ProductView product = products.get(productId);
         if (product != null) {
             product.answeredByRedis.put(userId, clock.millis());
         }
@@ -175,7 +164,7 @@ public class LineViews implements SmartLifecycle {
      * their being; a place counted twice only makes them too large until then.
      */
     public void invitedJoined(String productId, long count) {
-        Product product = products.get(productId);
+        ProductView product = products.get(productId);
         if (product != null && count > 0) {
             product.invitedJoins.addAndGet(count);
         }
@@ -183,7 +172,7 @@ public class LineViews implements SmartLifecycle {
 
     /** How many places in the product's invited line this instance heard of since {@code view} was read. */
     long invitedJoinedSince(String productId, LineView view) {
-        Product product = products.get(productId);
+        ProductView product = products.get(productId);
         return product == null ? 0 : Math.max(0, product.invitedJoins.get() - view.invitedJoinsHeard());
     }
 
@@ -192,7 +181,7 @@ public class LineViews implements SmartLifecycle {
      * was announced, or they left through this instance.
      */
     boolean answeredByRedis(String productId, String userId) {
-        Product product = products.get(productId);
+        ProductView product = products.get(productId);
         return product != null && product.answeredByRedis.containsKey(userId);
     }
 
@@ -201,7 +190,7 @@ public class LineViews implements SmartLifecycle {
      * shoppers that many places from its head may have been admitted meanwhile.
      */
     long admittedSince(String productId, LineView view) {
-        Product product = products.get(productId);
+        ProductView product = products.get(productId);
         return product == null ? Long.MAX_VALUE : product.admissions.get() - view.admissionsHeard();
     }
 
@@ -210,7 +199,7 @@ public class LineViews implements SmartLifecycle {
      * not used again until read anew.
      */
     public void changed(String productId) {
-        Product product = products.get(productId);
+        ProductView product = products.get(productId);
         if (product != null) {
             product.view = null;
             product.stale = true;
@@ -225,7 +214,7 @@ public class LineViews implements SmartLifecycle {
      */
     public void forgetAll() {
         products.clear();
-        remembered.clear();
+        remembered.forgetAll();
     }
 
     /**
@@ -237,58 +226,13 @@ public class LineViews implements SmartLifecycle {
     }
 
     /** What this instance last read of the product's line, or {@code null}. */
-    public Remembered remembered(String productId) {
-        return remembered.get(productId);
+    public RememberedView remembered(String productId) {
+        return remembered.of(productId);
     }
 
     /** Every product this instance remembers a view of. */
     public Set<String> rememberedProducts() {
-        return Set.copyOf(remembered.keySet());
-    }
-
-    /**
-     * The last view of a product this instance read, as its recovery needs it.
-     *
-     * @param epoch the epoch of the Redis data it was read in
-     * @param readAt when the read was sent (epoch ms)
-     * @param left the positions given up ahead of the head, ascending (incomplete when
-     *             {@code leftComplete} is false)
-     * @param drawFrom and {@code drawTo}: the draw's first and last ticket, -1 when none or open
-     * @param seed the closed draw's seed, {@code ""} while it is secret
-     * @param commitment the draw's commitment, or {@code null}
-     * @param opened the opens-at the sale opened at, -1 when none
-     * @param maxOverride the operator's max-active, -1 when unset
-     * @param invited the invited line, {@link ViewScript.Line#EMPTY} when none
-     * @param drawOpens the opens-at the last draw was opened for, -1 when none
-     * @param ticketsPerSecond how fast the line took tickets between the last two reads
-     */
-    public record Remembered(String epoch, long readAt, long head, long last, long[] left, boolean leftComplete,
-            long drawFrom, long drawTo, String seed, String commitment, long opens, long opened, RoomMode mode,
-            boolean draining, long maxOverride, ViewScript.Line invited, long drawOpens, double ticketsPerSecond) {
-    }
-
-    private void remember(String productId, LineView view, ViewScript.Result read) {
-        if (!view.known() || view.epoch() == null) {
-            return;
-        }
-        Remembered before = remembered.get(productId);
-        if (before == null && remembered.size() >= MAX_PRODUCTS) {
-            return;
-        }
-        double rate = 0;
-        if (before != null && before.epoch().equals(view.epoch()) && view.readAt() > before.readAt()) {
-            rate = Math.max(0, view.last() - before.last()) * 1000.0 / (view.readAt() - before.readAt());
-            // Keep the faster of the last two rates: a burst must not be forgotten by one quiet read.
-            rate = Math.max(rate, before.ticketsPerSecond() * 0.5);
-        }
-        LineView.Invited invited = view.invited();
-        remembered.put(productId, new Remembered(view.epoch(), view.readAt(), view.head(), view.last(), view.left(),
-                view.leftComplete(), view.drawFrom(), view.drawTo(), view.seed(), view.seedCommitment(), view.opens(),
-                view.opened(), view.mode(), read.draining(), read.maxOverride(),
-                read.invited() == ViewScript.Line.EMPTY ? ViewScript.Line.EMPTY
-                        : new ViewScript.Line(invited.head(), invited.last(), invited.leftVersion(), invited.leftCount(),
-                                false, invited.left(), invited.leftComplete(), invited.drawFrom(), invited.drawTo()),
-                read.drawOpens(), rate));
+        return remembered.products();
     }
 
     /** How many products have a view (for tests and metrics). */
@@ -299,30 +243,13 @@ public class LineViews implements SmartLifecycle {
     @Override
     public void start() {
         ticker = Flux.interval(TICK).subscribe(tick -> refresh());
-        // admin.lua announces an operator's change as everyone released.
-        operatorChanges = channels.listen(QueueKeys.RELEASED_PATTERN, (channel, message) -> {
-            if (EVERYONE.equals(message)) {
-                changed(QueueKeys.productOfReleasedChannel(channel));
-            }
-        });
-        // join.lua announces how many places a call made in a product's invited line.
-        invitedJoins = channels.listen(QueueKeys.INVITED_JOINED_PATTERN,
-                (channel, message) -> invitedJoined(QueueKeys.productOfInvitedJoinedChannel(channel), count(message)));
-    }
-
-    private static long count(String message) {
-        try {
-            return Long.parseLong(message);
-        }
-        catch (NumberFormatException ex) {
-            return 0;
-        }
+        listening = LineAnnouncements.listen(channels, this::changed, this::invitedJoined);
     }
 
     /** Reads again the views in use that are getting old, and forgets the ones nobody asks about. */
     private void refresh() {
         long now = clock.millis();
-        remembered.values().removeIf(known -> now - known.readAt() > REMEMBER_FOR.toMillis());
+        remembered.forgetOlderThan(now - REMEMBER_FOR.toMillis());
         products.values().forEach(product -> {
             product.answeredByRedis.values().removeIf(heardAt -> now - heardAt > 2 * MAX_AGE.toMillis());
             if (now - product.askedAt > FORGET_AFTER.toMillis()) {
@@ -336,85 +263,17 @@ public class LineViews implements SmartLifecycle {
 
     @Override
     public void stop() {
-        for (Disposable current : new Disposable[] {ticker, operatorChanges, invitedJoins}) {
+        for (Disposable current : new Disposable[] {ticker, listening}) {
             if (current != null) {
                 current.dispose();
             }
         }
         ticker = null;
-        operatorChanges = null;
-        invitedJoins = null;
+        listening = null;
     }
 
     @Override
     public boolean isRunning() {
         return ticker != null;
-    }
-
-    /** One product's view and its reads: at most one in flight. */
-    private final class Product {
-
-        private final String productId;
-        private final AtomicBoolean inFlight = new AtomicBoolean();
-        /** The read under way, for those who wait for its view; {@code null} when none is. */
-        private volatile Mono<LineView> reading;
-        private final AtomicLong admissions = new AtomicLong();
-        private final AtomicLong invitedJoins = new AtomicLong();
-        /** User to when their place changed in a way the view does not show yet. */
-        private final Map<String, Long> answeredByRedis = new ConcurrentHashMap<>();
-        private volatile LineView view;
-        private volatile long askedAt;
-        // Set when a change makes the read in flight (sent before it) worthless.
-        private volatile boolean stale;
-
-        Product(String productId) {
-            this.productId = productId;
-        }
-
-        /** The head moved: read again once the view is a little old. */
-        void moved() {
-            LineView current = view;
-            if (current == null || clock.millis() - current.readAt() >= REFRESH_AFTER_ADMISSION.toMillis()) {
-                read();
-            }
-        }
-
-        void read() {
-            if (!inFlight.compareAndSet(false, true)) {
-                return;
-            }
-            stale = false;
-            long sentAt = clock.millis();
-            long heard = admissions.get();
-            long invitedHeard = invitedJoins.get();
-            LineView previous = view;
-            Mono<LineView> read = Mono.defer(() -> scripts.view().run(productId,
-                            previous == null ? null : previous.leftVersion(), previous == null ? -1 : previous.leftCount(),
-                            previous == null ? null : previous.invited().leftVersion(),
-                            previous == null ? -1 : previous.invited().leftCount()))
-                    .<LineView>handle((answer, sink) -> {
-                        if (!stale) {
-                            LineView fresh = LineView.of(sentAt, heard, invitedHeard, answer,
-                                    previous != null && previous.epoch() != null
-                                            && previous.epoch().equals(answer.epoch()) ? previous : null,
-                                    answer.epoch());
-                            view = fresh;
-                            remember(productId, fresh, answer);
-                            sink.next(fresh);
-                        }
-                    })
-                    .doFinally(signal -> {
-                        reading = null;
-                        inFlight.set(false);
-                        if (stale) {
-                            read();
-                        }
-                    })
-                    .cache();
-            reading = read;
-            read.subscribe(fresh -> {
-            }, error -> log.debug("Could not read the line of product " + productId
-                    + "; Redis answers its shoppers until a read succeeds: " + error));
-        }
     }
 }

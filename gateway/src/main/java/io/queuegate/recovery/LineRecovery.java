@@ -10,6 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import io.queuegate.events.QueueEvents;
 import io.queuegate.line.LineViews;
+import io.queuegate.line.RememberedView;
 import io.queuegate.store.DrawSeed;
 import io.queuegate.store.DrawSeeds;
 import io.queuegate.store.DueIndex;
@@ -151,7 +152,7 @@ public final class LineRecovery implements ProductRecovery {
 
     /** What this instance remembers of the product, as recover.lua takes it. */
     RecoverScript.Knowledge knowledge(String productId, ProductRules productRules) {
-        LineViews.Remembered view = views.remembered(productId);
+        RememberedView view = views.remembered(productId);
         var sessions = ledger.running(productId).stream()
                 .map(session -> new RecoverScript.Session(session.userId(), session.endsAt(), session.admittedAt()))
                 .toList();
@@ -180,7 +181,7 @@ public final class LineRecovery implements ProductRecovery {
      * one whose commitment the instance read, when it read one); {@code null} without a draw, or
      * for a draw this release cannot work out again (its seed was random).
      */
-    private DrawSeed drawSeed(String productId, LineViews.Remembered view, ProductRules productRules) {
+    private DrawSeed drawSeed(String productId, RememberedView view, ProductRules productRules) {
         if (view.drawFrom() < 0) {
             return null;
         }

@@ -15,9 +15,7 @@ import io.queuegate.room.Joiner;
 import io.queuegate.room.PlaceStatus;
 import io.queuegate.room.Placement;
 import io.queuegate.room.Reclaim;
-import io.queuegate.room.Stock;
 import io.queuegate.store.script.DueScript;
-import io.queuegate.store.script.JoinScript;
 import io.queuegate.store.script.LeaveScript;
 import io.queuegate.store.script.PromoteScript;
 
@@ -44,16 +42,10 @@ public final class ProductQueues implements PlaceStore {
     private final DueIndex due;
     private final ProductRegistry registry;
     private final TimedProducts timed;
-    private final SlotEventStream slotEvents;
-    private final Duration idleTtl;
-    private final ProductRecovery recovery;
-    private final DrawSeeds drawSeeds;
     private final Set<String> configured;
-    private final GroupCommit<JoinLane, Joiner, Joined> joins = new GroupCommit<>(
-            (lane, joiners) -> joinAll(lane.productId(), lane.rules(), joiners).map(JoinScript.Result::joined), "joins",
-            JoinLane::productId);
-    private final GroupCommit<String, String, Long> passes = new GroupCommit<>(this::confirmAll, "pass checks",
-            productId -> productId);
+    private final RecoveringCalls recovering;
+    private final ProductJoins joins;
+    private final ProductReleases releases;
 
     /**
      * @param idleTtl how long a product's queue outlives its last join, beyond a session (the
@@ -71,11 +63,11 @@ public final class ProductQueues implements PlaceStore {
         this.due = due;
         this.registry = registry;
         this.timed = timed;
-        this.slotEvents = slotEvents;
-        this.idleTtl = idleTtl;
-        this.recovery = recovery;
-        this.drawSeeds = drawSeeds;
         this.configured = Set.copyOf(configured);
+        this.recovering = new RecoveringCalls(recovery, due);
+        this.joins = new ProductJoins(scripts, clock, events, due, registry, timed, idleTtl, recovery, drawSeeds,
+                recovering, this::isConfigured);
+        this.releases = new ProductReleases(scripts, clock, events, due, slotEvents, idleTtl, recovering);
     }
 
     /** Whether the product is configured ({@code queuegate.products}): its state outlives its sessions. */
@@ -83,15 +75,6 @@ public final class ProductQueues implements PlaceStore {
     public boolean isConfigured(String productId) {
         // Configured ids are kept in lower case; a route that keeps case may spell them otherwise.
         return configured.contains(productId) || configured.contains(productId.toLowerCase(java.util.Locale.ROOT));
-    }
-
-    /**
-     * {@code call}, asked again once after the product's recovery when its script declined
-     * because Redis lost or replaced the product's state.
-     */
-    private <T> Mono<T> recovering(String productId, ProductRules rules, Mono<T> call) {
-        return call.onErrorResume(StaleProductException.class,
-                stale -> recovery.recover(productId, rules).then(call).doOnSuccess(done -> due.mark(productId)));
     }
 
     /**
@@ -109,60 +92,7 @@ public final class ProductQueues implements PlaceStore {
      */
     @Override
     public Mono<Joined> join(String productId, ProductRules rules, Joiner joiner) {
-        return joins.submit(new JoinLane(productId, rules), joiner);
-    }
-
-    /** The joins that may share a call: one product's, under the same rules. */
-    private record JoinLane(String productId, ProductRules rules) {
-    }
-
-    private Mono<JoinScript.Result> joinAll(String productId, ProductRules rules, List<Joiner> joiners) {
-        long now = clock.millis();
-        recovery.rulesUsed(productId, rules);
-        JoinScript.Args args = new JoinScript.Args(productId, now, rules, idleTtl.plus(rules.sessionTtl()),
-                drawSeed(productId, rules, now), joiners, isConfigured(productId));
-        return recovering(productId, rules, scripts.join().run(args)).doOnNext(result -> {
-            events.promoted(productId, Trigger.JOIN, result.promoted());
-            events.abandoned(productId, Trigger.JOIN, result.abandoned());
-            boolean newWaiter = false;
-            long admittedOnArrival = 0;
-            for (int i = 0; i < result.joined().size(); i++) {
-                Joined joined = result.joined().get(i);
-                if (joined.sessionEnd() != null) {
-                    events.session(productId, joiners.get(i).userId(), joined.sessionEnd());
-                }
-                boolean active = joined.placement().state() == Placement.State.ACTIVE;
-                newWaiter |= joined.enqueued() && !active;
-                admittedOnArrival += joined.enqueued() && active ? 1 : 0;
-            }
-            // Only a new waiter needs the scheduler to know the product.
-            if (newWaiter) {
-                registry.add(productId);
-                due.mark(productId);
-            }
-            else if (result.promoted() > 0) {
-                // Operators see products with admitted shoppers too.
-                registry.admitted(productId);
-            }
-            // Any other promotion starts a session whose end the safety net must see; newcomers let
-            // in the moment they arrived had nobody waiting ahead of them.
-            if (result.promoted() > admittedOnArrival) {
-                due.mark(productId);
-            }
-            if (rules.isTimed()) {
-                timed.add(productId);
-            }
-        });
-    }
-
-    /**
-     * The seed of the product's sale's draw, with its commitment, in case this join opens it; none
-     * once the sale's opens-at has passed, when no call can open a draw (the script decides with
-     * the same {@code now}), so the sale itself pays for no hash.
-     */
-    private DrawSeed drawSeed(String productId, ProductRules rules, long now) {
-        return rules.opensAt() == null || now >= rules.opensAt().toEpochMilli() ? null
-                : drawSeeds.forSale(productId, rules.opensAt());
+        return joins.join(productId, rules, joiner);
     }
 
     /**
@@ -172,17 +102,7 @@ public final class ProductQueues implements PlaceStore {
      */
     @Override
     public Mono<Long> confirmPass(String productId, ProductRules rules, String userId) {
-        if (!rules.equals(recovery.lastRules(productId))) {
-            // Not sent by this instance yet (it started, or the route changed): the long way
-            // stores them, so promotions without a request follow them.
-            return Mono.empty();
-        }
-        return passes.submit(productId, userId).doOnNext(end -> events.session(productId, userId, end));
-    }
-
-    /** The checks of one product that met on this instance, in one call (group commit). */
-    private Mono<List<Long>> confirmAll(String productId, List<String> userIds) {
-        return scripts.pass().run(productId, clock.millis(), userIds);
+        return joins.confirmPass(productId, rules, userId);
     }
 
     /** Where the user stands, without joining. */
@@ -196,7 +116,7 @@ public final class ProductQueues implements PlaceStore {
      */
     @Override
     public Mono<PlaceStatus> status(String productId, String userId, Reclaim reclaim) {
-        return recovering(productId, null, Mono.defer(() -> scripts.status().run(productId, userId, clock.millis(),
+        return recovering.call(productId, null, Mono.defer(() -> scripts.status().run(productId, userId, clock.millis(),
                 reclaim))).doOnNext(status -> {
             // An instance started after the product's joins (a rolling restart) learns it here.
             if (status.timed()) {
@@ -212,11 +132,7 @@ public final class ProductQueues implements PlaceStore {
      */
     @Override
     public Mono<Boolean> leave(String productId, String userId) {
-        return release(productId, userId, Trigger.LEAVE).doOnNext(held -> {
-            if (held) {
-                events.left(productId, userId);
-            }
-        });
+        return releases.leave(productId, userId, LeaveScript.Ending.LEAVE);
     }
 
     /**
@@ -226,7 +142,7 @@ public final class ProductQueues implements PlaceStore {
      */
     @Override
     public Mono<Boolean> complete(String productId, String userId, Long unitsLeft, long forwardedAt) {
-        return release(productId, userId, Trigger.COMPLETION, false, LeaveScript.Ending.sale(unitsLeft, forwardedAt));
+        return releases.release(productId, userId, Trigger.COMPLETION, false, LeaveScript.Ending.sale(unitsLeft, forwardedAt));
     }
 
     /**
@@ -235,12 +151,7 @@ public final class ProductQueues implements PlaceStore {
      */
     @Override
     public Mono<Boolean> endWithoutSale(String productId, String userId, Long unitsLeft, long forwardedAt) {
-        return release(productId, userId, Trigger.LEAVE, false, LeaveScript.Ending.withoutSale(unitsLeft, forwardedAt))
-                .doOnNext(held -> {
-                    if (held) {
-                        events.left(productId, userId);
-                    }
-                });
+        return releases.leave(productId, userId, LeaveScript.Ending.withoutSale(unitsLeft, forwardedAt));
     }
 
     /**
@@ -251,7 +162,7 @@ public final class ProductQueues implements PlaceStore {
      */
     @Override
     public Mono<Long> stockSaid(String productId, long unitsLeft, long forwardedAt) {
-        return recovering(productId, null, Mono.defer(() -> scripts.stock().run(productId, unitsLeft, clock.millis(),
+        return recovering.call(productId, null, Mono.defer(() -> scripts.stock().run(productId, unitsLeft, clock.millis(),
                 forwardedAt))).map(result -> {
                     if (result.changed()) {
                         events.stockChanged(productId, result.stock(), StockSource.SHOP, result.soldOut());
@@ -274,33 +185,7 @@ public final class ProductQueues implements PlaceStore {
      */
     @Override
     public Mono<Boolean> unknown(String productId, String userId) {
-        return release(productId, userId, Trigger.UNKNOWN_PRODUCT, true);
-    }
-
-    private Mono<Boolean> release(String productId, String userId, Trigger trigger) {
-        return release(productId, userId, trigger, false);
-    }
-
-    private Mono<Boolean> release(String productId, String userId, Trigger trigger, boolean drop) {
-        return release(productId, userId, trigger, drop, LeaveScript.Ending.LEAVE);
-    }
-
-    private Mono<Boolean> release(String productId, String userId, Trigger trigger, boolean drop,
-            LeaveScript.Ending ending) {
-        return recovering(productId, null, Mono.defer(() -> scripts.leave().run(productId, userId, clock.millis(),
-                        drop, ending, idleTtl)))
-                .flatMap(left -> {
-            if ((ending.shopSaid() || ending.sale() && left.held()) && left.stock() >= 0) {
-                events.stockChanged(productId, left.stock(), ending.shopSaid() ? StockSource.SHOP : StockSource.SALE,
-                        left.soldOut());
-            }
-            events.promoted(productId, trigger, left.promoted());
-            events.abandoned(productId, trigger, left.abandoned());
-            if (left.promoted() > 0) {
-                due.mark(productId);
-            }
-            return left.toStream() ? slotEvents.append(productId).thenReturn(left.held()) : Mono.just(left.held());
-        });
+        return releases.release(productId, userId, Trigger.UNKNOWN_PRODUCT, true, LeaveScript.Ending.LEAVE);
     }
 
     /**
@@ -366,7 +251,7 @@ public final class ProductQueues implements PlaceStore {
      * @return users promoted by the change
      */
     public Mono<Long> control(String productId, AdminAction action, String value) {
-        return recovering(productId, null, Mono.defer(() -> scripts.admin().run(productId, action, value,
+        return recovering.call(productId, null, Mono.defer(() -> scripts.admin().run(productId, action, value,
                 clock.millis()))).map(changed -> {
             if (action == AdminAction.STOCK) {
                 events.stockChanged(productId, changed.stock(), StockSource.OPERATOR, changed.soldOut());

@@ -1,29 +1,17 @@
 package io.queuegate.token;
 
-import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
-import java.security.Key;
-import java.security.MessageDigest;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Arrays;
-import java.util.Base64;
 import java.util.Date;
 import java.util.regex.Pattern;
-import javax.crypto.Mac;
-import javax.crypto.SecretKey;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import io.jsonwebtoken.Claims;
 import io.jsonwebtoken.ExpiredJwtException;
-import io.jsonwebtoken.Header;
-import io.jsonwebtoken.JwsHeader;
 import io.jsonwebtoken.JwtException;
 import io.jsonwebtoken.JwtParser;
 import io.jsonwebtoken.Jwts;
-import io.jsonwebtoken.LocatorAdapter;
 import io.jsonwebtoken.RequiredTypeException;
 import io.jsonwebtoken.security.SignatureException;
 
@@ -46,15 +34,7 @@ public final class WaitTokenCodec {
      */
     private static final Pattern SHAPE = Pattern.compile("[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+");
 
-    private static final Duration CLOCK_SKEW = Duration.ofSeconds(30);
-
-    /** An epoch as {@code RedisEpoch} makes it: 16 hex digits. */
-    private static final Pattern EPOCH_CLAIM = Pattern.compile("[0-9a-f]{16}");
-
-    /** 72 bits of the network's HMAC: no collision can be aimed at, and the claim stays short. */
-    private static final int NETWORK_CLAIM_BYTES = 9;
-    private static final Pattern NETWORK_CLAIM = Pattern.compile("[A-Za-z0-9_-]{12}");
-
+    static final Duration CLOCK_SKEW = Duration.ofSeconds(30);
 
     /**
      * Tokens already verified, by their exact text: a client sends the same token with every
@@ -161,7 +141,7 @@ public final class WaitTokenCodec {
      * key nobody can tell which network a claim names by hashing all 2^24 of them.
      */
     public String networkClaim(String network) {
-        return networkClaim(keys.current(), network);
+        return WaitTokenClaims.network(keys.current(), network);
     }
 
     /**
@@ -172,25 +152,7 @@ public final class WaitTokenCodec {
         if (token.network() == null) {
             return false;
         }
-        byte[] claim = token.network().getBytes(StandardCharsets.US_ASCII);
-        for (SecretKey key : keys.all()) {
-            if (MessageDigest.isEqual(claim, networkClaim(key, network).getBytes(StandardCharsets.US_ASCII))) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static String networkClaim(SecretKey key, String network) {
-        try {
-            Mac mac = Mac.getInstance("HmacSHA256");
-            mac.init(key);
-            byte[] digest = mac.doFinal(("net:" + network).getBytes(StandardCharsets.UTF_8));
-            return Base64.getUrlEncoder().withoutPadding().encodeToString(Arrays.copyOf(digest, NETWORK_CLAIM_BYTES));
-        }
-        catch (GeneralSecurityException ex) {
-            throw new IllegalStateException("HmacSHA256 is part of every Java runtime", ex);
-        }
+        return WaitTokenClaims.boundTo(token.network(), keys, network);
     }
 
     /**
@@ -228,7 +190,7 @@ public final class WaitTokenCodec {
             throw new InvalidTokenException("the token is not a signed QueueGate token");
         }
         try {
-            WaitToken checked = toWaitToken(parser.parseSignedClaims(token).getPayload());
+            WaitToken checked = WaitTokenClaims.read(parser.parseSignedClaims(token).getPayload(), clock.instant());
             verified.put(token, checked);
             return checked;
         }
@@ -257,95 +219,5 @@ public final class WaitTokenCodec {
     long remembered() {
         verified.cleanUp();
         return verified.estimatedSize();
-    }
-
-    private WaitToken toWaitToken(Claims claims) {
-        if (!TYPE.equals(claims.get("typ", String.class))) {
-            throw new InvalidTokenException("the token is not a wait token");
-        }
-        String productId = claims.get("pid", String.class);
-        String userId = claims.get("uid", String.class);
-        Boolean anonymous = claims.get("anon", Boolean.class);
-        if (productId == null || userId == null || anonymous == null
-                || claims.getIssuedAt() == null || claims.getExpiration() == null) {
-            throw new InvalidTokenException("the token lacks a required claim");
-        }
-        Instant issuedAt = claims.getIssuedAt().toInstant();
-        if (issuedAt.isAfter(clock.instant().plus(CLOCK_SKEW))) {
-            throw new InvalidTokenException("the token was issued in the future");
-        }
-        Number joinedAt = number(claims, "jat", "join time");
-        Number ticket = number(claims, "tkt", "ticket");
-        if (ticket != null && (joinedAt == null || ticket.longValue() == 0)) {
-            throw new InvalidTokenException("the token's ticket is not one a waiting user holds");
-        }
-        String network;
-        try {
-            network = claims.get("net", String.class);
-        }
-        catch (JwtException | IllegalArgumentException ex) {
-            throw new InvalidTokenException("the token's network claim is not a string");
-        }
-        if (network != null && !NETWORK_CLAIM.matcher(network).matches()) {
-            throw new InvalidTokenException("the token's network claim is not one this gateway makes");
-        }
-        String epoch;
-        try {
-            epoch = claims.get("ep", String.class);
-        }
-        catch (JwtException | IllegalArgumentException ex) {
-            throw new InvalidTokenException("the token's epoch claim is not a string");
-        }
-        if (epoch != null && !EPOCH_CLAIM.matcher(epoch).matches()) {
-            throw new InvalidTokenException("the token's epoch claim is not one this gateway makes");
-        }
-        Number sessionEnd = number(claims, "sx", "session end");
-        if (sessionEnd != null && (ticket != null || joinedAt != null)) {
-            throw new InvalidTokenException("the token names a session and a place in line at once");
-        }
-        return new WaitToken(productId, userId, anonymous, issuedAt, claims.getExpiration().toInstant(),
-                joinedAt == null ? null : Instant.ofEpochSecond(joinedAt.longValue()),
-                ticket == null ? null : ticket.longValue(), network, epoch,
-                sessionEnd == null ? null : Instant.ofEpochMilli(sessionEnd.longValue()));
-    }
-
-    private static Number number(Claims claims, String claim, String what) {
-        try {
-            Number value = claims.get(claim, Number.class);
-            if (value instanceof Double || value instanceof Float) {
-                throw new InvalidTokenException("the token's " + what + " is not a whole number");
-            }
-            return value;
-        }
-        catch (JwtException | IllegalArgumentException ex) {
-            throw new InvalidTokenException("the token's " + what + " is not a number");
-        }
-    }
-
-    /** Finds the key by {@code kid}; only HS256 is accepted, so no algorithm can be swapped in. */
-    private static final class KeyById extends LocatorAdapter<Key> {
-
-        private final SigningKeys keys;
-
-        KeyById(SigningKeys keys) {
-            this.keys = keys;
-        }
-
-        @Override
-        protected Key locate(JwsHeader header) {
-            if (!"HS256".equals(header.getAlgorithm())) {
-                throw new InvalidTokenException("the token must be signed with HS256");
-            }
-            Key key = keys.find(header.getKeyId());
-            if (key == null) {
-                throw new InvalidTokenException("the token's key id is unknown");
-            }
-            return key;
-        }
-
-        @Override
-        protected Key doLocate(Header header) {
-            throw new InvalidTokenException("the token is not signed");
-        }
     }
 }

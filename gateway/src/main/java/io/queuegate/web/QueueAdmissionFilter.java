@@ -8,7 +8,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
-import java.util.function.Supplier;
 
 import io.queuegate.admission.Admission;
 import io.queuegate.admission.AdmissionRequest;
@@ -20,7 +19,6 @@ import io.queuegate.admission.QueueRejection;
 import io.queuegate.admission.Refusal;
 import io.queuegate.admission.Sessions;
 import io.queuegate.challenge.ProofOfWork;
-import io.queuegate.challenge.WaitTickets;
 import io.queuegate.config.CompletionRedirect;
 import io.queuegate.config.InviteMode;
 import io.queuegate.config.QueueGateProperties;
@@ -42,8 +40,6 @@ import org.springframework.cloud.gateway.filter.GlobalFilter;
 import org.springframework.cloud.gateway.route.Route;
 import org.springframework.cloud.gateway.support.ServerWebExchangeUtils;
 import org.springframework.core.Ordered;
-import org.springframework.http.HttpMethod;
-import org.springframework.http.HttpStatusCode;
 import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.web.server.ServerWebExchange;
 
@@ -68,11 +64,6 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
      * (a WebSocket) is tied to that session.
      */
     public static final String ADMITTED_CALLER = QueueAdmissionFilter.class.getName() + ".admittedCaller";
-
-    /** A backend's way to end the caller's session with any response, for shops whose purchase is not one route. */
-    public static final String RELEASE_HEADER = ReleaseHeader.NAME;
-
-    private static final String REFERRER_POLICY = "Referrer-Policy";
 
     private static final Log log = LogFactory.getLog(QueueAdmissionFilter.class);
 
@@ -144,7 +135,7 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
         }
         boolean invites = policy.invites() != InviteMode.OFF;
         if (invites) {
-            noReferrer(exchange);
+            ProtectedRequests.noReferrer(exchange);
         }
         if (invites && (invitations == null || !invitations.hasKeys())) {
             // A route changed at runtime to ask for invitations that nothing here can check.
@@ -161,15 +152,15 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
         long started = System.nanoTime();
         // The shop never sees the invitation: on these routes the link's parameter is QueueGate's.
         ServerWebExchange forwardable = invites ? PresentedInvitation.withoutParameter(exchange) : exchange;
-        boolean cleanAddressBar = forwardable != exchange && !completing && browserNavigation(request);
+        boolean cleanAddressBar = forwardable != exchange && !completing && ProtectedRequests.browserNavigation(request);
         return identities.resolve(exchange)
                 .map(Optional::of)
                 .defaultIfEmpty(Optional.empty())
                 .flatMap(identity -> admission.admit(new AdmissionRequest(productId, identity.orElse(null),
-                                PresentedToken.of(request), policy, clientAddress(request), route.getId(),
+                                PresentedToken.of(request), policy, ProtectedRequests.clientAddress(clientAddresses, request), route.getId(),
                                 completing, invites ? PresentedInvitation.check(request, invitations, productId,
                                         identity.orElse(null)) : InvitationCheck.ABSENT,
-                                request.getHeaders().getFirst(ProofOfWork.HEADER), waitTicket(request)))
+                                request.getHeaders().getFirst(ProofOfWork.HEADER), ProtectedRequests.waitTicket(request)))
                         .flatMap(decision -> act(forwardable, chain, decision,
                                 new Asked(route.getId(), productId, identity.orElse(null), policy::displayName,
                                         cleanAddressBar, policy.completeOnRedirect() == CompletionRedirect.SALE),
@@ -189,24 +180,6 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
     }
 
     /**
-     * Every answer on a route that reads invitations, the shop's too (whatever policy it set),
-     * keeps the browser from sending the address on as a {@code Referer}: that address may hold
-     * an invitation, which the page's scripts, images and links would otherwise hand to other
-     * sites and the shop's own logs. Set as the answer leaves, after the shop's headers are in.
-     */
-    private static void noReferrer(ServerWebExchange exchange) {
-        exchange.getResponse().beforeCommit(() -> {
-            exchange.getResponse().getHeaders().set(REFERRER_POLICY, "no-referrer");
-            return Mono.empty();
-        });
-    }
-
-    /** A browser loading a page (a link, the address bar): only then is there an address bar to clean. */
-    private static boolean browserNavigation(ServerHttpRequest request) {
-        return HttpMethod.GET.equals(request.getMethod()) && QueueResponses.prefersHtml(request);
-    }
-
-    /**
      * A browser admitted at once is sent to the address without the invitation, with its token
      * cookie: the shop's page would otherwise show the invitation in the address bar, to be
      * bookmarked or shared (a waiting browser's page takes it out by itself). Only a
@@ -218,26 +191,6 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
         URI stripped = forwardable.getRequest().getURI();
         String location = stripped.getRawPath() + (stripped.getRawQuery() == null ? "" : "?" + stripped.getRawQuery());
         return responses.seeOther(forwardable, URI.create(location));
-    }
-
-    /** The wait ticket a browser brings back in its cookie (the first, when it sends several), or {@code null}. */
-    private static String waitTicket(ServerHttpRequest request) {
-        var cookie = request.getCookies().getFirst(WaitTickets.COOKIE);
-        return cookie == null ? null : cookie.getValue();
-    }
-
-    /**
-     * The request's client address, worked out on first use and then kept: a join, a bound
-     * token and a token issued may each ask for it.
-     */
-    private Supplier<String> clientAddress(ServerHttpRequest request) {
-        String[] known = new String[1];
-        return () -> {
-            if (known[0] == null) {
-                known[0] = clientAddresses.of(request);
-            }
-            return known[0];
-        };
     }
 
     /**
@@ -302,7 +255,7 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
         String forwardedIdentity = caller.forwardedIdentity();
         exchange.getAttributes().put(ForwardedRequestHeaders.IDENTITY,
                 forwardedIdentity == null ? ForwardedRequestHeaders.ANONYMOUS : forwardedIdentity);
-        Completion completion = new Completion(caller, routeId, active.claim(), active.madePlace(),
+        Completion completion = new Completion(sessions, caller, routeId, active.claim(), active.madePlace(),
                 redirectIsSale, clock.millis());
         // Before the answer leaves, so a client that sees its order succeed can no longer pass.
         exchange.getResponse().beforeCommit(() -> completion.end(exchange));
@@ -320,59 +273,5 @@ public class QueueAdmissionFilter implements GlobalFilter, Ordered {
         events.rejected(routeId, QueueError.CONTENT_TOO_LARGE.code());
         return responses.error(exchange, QueueError.CONTENT_TOO_LARGE,
                 "the request body is larger than " + bodyLimit.maxBytes() + " bytes", false);
-    }
-
-    /**
-     * How one forwarded request ends the session, by what the shop answered. A sale is what the shop
-     * confirms: a {@code 2xx} answer to the request that holds the session's completion claim (or a
-     * {@code 3xx}, on a route whose {@code complete-on-redirect} is {@code sale}) ends the session
-     * and counts against the stock. A {@code 3xx} that is no sale (a refused order sent back to the
-     * cart) and {@code Queue-Release: true} (on any status) end it as a leave: the place frees and
-     * nothing is counted. A {@code 4xx} or {@code 5xx} gives the claim back, so the shopper can try
-     * again. Whenever the shop's answer is unknown (the client went away, the gateway timed out or
-     * could not reach the shop, the body was too large) the purchase may have gone through: the
-     * claim stays, and ends with the session. The shop's {@code Queue-Stock} is noted on every
-     * answer, stamped with when the request was forwarded.
-     */
-    private final class Completion {
-
-        private final Caller caller;
-        private final String routeId;
-        private final String claim;
-        private final boolean madePlace;
-        private final boolean redirectIsSale;
-        private final long forwardedAt;
-
-        Completion(Caller caller, String routeId, String claim, boolean madePlace, boolean redirectIsSale,
-                long forwardedAt) {
-            this.caller = caller;
-            this.routeId = routeId;
-            this.claim = claim;
-            this.madePlace = madePlace;
-            this.redirectIsSale = redirectIsSale;
-            this.forwardedAt = forwardedAt;
-        }
-
-        Mono<Void> end(ServerWebExchange exchange) {
-            HttpStatusCode status = exchange.getResponse().getStatusCode();
-            boolean shopAnswered = exchange.getAttribute(ServerWebExchangeUtils.CLIENT_RESPONSE_ATTR) != null
-                    && status != null;
-            if (madePlace && shopAnswered && status.value() == 404 && !sessions.isConfigured(caller.productId())) {
-                // The shop sells no such product: the place this request made goes, and with it
-                // the product's state, unless someone else is in it (an invented id costs nothing).
-                return sessions.noSuchProduct(caller);
-            }
-            boolean claimed = claim != null && shopAnswered;
-            Long unitsLeft = shopAnswered ? StockHeader.unitsLeft(exchange) : null;
-            if (claimed && (status.is2xxSuccessful() || status.is3xxRedirection() && redirectIsSale)) {
-                return sessions.sold(caller, routeId, unitsLeft, forwardedAt);
-            }
-            if (ReleaseHeader.released(exchange) || claimed && status.is3xxRedirection()) {
-                return sessions.endedWithoutSale(caller, unitsLeft, forwardedAt);
-            }
-            Mono<Void> stock = unitsLeft == null ? Mono.empty()
-                    : admission.stockSaid(caller.productId(), unitsLeft, forwardedAt);
-            return claimed ? sessions.completionRefused(caller, claim).then(stock) : stock;
-        }
     }
 }

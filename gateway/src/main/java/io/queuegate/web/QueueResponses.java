@@ -1,9 +1,7 @@
 package io.queuegate.web;
 
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Function;
@@ -16,12 +14,8 @@ import io.queuegate.config.CookieSecure;
 import io.queuegate.config.QueueHeaders;
 import io.queuegate.identity.TrustedProxies;
 
-import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
-import org.springframework.http.MediaType;
-import org.springframework.http.ResponseCookie;
-import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.web.server.ServerWebExchange;
 
@@ -39,14 +33,12 @@ public class QueueResponses {
     /** In a sale's pre-queue: the latest the shopper may come back after the opening and keep the place. */
     public static final String COME_BACK_BY_HEADER = QueueHeaders.COME_BACK_BY;
 
-    private static final String CONTENT_SECURITY_POLICY = "Content-Security-Policy";
-
-    private static final MediaType HTML = new MediaType(MediaType.TEXT_HTML, StandardCharsets.UTF_8);
-
     private final JsonMapper json;
     private final WaitingPage page;
     private final Duration tokenTtl;
     private final SecureCookies secureCookies;
+    private final ResponseWriter writer;
+    private final TokenCookies cookies;
 
     /** Token cookies are {@code Secure} when the request itself came over TLS. */
     public QueueResponses(JsonMapper json, WaitingPage page, Duration tokenTtl) {
@@ -58,6 +50,8 @@ public class QueueResponses {
         this.page = page;
         this.tokenTtl = tokenTtl;
         this.secureCookies = secureCookies;
+        this.writer = new ResponseWriter(json, page);
+        this.cookies = new TokenCookies(secureCookies);
     }
 
     public Mono<Void> waiting(ServerWebExchange exchange, Admission.Waiting waiting) {
@@ -95,7 +89,7 @@ public class QueueResponses {
             // The cookie already holds it: only the header, for clients that keep the token themselves.
             headers.set(PresentedToken.HEADER, waiting.token());
         }
-        if (prefersHtml(exchange.getRequest())) {
+        if (AcceptHeader.prefersHtml(exchange.getRequest())) {
             PageRequest shown = pageRequest(exchange);
             String name = displayName.apply(shown.locale());
             String html = waiting.preQueued()
@@ -104,35 +98,22 @@ public class QueueResponses {
                     : page.render(caller.productId(), name, waiting.rank(), waiting.estimatedWaitSeconds(),
                             retryAfter, waiting.seedCommitment(), unitsLeft(waiting), waiting.withinStock(),
                             ArrivalRank.of(exchange, waiting, secureCookies.secure(exchange.getRequest())), shown);
-            return writeHtml(response, html);
+            return writer.html(response, html);
         }
         if (waiting.preQueued()) {
             String comeBackBy = waiting.comeBackBy() == null ? null : waiting.comeBackBy().toString();
-            return writeJson(response, new WaitingBody("PRE_QUEUE", caller.productId(), caller.userId(), null,
+            return writer.json(response, new WaitingBody("PRE_QUEUE", caller.productId(), caller.userId(), null,
                     waiting.token(), retryAfter, null, waiting.opensAt().toString(), waiting.rank(),
-                    waiting.seedCommitment(), comeBackBy, preQueueMessage(waiting.opensAt(), comeBackBy),
+                    waiting.seedCommitment(), comeBackBy, WaitingBody.preQueueMessage(waiting.opensAt(), comeBackBy),
                     unitsLeft(waiting), null));
         }
-        return writeJson(response, new WaitingBody("WAITING", caller.productId(), caller.userId(), waiting.rank(),
+        return writer.json(response, new WaitingBody("WAITING", caller.productId(), caller.userId(), waiting.rank(),
                 waiting.token(), retryAfter, waiting.estimatedWaitSeconds(), waiting.seedCommitment(),
                 unitsLeft(waiting), waiting.withinStock()));
     }
 
     private static Long unitsLeft(Admission.Waiting waiting) {
         return waiting.stock() == null ? null : waiting.stock().left();
-    }
-
-    /**
-     * What a JSON client in the pre-queue must do, in words: its fields say the same, for clients
-     * written by someone who read only the answer.
-     */
-    static String preQueueMessage(Instant opensAt, String comeBackBy) {
-        String message = "The sale opens at " + opensAt + ". Keep your Queue-Token and ask again as Retry-After says;"
-                + " places are drawn at the opening.";
-        if (comeBackBy != null) {
-            message += " Come back by " + comeBackBy + " with your token, or your place goes to the next in line.";
-        }
-        return message;
     }
 
     public Mono<Void> error(ServerWebExchange exchange, QueueError error, String message, boolean clearCookie) {
@@ -148,9 +129,9 @@ public class QueueResponses {
             response.getHeaders().set(HttpHeaders.RETRY_AFTER, Long.toString(retryAfterSeconds));
         }
         if (clearCookie) {
-            response.addCookie(cookie(exchange.getRequest(), "", Duration.ZERO));
+            response.addCookie(cookies.token(exchange.getRequest(), "", Duration.ZERO));
         }
-        return writeJson(response, new ErrorBody(error.code(), message));
+        return writer.json(response, new ErrorBody(error.code(), message));
     }
 
     /** A refusal of the admission decision, as its contract error (or notice page, for browsers). */
@@ -168,27 +149,27 @@ public class QueueResponses {
     public Mono<Void> rejected(ServerWebExchange exchange, Admission.Rejected rejected, String productId,
             java.util.function.Function<Locale, String> displayName) {
         QueueError error = QueueError.of(rejected.reason());
-        if (error == QueueError.SOLD_OUT && productId != null && prefersHtml(exchange.getRequest())) {
+        if (error == QueueError.SOLD_OUT && productId != null && AcceptHeader.prefersHtml(exchange.getRequest())) {
             ServerHttpResponse response = exchange.getResponse();
             response.setStatusCode(error.status());
             response.getHeaders().setCacheControl("no-store");
             PageRequest request = pageRequest(exchange);
             String name = displayName.apply(request.locale());
-            return writeHtml(response, page.renderSoldOut(name != null ? name : productId, rejected.holdsPlace(),
+            return writer.html(response, page.renderSoldOut(name != null ? name : productId, rejected.holdsPlace(),
                     request));
         }
         WaitingPage.Notice notice = WaitingPage.Notice.of(error);
-        if (notice != null && prefersHtml(exchange.getRequest())) {
+        if (notice != null && AcceptHeader.prefersHtml(exchange.getRequest())) {
             ServerHttpResponse response = exchange.getResponse();
             response.setStatusCode(error.status());
             response.getHeaders().setCacheControl("no-store");
             if (rejected.clearCookie()) {
-                response.addCookie(cookie(exchange.getRequest(), "", Duration.ZERO));
+                response.addCookie(cookies.token(exchange.getRequest(), "", Duration.ZERO));
             }
             if (rejected.retryAfterSeconds() > 0) {
                 response.getHeaders().set(HttpHeaders.RETRY_AFTER, Long.toString(rejected.retryAfterSeconds()));
             }
-            return writeHtml(response, page.renderNotice(notice, rejected.retryAfterSeconds(), pageRequest(exchange)));
+            return writer.html(response, page.renderNotice(notice, rejected.retryAfterSeconds(), pageRequest(exchange)));
         }
         return error(exchange, error, rejected.detail() != null ? rejected.detail() : error.message(),
                 rejected.clearCookie(), rejected.retryAfterSeconds());
@@ -203,29 +184,27 @@ public class QueueResponses {
         ServerHttpResponse response = exchange.getResponse();
         response.setStatusCode(error.status());
         response.getHeaders().setCacheControl("no-store");
-        if (prefersHtml(exchange.getRequest())) {
+        if (AcceptHeader.prefersHtml(exchange.getRequest())) {
             WaitTickets.Ticket ticket = challenged.ticket();
             if (ticket != null) {
                 // A browser without JavaScript brings it back when the page refreshes itself.
-                response.addCookie(ResponseCookie.from(WaitTickets.COOKIE, ticket.value()).httpOnly(true)
-                        .sameSite("Lax").secure(secureCookies.secure(exchange.getRequest())).path("/")
-                        .maxAge(ticket.lifetime()).build());
+                response.addCookie(cookies.waitTicket(exchange.getRequest(), ticket));
             }
-            return writeHtml(response, page.renderChallenge(json.writeValueAsString(challenged.challenge()),
+            return writer.html(response, page.renderChallenge(json.writeValueAsString(challenged.challenge()),
                     ticket == null ? -1 : ticket.secondsLeft(), pageRequest(exchange)));
         }
         String message = challenged.detail() == null ? error.message()
                 : challenged.detail() + "; solve the new challenge in this answer and join again";
-        return writeJson(response, new ChallengeBody(error.code(), message, challenged.challenge()));
+        return writer.json(response, new ChallengeBody(error.code(), message, challenged.challenge()));
     }
 
     public Mono<Void> unavailable(ServerWebExchange exchange) {
-        if (prefersHtml(exchange.getRequest())) {
+        if (AcceptHeader.prefersHtml(exchange.getRequest())) {
             ServerHttpResponse response = exchange.getResponse();
             response.setStatusCode(QueueError.QUEUE_UNAVAILABLE.status());
             response.getHeaders().setCacheControl("no-store");
             response.getHeaders().set(HttpHeaders.RETRY_AFTER, "5");
-            return writeHtml(response, page.renderNotice(WaitingPage.Notice.UNAVAILABLE, 5, pageRequest(exchange)));
+            return writer.html(response, page.renderNotice(WaitingPage.Notice.UNAVAILABLE, 5, pageRequest(exchange)));
         }
         return error(exchange, QueueError.QUEUE_UNAVAILABLE, QueueError.QUEUE_UNAVAILABLE.message(), false);
     }
@@ -241,7 +220,7 @@ public class QueueResponses {
         response.setStatusCode(HttpStatus.OK);
         response.getHeaders().setCacheControl("no-store");
         clearTokenCookie(exchange);
-        return writeHtml(response, page.renderLeft(productName, new PageRequest(locale(exchange), back)));
+        return writer.html(response, page.renderLeft(productName, new PageRequest(locale(exchange), back)));
     }
 
     /**
@@ -274,7 +253,7 @@ public class QueueResponses {
 
     /** Whether the shopper asks for a page rather than JSON. */
     public boolean wantsPage(ServerWebExchange exchange) {
-        return prefersHtml(exchange.getRequest());
+        return AcceptHeader.prefersHtml(exchange.getRequest());
     }
 
     /** {@code 303 See Other} to {@code location}: the browser asks for it with a GET. */
@@ -298,7 +277,7 @@ public class QueueResponses {
     public Mono<Void> status(ServerWebExchange exchange, HttpStatus status, StatusBody body) {
         exchange.getResponse().setStatusCode(status);
         exchange.getResponse().getHeaders().setCacheControl("no-store");
-        return writeJson(exchange.getResponse(), body);
+        return writer.json(exchange.getResponse(), body);
     }
 
     /** Puts a newly issued token on the answer, as header and HttpOnly cookie. */
@@ -307,65 +286,10 @@ public class QueueResponses {
             return;
         }
         exchange.getResponse().getHeaders().set(PresentedToken.HEADER, token);
-        exchange.getResponse().addCookie(cookie(exchange.getRequest(), token, tokenTtl));
+        exchange.getResponse().addCookie(cookies.token(exchange.getRequest(), token, tokenTtl));
     }
 
     public void clearTokenCookie(ServerWebExchange exchange) {
-        exchange.getResponse().addCookie(cookie(exchange.getRequest(), "", Duration.ZERO));
-    }
-
-    private ResponseCookie cookie(ServerHttpRequest request, String value, Duration maxAge) {
-        return ResponseCookie.from(PresentedToken.COOKIE, value)
-                .httpOnly(true)
-                .sameSite("Lax")
-                .secure(secureCookies.secure(request))
-                .path("/")
-                .maxAge(maxAge)
-                .build();
-    }
-
-    /**
-     * True when the client ranks HTML above JSON; {@code *}{@code /*} alone (curl) means JSON, and
-     * so does an {@code Accept} that does not parse: JSON is the answer every client can read, the
-     * decision comes after the place is made (an exception here lost the answer, not the place),
-     * and a client can send it with every request, so it is not logged either.
-     */
-    static boolean prefersHtml(ServerHttpRequest request) {
-        List<MediaType> accepted;
-        try {
-            accepted = request.getHeaders().getAccept();
-        }
-        catch (IllegalArgumentException unparsable) {
-            return false;
-        }
-        return quality(accepted, MediaType.TEXT_HTML) > quality(accepted, MediaType.APPLICATION_JSON);
-    }
-
-    private static double quality(List<MediaType> accepted, MediaType type) {
-        double best = 0;
-        for (MediaType candidate : accepted) {
-            if (candidate.includes(type)) {
-                double q = candidate.getQualityValue();
-                // An exact match outranks a wildcard of the same quality.
-                best = Math.max(best, candidate.isWildcardType() || candidate.isWildcardSubtype() ? q - 0.001 : q);
-            }
-        }
-        return best;
-    }
-
-    private Mono<Void> writeHtml(ServerHttpResponse response, String html) {
-        response.getHeaders().set(CONTENT_SECURITY_POLICY, page.contentSecurityPolicy(html));
-        return write(response, HTML, html.getBytes(StandardCharsets.UTF_8));
-    }
-
-    private Mono<Void> writeJson(ServerHttpResponse response, Object body) {
-        return write(response, MediaType.APPLICATION_JSON, json.writeValueAsBytes(body));
-    }
-
-    private static Mono<Void> write(ServerHttpResponse response, MediaType type, byte[] bytes) {
-        response.getHeaders().setContentType(type);
-        response.getHeaders().setContentLength(bytes.length);
-        DataBuffer buffer = response.bufferFactory().wrap(bytes);
-        return response.writeWith(Mono.just(buffer));
+        exchange.getResponse().addCookie(cookies.token(exchange.getRequest(), "", Duration.ZERO));
     }
 }

@@ -1,5 +1,7 @@
 package io.queuegate.web;
 
+import java.time.Instant;
+
 import com.fasterxml.jackson.annotation.JsonInclude;
 
 /**
@@ -36,5 +38,18 @@ public record WaitingBody(String status, String productId, String userId, Long r
             Boolean withinStock) {
         this(status, productId, userId, rank, token, retryAfterSeconds, estimatedWaitSeconds, null, null,
                 seedCommitment, null, null, stock, withinStock);
+    }
+
+    /**
+     * What a JSON client in the pre-queue must do, in words: its fields say the same, for clients
+     * written by someone who read only the answer.
+     */
+    static String preQueueMessage(Instant opensAt, String comeBackBy) {
+        String message = "The sale opens at " + opensAt + ". Keep your Queue-Token and ask again as Retry-After says;"
+                + " places are drawn at the opening.";
+        if (comeBackBy != null) {
+            message += " Come back by " + comeBackBy + " with your token, or your place goes to the next in line.";
+        }
+        return message;
     }
 }

@@ -1,30 +1,13 @@
 package io.queuegate.web;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
-import java.time.format.FormatStyle;
-import java.util.Base64;
-import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import org.springframework.context.MessageSource;
-import org.springframework.context.NoSuchMessageException;
 import org.springframework.core.io.ClassPathResource;
 import org.springframework.core.io.Resource;
-import org.springframework.web.util.HtmlUtils;
 
 /**
  * The HTML pages shoppers see: the waiting page (rank, estimated wait, progress, live updates by
@@ -41,30 +24,20 @@ import org.springframework.web.util.HtmlUtils;
  */
 public class WaitingPage {
 
-    private static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{([A-Za-z0-9_.:-]+)}}");
-
     /** The shipped proof-of-work page, on the classpath. */
     public static final String DEFAULT_CHALLENGE_TEMPLATE = "queuegate/challenge-page.html";
-
-    /** A page's inline scripts and styles, whose hashes its Content-Security-Policy lists. */
-    private static final Pattern INLINE = Pattern.compile("<(script|style)\\b([^>]*)>(.*?)</\\1\\s*>",
-            Pattern.DOTALL | Pattern.CASE_INSENSITIVE);
-    private static final Pattern SOURCED = Pattern.compile("\\bsrc\\s*=", Pattern.CASE_INSENSITIVE);
 
     /** A refresh after a day: a page with nothing to wait for, which a tab left open still renews. */
     static final long NEVER = 86_400;
 
-    /** More distinct inline blocks than this means a template puts values into them: hash, do not keep. */
-    private static final int MAX_KEPT_HASHES = 64;
-
     private final String waitingTemplate;
     private final String unavailableTemplate;
     private final String challengeTemplate;
-    private final MessageSource messages;
-    private final PageBranding branding;
-    private final Clock clock;
+    private final PageTexts texts;
     private final PageLanguages languages;
-    private final Map<String, String> hashes = new ConcurrentHashMap<>();
+    private final PageSecurityPolicy securityPolicy;
+    private final LinePage lines;
+    private final PageFrame frame;
 
     /** With the shipped page for proof-of-work challenges. */
     public WaitingPage(Resource waitingTemplate, Resource unavailableTemplate, MessageSource messages) {
@@ -89,12 +62,13 @@ public class WaitingPage {
     public WaitingPage(Resource waitingTemplate, Resource unavailableTemplate, Resource challengeTemplate,
             MessageSource messages, PageBranding branding, Clock clock, PageLanguages languages) {
         this.languages = languages;
-        this.waitingTemplate = read(waitingTemplate);
-        this.unavailableTemplate = read(unavailableTemplate);
-        this.challengeTemplate = read(challengeTemplate);
-        this.messages = messages;
-        this.branding = branding;
-        this.clock = clock;
+        this.waitingTemplate = PageTexts.read(waitingTemplate);
+        this.unavailableTemplate = PageTexts.read(unavailableTemplate);
+        this.challengeTemplate = PageTexts.read(challengeTemplate);
+        this.texts = new PageTexts(messages);
+        this.securityPolicy = new PageSecurityPolicy(branding);
+        this.lines = new LinePage(texts, clock);
+        this.frame = new PageFrame(texts, branding, languages);
     }
 
     /**
@@ -105,64 +79,12 @@ public class WaitingPage {
      * the gateway's origin.
      */
     public String contentSecurityPolicy(String html) {
-        StringBuilder scripts = new StringBuilder();
-        StringBuilder styles = new StringBuilder();
-        Matcher inline = INLINE.matcher(html);
-        while (inline.find()) {
-            if (inline.group(1).equalsIgnoreCase("script") && SOURCED.matcher(inline.group(2)).find()) {
-                continue;
-            }
-            (inline.group(1).equalsIgnoreCase("script") ? scripts : styles).append(" '").append(hash(inline.group(3)))
-                    .append('\'');
-        }
-        return "default-src 'none'; script-src 'self'" + scripts + "; style-src 'self'" + styles
-                + "; img-src 'self'" + (branding.logoOrigin() == null ? "" : " " + branding.logoOrigin())
-                + "; connect-src 'self'; worker-src blob:; base-uri 'none'; form-action 'self'";
-    }
-
-    private String hash(String block) {
-        String known = hashes.get(block);
-        if (known != null) {
-            return known;
-        }
-        String hash;
-        try {
-            hash = "sha256-" + Base64.getEncoder().encodeToString(
-                    MessageDigest.getInstance("SHA-256").digest(block.getBytes(StandardCharsets.UTF_8)));
-        }
-        catch (NoSuchAlgorithmException ex) {
-            throw new IllegalStateException("every Java has SHA-256", ex);
-        }
-        if (hashes.size() < MAX_KEPT_HASHES) {
-            hashes.put(block, hash);
-        }
-        return hash;
+        return securityPolicy.of(html);
     }
 
     /** The languages the pages' switch offers, and the shopper's choice among them. */
     public PageLanguages languages() {
         return languages;
-    }
-
-    /** What every page shows of the shop, the page's language, and the switch to the others. */
-    private Map<String, String> page(PageRequest request) {
-        Locale locale = request.locale();
-        Map<String, String> values = new HashMap<>();
-        values.put("lang", locale.getLanguage());
-        values.put("html:languageSwitch", languages.markup(locale, request.back(),
-                message("queuegate.page.language", locale)));
-        values.put("shopName", branding.shopName() == null ? "" : branding.shopName());
-        values.put("tagline", branding.tagline() == null ? "" : branding.tagline());
-        values.put("logoUrl", branding.logoUrl() == null ? "" : branding.logoUrl());
-        // Beside the shop's name the logo says nothing more to a screen reader.
-        values.put("logoAlt", branding.shopName() != null ? "" : message("queuegate.page.logo", locale));
-        values.put("brandSection", branding.shown() ? "" : "hidden");
-        values.put("logoSection", branding.logoUrl() == null ? "hidden" : "");
-        values.put("shopNameSection", branding.shopName() == null ? "hidden" : "");
-        values.put("taglineSection", branding.tagline() == null ? "hidden" : "");
-        values.put("primaryColor", branding.primary());
-        values.put("accentColor", branding.accent());
-        return values;
     }
 
     /**
@@ -185,56 +107,15 @@ public class WaitingPage {
      */
     public String renderChallenge(String challengeJson, long noScriptWait, PageRequest request) {
         Locale locale = request.locale();
-        Map<String, String> values = page(request);
+        Map<String, String> values = frame.values(request);
         values.put("challenge", challengeJson);
         // A second more than the ticket needs: a refresh that comes early only waits again.
         long refresh = noScriptWait < 0 ? 30 : noScriptWait + 1;
         values.put("noScriptRefresh", Long.toString(refresh));
-        values.put("noScriptText", noScriptWait < 0 ? message("queuegate.page.challenge.noscript", locale)
-                : message("queuegate.page.challenge.wait", locale, duration(refresh, locale)));
-        values.put("refusals", refusals(locale));
-        return fill(challengeTemplate, locale, values);
-    }
-
-    /**
-     * The notices a join may be refused with once the browser has done its proof of work (the room
-     * closed, the sale ended meanwhile), in the shopper's language, keyed by the error code the
-     * JSON answer names: the page shows the notice, not the answer's English message.
-     */
-    private String refusals(Locale locale) {
-        StringBuilder json = new StringBuilder("{");
-        for (QueueError error : QueueError.values()) {
-            Notice notice = Notice.of(error);
-            if (notice == null) {
-                continue;
-            }
-            if (json.length() > 1) {
-                json.append(',');
-            }
-            json.append(jsonString(error.code())).append(":{\"title\":")
-                    .append(jsonString(message(notice.messagePrefix + ".title", locale))).append(",\"text\":")
-                    .append(jsonString(message(notice.messagePrefix + ".text", locale))).append('}');
-        }
-        return json.append('}').toString();
-    }
-
-    private static String jsonString(String value) {
-        StringBuilder out = new StringBuilder(value.length() + 2).append('"');
-        for (char c : value.toCharArray()) {
-            switch (c) {
-                case '"' -> out.append("\\\"");
-                case '\\' -> out.append("\\\\");
-                default -> {
-                    if (c < 0x20) {
-                        out.append(String.format("\\u%04x", (int) c));
-                    }
-                    else {
-                        out.append(c);
-                    }
-                }
-            }
-        }
-        return out.append('"').toString();
+        values.put("noScriptText", noScriptWait < 0 ? texts.message("queuegate.page.challenge.noscript", locale)
+                : texts.message("queuegate.page.challenge.wait", locale, texts.duration(refresh, locale)));
+        values.put("refusals", texts.refusals(locale));
+        return texts.fill(challengeTemplate, locale, values);
     }
 
     /**
@@ -280,51 +161,8 @@ public class WaitingPage {
     public String render(String productId, String displayName, long rank, Long estimatedWaitSeconds,
             long refreshSeconds, String seedCommitment, Long stock, Boolean withinStock, long arrivalRank,
             PageRequest request) {
-        Locale locale = request.locale();
-        String eta = estimatedWaitSeconds == null ? "" : Long.toString(estimatedWaitSeconds);
-        String etaText = estimatedWaitSeconds == null ? message("queuegate.page.eta.unknown", locale)
-                : message("queuegate.page.eta", locale, duration(estimatedWaitSeconds, locale));
-        String name = displayName != null ? displayName : productId;
-        Map<String, String> values = line(productId, displayName, refreshSeconds, seedCommitment, request);
-        long arrival = Math.max(arrivalRank, rank);
-        values.put("rank", Long.toString(rank));
-        values.put("rankSaid", message("queuegate.page.said", locale, rank));
-        values.put("arrivalRank", Long.toString(arrival));
-        values.put("progress", Long.toString(progress(arrival, rank)));
-        values.put("eta", eta);
-        values.put("etaText", etaText);
-        values.put("intro", message("queuegate.page.intro", locale, name));
-        values.put("opensAt", "");
-        values.put("opensAtText", "");
-        values.put("preQueuedText", "");
-        values.put("openingSection", "hidden");
-        values.put("rankSection", "");
-        values.put("comeBack", "");
-        values.put("comeBackSection", "hidden");
-        values.put("stock", stock == null ? "" : Long.toString(stock));
-        values.put("stockText", stockText(stock, rank, withinStock, locale));
-        values.put("stockSection", stock == null ? "hidden" : "");
-        return fill(waitingTemplate, locale, values);
-    }
-
-    /**
-     * How far a place has come, in percent: from 0 at the rank it had on arrival to 100 at the
-     * front of the line (where a place that arrived there already is).
-     */
-    static long progress(long arrivalRank, long rank) {
-        if (arrivalRank <= 1) {
-            return 100;
-        }
-        return Math.max(0, Math.min(100, Math.round(100.0 * (arrivalRank - rank) / (arrivalRank - 1))));
-    }
-
-    /** "37 left, 120 people ahead of you", and a kind word when the stock may not reach the place. */
-    private String stockText(Long stock, long rank, Boolean withinStock, Locale locale) {
-        if (stock == null) {
-            return "";
-        }
-        String left = message("queuegate.page.stock", locale, stock, Math.max(0, rank - 1));
-        return Boolean.FALSE.equals(withinStock) ? left + " " + message("queuegate.page.stock.short", locale) : left;
+        return texts.fill(waitingTemplate, request.locale(), lines.waiting(frame.values(request), productId, displayName, rank,
+                estimatedWaitSeconds, refreshSeconds, seedCommitment, stock, withinStock, arrivalRank, request));
     }
 
     /**
@@ -364,59 +202,8 @@ public class WaitingPage {
     /** The pre-queue page for {@code request}'s language and address. */
     public String renderPreQueue(String productId, String displayName, Instant opensAt, long refreshSeconds,
             String seedCommitment, long preQueued, Instant comeBackBy, PageRequest request) {
-        Locale locale = request.locale();
-        String opens = DateTimeFormatter.ofLocalizedDateTime(FormatStyle.LONG, FormatStyle.SHORT)
-                .withLocale(locale).withZone(ZoneOffset.UTC).format(opensAt);
-        String name = displayName != null ? displayName : productId;
-        Map<String, String> values = line(productId, displayName, refreshSeconds, seedCommitment, request);
-        values.put("rank", "");
-        values.put("rankSaid", "");
-        values.put("arrivalRank", "");
-        values.put("progress", "0");
-        values.put("eta", "");
-        values.put("etaText", "");
-        values.put("intro", message("queuegate.page.pre-queue", locale, name, opens));
-        values.put("opensAt", opensAt.toString());
-        values.put("opensAtText", message("queuegate.page.opens-at", locale, opens));
-        values.put("preQueuedText", preQueued > 0 ? message("queuegate.page.pre-queued", locale, preQueued) : "");
-        values.put("openingSection", "");
-        values.put("rankSection", "hidden");
-        long comeBackSeconds = comeBackBy == null ? 0 : Duration.between(opensAt, comeBackBy).toSeconds();
-        values.put("comeBack", comeBackSeconds > 0
-                ? message("queuegate.page.come-back", locale, duration(comeBackSeconds, locale)) : "");
-        values.put("comeBackSection", comeBackSeconds > 0 ? "" : "hidden");
-        values.put("stock", "");
-        values.put("stockText", "");
-        values.put("stockSection", "hidden");
-        return fill(waitingTemplate, locale, values);
-    }
-
-    /** What the waiting page shows before and after an opening alike. */
-    private Map<String, String> line(String productId, String displayName, long refreshSeconds, String seedCommitment,
-            PageRequest request) {
-        Locale locale = request.locale();
-        Map<String, String> values = page(request);
-        values.put("productId", productId);
-        values.put("productName", displayName != null ? displayName : productId);
-        // What the live page says if the product sells out while this shopper waits, in line or drawn.
-        values.put("soldOutText", message("queuegate.page.sold-out.named.kept", locale,
-                displayName != null ? displayName : productId));
-        values.put("title", title(displayName, locale));
-        values.put("seedCommitment", seedCommitment == null ? "" : seedCommitment);
-        values.put("drawSection", seedCommitment == null ? "hidden" : "");
-        values.put("retryAfter", Long.toString(refreshSeconds));
-        values.put("eventsUrl", QueuePaths.PREFIX + productId + "/events");
-        values.put("statusUrl", QueuePaths.PREFIX + productId + "/status");
-        values.put("leaveUrl", QueuePaths.PREFIX + productId + "/leave");
-        values.put("back", request.back() == null ? "" : request.back());
-        values.put("serverNow", Long.toString(clock.millis()));
-        return values;
-    }
-
-    /** The page title: it names the product only when it has a display-name (an id says little in a tab). */
-    private String title(String displayName, Locale locale) {
-        return displayName == null ? message("queuegate.page.title", locale)
-                : message("queuegate.page.title.named", locale, displayName);
+        return texts.fill(waitingTemplate, request.locale(), lines.preQueue(frame.values(request), productId, displayName,
+                opensAt, refreshSeconds, seedCommitment, preQueued, comeBackBy, request));
     }
 
     /**
@@ -436,6 +223,10 @@ public class WaitingPage {
 
         Notice(String messagePrefix) {
             this.messagePrefix = messagePrefix;
+        }
+
+        String messagePrefix() {
+            return messagePrefix;
         }
 
         /** The notice page for an error, or {@code null} when the error has none (bad requests). */
@@ -467,8 +258,8 @@ public class WaitingPage {
      */
     public String renderNotice(Notice notice, long refreshSeconds, PageRequest request) {
         Locale locale = request.locale();
-        return notice(request, message(notice.messagePrefix + ".title", locale),
-                message(notice.messagePrefix + ".text", locale), refreshSeconds, null, null);
+        return notice(request, texts.message(notice.messagePrefix + ".title", locale),
+                texts.message(notice.messagePrefix + ".text", locale), refreshSeconds, null, null);
     }
 
     /**
@@ -481,8 +272,8 @@ public class WaitingPage {
      */
     public String renderSoldOut(String productName, boolean holdsPlace, PageRequest request) {
         Locale locale = request.locale();
-        return notice(request, message("queuegate.page.sold-out.title", locale),
-                message(holdsPlace ? "queuegate.page.sold-out.named.kept" : "queuegate.page.sold-out.named.none",
+        return notice(request, texts.message("queuegate.page.sold-out.title", locale),
+                texts.message(holdsPlace ? "queuegate.page.sold-out.named.kept" : "queuegate.page.sold-out.named.none",
                         locale, productName), 0, null, null);
     }
 
@@ -494,59 +285,14 @@ public class WaitingPage {
      */
     public String renderLeft(String productName, PageRequest request) {
         Locale locale = request.locale();
-        return notice(request, message("queuegate.page.left.title", locale),
-                message("queuegate.page.left.text", locale, productName), 0, request.back(),
-                message("queuegate.page.left.again", locale));
+        return notice(request, texts.message("queuegate.page.left.title", locale),
+                texts.message("queuegate.page.left.text", locale, productName), 0, request.back(),
+                texts.message("queuegate.page.left.again", locale));
     }
 
     private String notice(PageRequest request, String title, String text, long refreshSeconds, String link,
             String linkText) {
-        Map<String, String> values = page(request);
-        values.put("title", title);
-        values.put("text", text);
-        // A page that has nothing to wait for does not reload: a day is as good as never.
-        values.put("retryAfter", Long.toString(refreshSeconds > 0 ? refreshSeconds : NEVER));
-        values.put("linkUrl", link == null ? "" : link);
-        values.put("linkText", linkText == null ? "" : linkText);
-        values.put("linkSection", link == null ? "hidden" : "");
-        return fill(unavailableTemplate, request.locale(), values);
-    }
-
-    private String duration(long seconds, Locale locale) {
-        return seconds >= 90 ? message("queuegate.page.minutes", locale, Math.round(seconds / 60.0))
-                : message("queuegate.page.seconds", locale, seconds);
-    }
-
-    private String fill(String template, Locale locale, Map<String, String> values) {
-        Matcher matcher = PLACEHOLDER.matcher(template);
-        StringBuilder out = new StringBuilder(template.length() + 256);
-        while (matcher.find()) {
-            String name = matcher.group(1);
-            String value = name.startsWith("msg:") ? message(name.substring(4), locale) : values.get(name);
-            // html: values are markup the gateway wrote itself, every value in it escaped.
-            String shown = value == null ? matcher.group()
-                    : name.startsWith("html:") ? value : HtmlUtils.htmlEscape(value, "UTF-8");
-            matcher.appendReplacement(out, Matcher.quoteReplacement(shown));
-        }
-        matcher.appendTail(out);
-        return out.toString();
-    }
-
-    private String message(String key, Locale locale, Object... args) {
-        try {
-            return messages.getMessage(key, args, locale);
-        }
-        catch (NoSuchMessageException ex) {
-            return key;
-        }
-    }
-
-    private static String read(Resource template) {
-        try (InputStream in = template.getInputStream()) {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        }
-        catch (IOException ex) {
-            throw new UncheckedIOException("QueueGate page template " + template + " cannot be read", ex);
-        }
+        return texts.fill(unavailableTemplate, request.locale(),
+                frame.notice(request, title, text, refreshSeconds, link, linkText));
     }
 }

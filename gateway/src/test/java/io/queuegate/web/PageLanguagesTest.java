@@ -85,9 +85,9 @@ class PageLanguagesTest {
 
     @Test
     void progressRunsFromTheRankOnArrivalToTheFront() {
-        assertThat(WaitingPage.progress(50, 50)).isZero();
-        assertThat(WaitingPage.progress(50, 30)).isEqualTo(41);
-        assertThat(WaitingPage.progress(50, 1)).isEqualTo(100);
-        assertThat(WaitingPage.progress(1, 1)).as("arrived at the front").isEqualTo(100);
+        assertThat(LinePage.progress(50, 50)).isZero();
+        assertThat(LinePage.progress(50, 30)).isEqualTo(41);
+        assertThat(LinePage.progress(50, 1)).isEqualTo(100);
+        assertThat(LinePage.progress(1, 1)).as("arrived at the front").isEqualTo(100);
     }
 }
