@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -29,11 +30,24 @@ import reactor.core.publisher.Sinks;
  * completed drops them before it even asks Redis. What the bound still allows: a session that
  * expires by time may pass for up to {@code ttl} longer, and a release announced while this
  * instance's subscription is down is honoured within {@code ttl}.
+ *
+ * <p>A busy holder's pass is renewed before it ends: the first request in its last fifth
+ * ({@link #claimsRenewal}) asks Redis, and the holder's other requests pass on the remembered pass
+ * while that check is out, even once the pass's own end has come. So a pass may outlive
+ * {@code ttl} by one Redis round trip, never more: a renewal starts only while the pass holds,
+ * and what it answers (a renewed pass, or none) decides the next request. A release heard
+ * meanwhile still ends the pass at once.
  */
 public class ActiveCache implements SmartLifecycle {
 
     /** Past this many entries the oldest go first rather than grow. */
     static final int MAX_ENTRIES = 200_000;
+
+    /** A pass is renewed in its last fifth: long enough for a busy holder's next request to come. */
+    private static final int RENEW_IN_LAST = 5;
+
+    /** How long an entry outlives its pass, so that a renewal still out can find it. */
+    private static final Duration KEPT_PAST_THE_PASS = Duration.ofSeconds(30);
 
     /**
      * Announced instead of a user id when an operator changes a product ({@code admin.lua}): a
@@ -47,26 +61,54 @@ public class ActiveCache implements SmartLifecycle {
     private final Map<String, Long> activeUntil;
     /** The holders whose pass is being checked in Redis right now, each until the check's answer. */
     private final Map<String, Sinks.One<Admission>> checking = new ConcurrentHashMap<>();
+    /** The holders whose pass is being renewed before its end, each until the renewal's answer. */
+    private final Set<String> renewing = ConcurrentHashMap.newKeySet();
     private volatile Disposable releases;
 
     public ActiveCache(Channels channels, Clock clock, Duration ttl) {
         this.channels = channels;
         this.clock = clock;
         this.ttlMillis = ttl.toMillis();
-        // Entries leave on the gateway's clock too: a pass is only ever judged by it.
+        // Entries leave on the gateway's clock too; a pass itself is judged by its end, never by
+        // whether its entry is still there.
         this.activeUntil = Caffeine.newBuilder().maximumSize(MAX_ENTRIES)
                 .ticker(() -> TimeUnit.MILLISECONDS.toNanos(clock.millis()))
-                .expireAfterWrite(ttl.isZero() ? Duration.ofMillis(1) : ttl).<String, Long>build().asMap();
+                .expireAfterWrite(ttl.plus(KEPT_PAST_THE_PASS)).<String, Long>build().asMap();
     }
 
     public boolean isEnabled() {
         return ttlMillis > 0;
     }
 
-    /** Whether the user was found active in the last {@code ttl}. */
+    /**
+     * Whether the user was found active in the last {@code ttl}, or their pass is being renewed by
+     * a check that started before it ended.
+     */
     public boolean isActive(String productId, String userId) {
-        Long until = activeUntil.get(key(productId, userId));
-        return until != null && until > clock.millis();
+        String key = key(productId, userId);
+        Long until = activeUntil.get(key);
+        return until != null && (until > clock.millis() || renewing.contains(key));
+    }
+
+    /**
+     * Whether this request is the one to renew the holder's pass: the pass holds, ends within its
+     * last fifth, and nobody renews it yet. When so, the renewal is this request's: it must run its
+     * check through {@link #renewal}, which ends it.
+     */
+    public boolean claimsRenewal(String productId, String userId) {
+        String key = key(productId, userId);
+        Long until = activeUntil.get(key);
+        long now = clock.millis();
+        return until != null && until > now && (until - now) * RENEW_IN_LAST <= ttlMillis && renewing.add(key);
+    }
+
+    /**
+     * Runs the check that renews a pass this request claimed ({@link #claimsRenewal}); the
+     * holder's other requests pass meanwhile. However the check ends, the renewal does.
+     */
+    public Mono<Admission> renewal(String productId, String userId, Supplier<Mono<Admission>> check) {
+        String key = key(productId, userId);
+        return Mono.defer(check).doFinally(signal -> renewing.remove(key));
     }
 
     public void remember(String productId, String userId) {

@@ -86,12 +86,19 @@ public class AdmissionService {
         // A token holder found active in the last second passes without a round trip. Not a
         // token that still says "waiting" (its first active answer must come from Redis), not a
         // completing request (its claim must be taken in Redis), and not a token of another epoch
-        // of Redis's data (it is signed again with the next answer from Redis). When the pass ran
-        // out, the holder's requests that come together ask Redis once between them, and only
-        // whether the session still holds.
+        // of Redis's data (it is signed again with the next answer from Redis). In the pass's last
+        // fifth one request renews it while the others pass; when the pass ran out, the holder's
+        // requests that come together ask Redis once between them, and only whether the session
+        // still holds.
         boolean otherEpoch = caller.hasToken() && reclaims.ofAnotherEpoch(caller.token());
         if (caller.hasToken() && caller.joinedAt() == null && caller.mayForward() && !request.completing()
                 && !otherEpoch && activeCache.isEnabled()) {
+            if (activeCache.claimsRenewal(caller.productId(), caller.userId())) {
+                // The pass held when this request came: Redis failing to answer the renewal does not end it.
+                return activeCache.renewal(caller.productId(), caller.userId(), () -> confirmPass(request, caller)
+                        .map(answer -> answer instanceof Admission.Unavailable || answer instanceof Admission.Unchecked
+                                ? new Admission.Active(caller, null) : answer));
+            }
             if (activeCache.isActive(caller.productId(), caller.userId())) {
                 return Mono.just(new Admission.Active(caller, null));
             }
