@@ -58,10 +58,6 @@ public class SlotEventConsumer extends EventSubscription {
                 .build());
     }
 
-    public String consumerName() {
-        return consumer;
-    }
-
     @Override
     protected Flux<?> events() {
         Flux<Long> fresh = receiver.receive(Consumer.from(GROUP, consumer),
