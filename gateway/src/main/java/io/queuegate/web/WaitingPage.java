@@ -193,6 +193,7 @@ public class WaitingPage {
         values.put("noScriptText", noScriptWait < 0 ? message("queuegate.page.challenge.noscript", locale)
                 : message("queuegate.page.challenge.wait", locale, duration(refresh, locale)));
         values.put("refusals", refusals(locale));
+        values.put("html:powSearch", PowSearchScript.CLASSIC);
         return fill(challengeTemplate, locale, values);
     }
 
