@@ -65,5 +65,5 @@ local promoted = 0
 if c.max then
     promoted = fill(k, now, c)
 end
-return { 'promoted', promoted, 'abandoned', abandoned, 'stock', stock_reply(c),
+return { 'promoted', promoted, 'abandoned', abandoned_this_call(), 'stock', stock_reply(c),
     'sold_out', (sold_out(c) and not was_sold_out) and 1 or 0 }

@@ -22,4 +22,4 @@ if ARGV[3] ~= '' and c.strategy ~= ARGV[3] then
 end
 local moved, outcome = fill(k, now, c)
 return { 'outcome', outcome, 'moved', moved, 'next', next_due(k, now, c), 'timed', is_timed(c),
-    'abandoned', abandoned }
+    'abandoned', abandoned_this_call() }

@@ -22,4 +22,4 @@ local promoted = 0
 if c.max and not stale(k, c) then
     promoted = fill(k, now, c)
 end
-return { 'outcome', EXPIRY.EXPIRED, 'promoted', promoted, 'abandoned', abandoned }
+return { 'outcome', EXPIRY.EXPIRED, 'promoted', promoted, 'abandoned', abandoned_this_call() }

@@ -423,7 +423,7 @@ end
 -- A request that would complete the session (complete-on) claims the completion first, so one
 -- admission buys once: while the claim stands, every other completing request of the session is
 -- refused. The claim ends with the session (leave.lua deletes it), is given back by the gateway
--- only when the shop itself answered with a failure (unclaim.lua), and otherwise expires with the
+-- only when the shop itself answered with a failure (give_back.lua), and otherwise expires with the
 -- session. Its value names the session (its expiry) and the request ('claim', a random id): a
 -- claim left by an earlier session whose release was lost never blocks a later session, and only
 -- the request that holds a claim can give it back. ('1' is what the previous release stored: held.)

@@ -410,7 +410,7 @@ for i = #ARGUMENTS + 2, #ARGV, PER_USER do
 end
 flush_line_writes(changes, true)
 local stock = stock_reply(c)
-local reply = { 'rate', rate_reply(c, now), 'promoted', promoted, 'abandoned', abandoned, 'commitment', commitment_of(c),
+local reply = { 'rate', rate_reply(c, now), 'promoted', promoted, 'abandoned', abandoned_this_call(), 'commitment', commitment_of(c),
     'stock', stock, 'units', units_of(c),
     'admitted', stock >= 0 and redis.call('ZCOUNT', k.active, '(' .. now, '+inf') or 0, 'users', users }
 if not known and not held then

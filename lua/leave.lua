@@ -66,7 +66,7 @@ if ARGV[4] == 'drop' and waiting_count(k, c) == 0 and redis.call('ZCARD', k.acti
         local span = seen_span(abandon)
         redis.call('DEL', k:seen(span, math.floor(now / span)), k:seen(span, math.floor(now / span) - 1))
     end
-    return { 'held', held > 0 and 1 or 0, 'promoted', promoted, 'stream', 0, 'abandoned', abandoned, 'stock', -1,
+    return { 'held', held > 0 and 1 or 0, 'promoted', promoted, 'stream', 0, 'abandoned', abandoned_this_call(), 'stock', -1,
         'sold_out', 0 }
 end
 local stream = 0
@@ -76,5 +76,5 @@ end
 if held > 0 and c.strategy == 'stream' then
     stream = 1
 end
-return { 'held', held > 0 and 1 or 0, 'promoted', promoted, 'stream', stream, 'abandoned', abandoned,
+return { 'held', held > 0 and 1 or 0, 'promoted', promoted, 'stream', stream, 'abandoned', abandoned_this_call(),
     'stock', stock_reply(c), 'sold_out', (sold_out(c) and not was_sold_out) and 1 or 0 }

@@ -537,9 +537,19 @@ local function seen_lately(k, ticket, now, c)
 end
 
 -- How many holders this call dropped as not seen lately: every script that fills places replies
--- it ('abandoned'), so the gateway counts and logs them; settings 'abandoned' totals them for
--- operators.
-local abandoned = 0
+-- abandoned_this_call() ('abandoned'), so the gateway counts and logs them; settings 'abandoned'
+-- totals them for operators. The count is no variable a script could read or change unseen: it is
+-- read through abandoned_this_call(), and take() adds to it through count_abandoned().
+local abandoned_this_call, count_abandoned
+do
+    local dropped = 0
+    abandoned_this_call = function()
+        return dropped
+    end
+    count_abandoned = function(more)
+        dropped = dropped + more
+    end
+end
 
 -- Takes up to 'wanted' users off the head of the line, in order. Places given up are passed
 -- over; holders not seen lately lose their place. At most SKIP_BUDGET places are passed over in
@@ -576,7 +586,7 @@ local function take(k, c, wanted, now)
         budget = budget - 1
     end
     if dropped > 0 then
-        abandoned = abandoned + dropped
+        count_abandoned(dropped)
         redis.call('HINCRBY', k.settings, 'abandoned', dropped)
     end
     if head ~= (tonumber(c.head) or 1) then

@@ -17,4 +17,4 @@ if ARGV[3] ~= '' and c.strategy ~= ARGV[3] then
     return { 'outcome', PROMOTION.SKIPPED, 'moved', 0, 'abandoned', 0 }
 end
 local moved, outcome = fill(k, now, c)
-return { 'outcome', outcome, 'moved', moved, 'abandoned', abandoned }
+return { 'outcome', outcome, 'moved', moved, 'abandoned', abandoned_this_call() }

@@ -33,4 +33,4 @@ if changed and before and value > before then
     promoted = fill(k, now, c)
 end
 return { 'stock', stock_reply(c), 'changed', changed and 1 or 0,
-    'sold_out', (sold_out(c) and not was_sold_out) and 1 or 0, 'promoted', promoted, 'abandoned', abandoned }
+    'sold_out', (sold_out(c) and not was_sold_out) and 1 or 0, 'promoted', promoted, 'abandoned', abandoned_this_call() }

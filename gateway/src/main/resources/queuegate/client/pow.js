@@ -1,7 +1,9 @@
 // QueueGate's proof-of-work search (the ALTCHA protocol, as the gateway's challenge page solves
 // it): the number n, 0 <= n <= maxnumber, whose SHA-256(salt + n) is the challenge. Plain SHA-256
 // over 32-bit integers, so it runs where crypto.subtle does not (a page served over plain HTTP)
-// and costs no promise per hash.
+// and costs no promise per hash. The challenge page's worker runs this very file (its exports
+// dropped, as a classic script inside the page), so it imports nothing and holds no text that
+// would end an HTML script element.
 
 const K = new Int32Array([0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4,
   0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,

@@ -8,7 +8,7 @@ import io.queuegate.room.ExpiryOutcome;
 import io.queuegate.room.PlaceStatus;
 import io.queuegate.room.Placement.State;
 import io.queuegate.room.PromotionOutcome;
-import io.queuegate.store.script.ClaimScript;
+import io.queuegate.store.script.StreamTakeoverScript;
 import io.queuegate.store.script.ExpireScript;
 import io.queuegate.store.script.JoinScript;
 import io.queuegate.store.script.LeaveScript;
@@ -388,12 +388,12 @@ class QueueScriptsTest {
         join("a", NOW, 1);
         completing("a", NOW + 1, "first");
 
-        assertThat(unclaim("a", "second")).as("a request that never held it").isFalse();
+        assertThat(giveBack("a", "second")).as("a request that never held it").isFalse();
         assertThat(completing("a", NOW + 2, "third").placement().state()).isEqualTo(State.COMPLETING);
-        assertThat(unclaim("a", "first")).isTrue();
+        assertThat(giveBack("a", "first")).isTrue();
         assertThat(completing("a", NOW + 3, "fourth").placement().state()).as("free to claim again")
                 .isEqualTo(State.ACTIVE);
-        assertThat(unclaim("a", "first")).as("a late release of the first claim leaves the fourth").isFalse();
+        assertThat(giveBack("a", "first")).as("a late release of the first claim leaves the fourth").isFalse();
         assertThat(completing("a", NOW + 4, "fifth").placement().state()).isEqualTo(State.COMPLETING);
     }
 
@@ -431,8 +431,8 @@ class QueueScriptsTest {
                 Duration.ofMillis(IDLE), null, claim));
     }
 
-    private boolean unclaim(String user, String claim) {
-        return redis.scripts().scripts().unclaim().run(PID, user, claim).block(Duration.ofSeconds(10));
+    private boolean giveBack(String user, String claim) {
+        return redis.scripts().scripts().giveBack().run(PID, user, claim).block(Duration.ofSeconds(10));
     }
 
     @Test
@@ -521,11 +521,11 @@ class QueueScriptsTest {
         String id = redis.commands().xadd(stream, java.util.Map.of("pid", "42"));
         redis.commands().xreadgroup(io.lettuce.core.Consumer.from("g", "dead"),
                 io.lettuce.core.XReadArgs.StreamOffset.lastConsumed(stream));
-        List<ClaimScript.Claimed> claimed = redis.scripts().claim("g", "alive", Duration.ZERO, 10, Duration.ofHours(1));
-        assertThat(claimed).containsExactly(new ClaimScript.Claimed(id, "42"));
+        List<StreamTakeoverScript.TakenOver> claimed = redis.scripts().takeOver("g", "alive", Duration.ZERO, 10, Duration.ofHours(1));
+        assertThat(claimed).containsExactly(new StreamTakeoverScript.TakenOver(id, "42"));
         assertThat(redis.commands().xpending(stream, "g").getConsumerMessageCount()).containsOnlyKeys("alive");
         // The dead consumer now holds nothing; once idle past the limit it is forgotten.
-        redis.scripts().claim("g", "alive", Duration.ZERO, 10, Duration.ZERO);
+        redis.scripts().takeOver("g", "alive", Duration.ZERO, 10, Duration.ZERO);
         assertThat(redis.commands().xinfoConsumers(stream, "g")).hasSize(1);
     }
 

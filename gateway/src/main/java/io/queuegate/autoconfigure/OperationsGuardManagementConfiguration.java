@@ -1,7 +1,7 @@
 package io.queuegate.autoconfigure;
 
 import io.queuegate.config.QueueGateProperties;
-import io.queuegate.ops.ConsolePage;
+import io.queuegate.console.ConsolePage;
 import io.queuegate.ops.OperationsRequestGuard;
 
 import org.springframework.beans.factory.ObjectProvider;

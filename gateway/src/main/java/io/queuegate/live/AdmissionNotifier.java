@@ -57,11 +57,6 @@ public class AdmissionNotifier implements SmartLifecycle {
         });
     }
 
-    /** How many users some connection of this instance waits for (for tests). */
-    int watched() {
-        return watchers.size();
-    }
-
     private void announced(String productId, String users) {
         String[] admitted = users.split(" ");
         onAdmissions.accept(productId, admitted);

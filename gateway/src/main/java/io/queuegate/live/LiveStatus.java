@@ -35,9 +35,6 @@ import reactor.core.publisher.Sinks;
  */
 public class LiveStatus implements SmartLifecycle {
 
-    /** Also keeps proxies from closing an idle connection. */
-    public static final Duration HEARTBEAT = Duration.ofSeconds(15);
-
     /** How often a stream looks at the view of the line for a new place: rank changes show within this. */
     static final Duration LOOK_EVERY = Duration.ofSeconds(1);
 

@@ -63,18 +63,19 @@ public class OperationsRequestGuard implements WebFilter, Ordered {
     private static final String MANAGEMENT = WebServerNamespace.MANAGEMENT.getValue();
 
     private final ObjectProvider<PathMappedEndpoints> endpoints;
-    private final ObjectProvider<ConsolePage> console;
+    private final ObjectProvider<? extends ManagementPage> console;
     private final AllowedHosts hosts;
     /** The two paths, resolved at the first request (endpoints are fixed once the context runs). */
     private volatile Paths paths;
 
     /** Allows the loopback names and this machine's own names and addresses only. */
-    public OperationsRequestGuard(ObjectProvider<PathMappedEndpoints> endpoints, ObjectProvider<ConsolePage> console) {
+    public OperationsRequestGuard(ObjectProvider<PathMappedEndpoints> endpoints,
+            ObjectProvider<? extends ManagementPage> console) {
         this(endpoints, console, AllowedHosts.of(java.util.List.of()));
     }
 
-    public OperationsRequestGuard(ObjectProvider<PathMappedEndpoints> endpoints, ObjectProvider<ConsolePage> console,
-            AllowedHosts hosts) {
+    public OperationsRequestGuard(ObjectProvider<PathMappedEndpoints> endpoints,
+            ObjectProvider<? extends ManagementPage> console, AllowedHosts hosts) {
         this.endpoints = endpoints;
         this.console = console;
         this.hosts = hosts;
@@ -96,7 +97,7 @@ public class OperationsRequestGuard implements WebFilter, Ordered {
                 return refuse(exchange.getResponse(), HttpStatus.FORBIDDEN, REFUSAL);
             }
         }
-        ConsolePage consolePage = known.page();
+        ManagementPage consolePage = known.page();
         if (consolePage != null && path.equals(known.console())) {
             HttpHeaders headers = exchange.getResponse().getHeaders();
             headers.set("Content-Security-Policy", consolePage.contentSecurityPolicy());
@@ -128,7 +129,7 @@ public class OperationsRequestGuard implements WebFilter, Ordered {
         return known;
     }
 
-    private record Paths(String queues, String console, ConsolePage page) {
+    private record Paths(String queues, String console, ManagementPage page) {
     }
 
     /** Whether the browser says the request comes from another origin ({@link RequestOrigin#crossSite}). */

@@ -14,7 +14,7 @@ import reactor.core.publisher.Mono;
  * once on start and one run at a time: a run slower than its period skips ticks instead of piling
  * up behind itself, and a run that fails keeps the last values until the next.
  */
-final class Periodically {
+public final class Periodically {
 
     private final Duration period;
     private final Supplier<Mono<?>> work;
@@ -23,14 +23,14 @@ final class Periodically {
     private Disposable running;
 
     /** @param failure what the debug log says when a run fails, before the error */
-    Periodically(Duration period, Supplier<Mono<?>> work, Log log, String failure) {
+    public Periodically(Duration period, Supplier<Mono<?>> work, Log log, String failure) {
         this.period = period;
         this.work = work;
         this.log = log;
         this.failure = failure;
     }
 
-    synchronized void start() {
+    public synchronized void start() {
         if (running != null) {
             return;
         }
@@ -43,14 +43,14 @@ final class Periodically {
                 .subscribe();
     }
 
-    synchronized void stop() {
+    public synchronized void stop() {
         if (running != null) {
             running.dispose();
             running = null;
         }
     }
 
-    synchronized boolean isRunning() {
+    public synchronized boolean isRunning() {
         return running != null;
     }
 }

@@ -145,7 +145,8 @@ public class QueuesEndpoint {
         }
     }
 
-    static QueueView view(String productId, QueueSnapshot snapshot) {
+    /** The product as {@code /actuator/queues/{productId}} shows it (the console shows it so too). */
+    public static QueueView view(String productId, QueueSnapshot snapshot) {
         return new QueueView(productId, snapshot.waiting(), snapshot.active(), snapshot.capacity(),
                 snapshot.maxOverride(), Math.round(snapshot.admissionRate() * 1000) / 1000.0, snapshot.paused(),
                 snapshot.draining(), WaitEstimate.seconds(snapshot.waiting(), snapshot.admissionRate()), snapshot.mode().code(),

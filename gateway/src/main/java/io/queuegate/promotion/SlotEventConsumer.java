@@ -58,10 +58,6 @@ public class SlotEventConsumer extends EventSubscription {
                 .build());
     }
 
-    public String consumerName() {
-        return consumer;
-    }
-
     @Override
     protected Flux<?> events() {
         Flux<Long> fresh = receiver.receive(Consumer.from(GROUP, consumer),
@@ -81,7 +77,7 @@ public class SlotEventConsumer extends EventSubscription {
 
     /** Claims and handles events idle longer than claimIdle in other consumers' pending lists. */
     public Mono<Long> claimOrphans() {
-        return stream.claim(GROUP, consumer, claimIdle, BATCH, Duration.ofHours(1))
+        return stream.takeOver(GROUP, consumer, claimIdle, BATCH, Duration.ofHours(1))
                 .concatMap(event -> handle(event.eventId(), event.productId()))
                 .count()
                 .onErrorResume(error -> {

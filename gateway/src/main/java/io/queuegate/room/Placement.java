@@ -62,9 +62,4 @@ public record Placement(State state, long rank, double admissionRate) {
             return this == WAITING || this == PRE_QUEUE;
         }
     }
-
-    /** Reads the rate fields the scripts give as admissions per second times 10^6. */
-    static double rate(long perMillionSeconds) {
-        return perMillionSeconds / 1_000_000.0;
-    }
 }

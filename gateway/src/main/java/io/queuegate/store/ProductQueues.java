@@ -196,7 +196,7 @@ public final class ProductQueues implements PlaceStore {
      */
     @Override
     public Mono<Boolean> releaseCompletion(String productId, String userId, String claim) {
-        return scripts.unclaim().run(productId, userId, claim);
+        return scripts.giveBack().run(productId, userId, claim);
     }
 
     /**

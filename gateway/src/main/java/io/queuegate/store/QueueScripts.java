@@ -1,10 +1,10 @@
 package io.queuegate.store;
 
 import io.queuegate.store.script.AdminScript;
-import io.queuegate.store.script.ClaimScript;
 import io.queuegate.store.script.DueScript;
 import io.queuegate.store.script.EndedScript;
 import io.queuegate.store.script.ExpireScript;
+import io.queuegate.store.script.GiveBackScript;
 import io.queuegate.store.script.JoinScript;
 import io.queuegate.store.script.LeaveScript;
 import io.queuegate.store.script.MarkDueScript;
@@ -17,7 +17,7 @@ import io.queuegate.store.script.SeenScript;
 import io.queuegate.store.script.SnapshotScript;
 import io.queuegate.store.script.StatusScript;
 import io.queuegate.store.script.StockScript;
-import io.queuegate.store.script.UnclaimScript;
+import io.queuegate.store.script.StreamTakeoverScript;
 import io.queuegate.store.script.ViewScript;
 
 /**
@@ -36,12 +36,12 @@ public final class QueueScripts {
     private final AdminScript admin;
     private final SnapshotScript snapshot;
     private final PeekScript peek;
-    private final ClaimScript claim;
+    private final StreamTakeoverScript streamTakeover;
     private final RescheduleScript reschedule;
     private final MarkDueScript markDue;
     private final SeenScript seen;
     private final ViewScript view;
-    private final UnclaimScript unclaim;
+    private final GiveBackScript giveBack;
     private final RecoverScript recover;
     private final StockScript stock;
     private final EndedScript ended;
@@ -57,12 +57,12 @@ public final class QueueScripts {
         this.admin = new AdminScript(runner);
         this.snapshot = new SnapshotScript(runner);
         this.peek = new PeekScript(runner);
-        this.claim = new ClaimScript(runner);
+        this.streamTakeover = new StreamTakeoverScript(runner);
         this.reschedule = new RescheduleScript(runner);
         this.markDue = new MarkDueScript(runner);
         this.seen = new SeenScript(runner);
         this.view = new ViewScript(runner);
-        this.unclaim = new UnclaimScript(runner);
+        this.giveBack = new GiveBackScript(runner);
         this.recover = new RecoverScript(runner);
         this.stock = new StockScript(runner);
         this.ended = new EndedScript(runner);
@@ -108,8 +108,8 @@ public final class QueueScripts {
         return peek;
     }
 
-    public ClaimScript claim() {
-        return claim;
+    public StreamTakeoverScript streamTakeover() {
+        return streamTakeover;
     }
 
     public RescheduleScript reschedule() {
@@ -128,8 +128,8 @@ public final class QueueScripts {
         return view;
     }
 
-    public UnclaimScript unclaim() {
-        return unclaim;
+    public GiveBackScript giveBack() {
+        return giveBack;
     }
 
     public RecoverScript recover() {

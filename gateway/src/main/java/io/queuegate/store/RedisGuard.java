@@ -29,11 +29,6 @@ public final class RedisGuard {
         this.timeout = timeout;
     }
 
-    /** Calls bounded by the timeout alone, without a breaker. */
-    public static RedisGuard timeoutOnly(Duration timeout) {
-        return new RedisGuard(RedisBreaker.NONE, timeout);
-    }
-
     public <T> Mono<T> guard(Mono<T> call) {
         return Mono.defer(() -> {
             Call permit = new Call(breaker.permit(), connections.get());

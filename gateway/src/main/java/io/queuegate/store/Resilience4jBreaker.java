@@ -34,10 +34,6 @@ public final class Resilience4jBreaker implements RedisBreaker {
         return breaker.getState().name();
     }
 
-    public CircuitBreaker breaker() {
-        return breaker;
-    }
-
     /** One call's permission, recorded once when the call ends. */
     private final class Call implements Permit {
 

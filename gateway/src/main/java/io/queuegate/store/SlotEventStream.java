@@ -3,7 +3,7 @@ package io.queuegate.store;
 import java.time.Duration;
 import java.util.Map;
 
-import io.queuegate.store.script.ClaimScript;
+import io.queuegate.store.script.StreamTakeoverScript;
 
 import org.springframework.core.NestedExceptionUtils;
 import org.springframework.data.redis.connection.RedisStreamCommands.XAddOptions;
@@ -52,9 +52,9 @@ public final class SlotEventStream {
     }
 
     /** Takes over events idle longer than {@code minIdle} in other consumers' pending lists. */
-    public Flux<ClaimScript.Claimed> claim(String group, String consumer, Duration minIdle, int batch,
+    public Flux<StreamTakeoverScript.TakenOver> takeOver(String group, String consumer, Duration minIdle, int batch,
             Duration forgetConsumersAfter) {
-        return scripts.claim().run(group, consumer, minIdle, batch, forgetConsumersAfter);
+        return scripts.streamTakeover().run(group, consumer, minIdle, batch, forgetConsumersAfter);
     }
 
     public Mono<Long> acknowledge(String group, String eventId) {

@@ -115,6 +115,7 @@ public class WaitingPage {
         values.put("noScriptText", noScriptWait < 0 ? texts.message("queuegate.page.challenge.noscript", locale)
                 : texts.message("queuegate.page.challenge.wait", locale, texts.duration(refresh, locale)));
         values.put("refusals", texts.refusals(locale));
+        values.put("html:powSearch", PowSearchScript.CLASSIC);
         return texts.fill(challengeTemplate, locale, values);
     }
 

@@ -19,7 +19,7 @@ import io.queuegate.store.script.JoinScript;
 public final class ScriptCalls {
 
     private static final List<String> SCRIPTS = List.of("join.lua", "status.lua", "leave.lua", "expire.lua",
-            "promote.lua", "due.lua", "admin.lua", "snapshot.lua", "peek.lua", "claim.lua", "reschedule.lua",
+            "promote.lua", "due.lua", "admin.lua", "snapshot.lua", "peek.lua", "stream_takeover.lua", "reschedule.lua",
             "mark_due.lua", "seen.lua", "view.lua", "pass.lua");
 
     /** How the slow log ends a command it keeps only the first arguments of. */

@@ -15,7 +15,7 @@ import io.queuegate.store.Resilience4jBreaker;
 import io.queuegate.store.ScriptEpoch;
 import io.queuegate.store.ScriptRunner;
 import io.queuegate.store.StaleProductException;
-import io.queuegate.store.script.ClaimScript;
+import io.queuegate.store.script.StreamTakeoverScript;
 import io.queuegate.store.script.DueScript;
 import io.queuegate.store.script.ExpireScript;
 import io.queuegate.store.script.JoinScript;
@@ -125,9 +125,9 @@ public final class Scripts implements AutoCloseable {
         return scripts.peek().run(productId, limit).block(WAIT);
     }
 
-    public List<ClaimScript.Claimed> claim(String group, String consumer, Duration minIdle, int batch,
+    public List<StreamTakeoverScript.TakenOver> takeOver(String group, String consumer, Duration minIdle, int batch,
             Duration forgetConsumersAfter) {
-        return scripts.claim().run(group, consumer, minIdle, batch, forgetConsumersAfter).collectList().block(WAIT);
+        return scripts.streamTakeover().run(group, consumer, minIdle, batch, forgetConsumersAfter).collectList().block(WAIT);
     }
 
     @Override

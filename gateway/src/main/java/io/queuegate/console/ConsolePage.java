@@ -1,4 +1,4 @@
-package io.queuegate.ops;
+package io.queuegate.console;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -13,6 +13,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import io.queuegate.config.QueueGateProperties;
+import io.queuegate.ops.ManagementPage;
 
 import org.springframework.core.io.ClassPathResource;
 
@@ -22,7 +23,7 @@ import org.springframework.core.io.ClassPathResource;
  * allows exactly the page's own inline script and style, by their SHA-256, requests to its own
  * origin only, and no framing (a framed console could be clicked through by another site).
  */
-public final class ConsolePage {
+public final class ConsolePage implements ManagementPage {
 
     private static final Pattern SCRIPT = Pattern.compile("<script>(.*?)</script>", Pattern.DOTALL);
     private static final Pattern STYLE = Pattern.compile("<style>(.*?)</style>", Pattern.DOTALL);
@@ -43,6 +44,7 @@ public final class ConsolePage {
         return html;
     }
 
+    @Override
     public String contentSecurityPolicy() {
         return contentSecurityPolicy;
     }

@@ -4,11 +4,11 @@ import io.queuegate.store.ScriptRunner;
 
 import reactor.core.publisher.Mono;
 
-/** {@code unclaim.lua}: gives back a completion claim, if the request giving it back still holds it. */
-public final class UnclaimScript extends ProductScript {
+/** {@code give_back.lua}: gives back a completion claim, if the request giving it back still holds it. */
+public final class GiveBackScript extends ProductScript {
 
-    public UnclaimScript(ScriptRunner runner) {
-        super(runner, "unclaim.lua");
+    public GiveBackScript(ScriptRunner runner) {
+        super(runner, "give_back.lua");
     }
 
     /** @return whether the claim was this request's and is released */

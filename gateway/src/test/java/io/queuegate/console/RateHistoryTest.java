@@ -1,4 +1,4 @@
-package io.queuegate.ops;
+package io.queuegate.console;
 
 import org.junit.jupiter.api.Test;
 

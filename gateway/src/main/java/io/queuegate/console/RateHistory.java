@@ -1,4 +1,4 @@
-package io.queuegate.ops;
+package io.queuegate.console;
 
 /**
  * One product's admission rate over the console's history window: a ring of the last

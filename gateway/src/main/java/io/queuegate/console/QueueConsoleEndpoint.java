@@ -1,4 +1,4 @@
-package io.queuegate.ops;
+package io.queuegate.console;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;

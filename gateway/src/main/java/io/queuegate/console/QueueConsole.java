@@ -1,25 +1,23 @@
-package io.queuegate.ops;
+package io.queuegate.console;
 
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
 
-import io.queuegate.admission.Identifiers;
-import io.queuegate.admission.QueueRejection;
 import io.queuegate.config.QueueGateProperties;
+import io.queuegate.ops.Periodically;
+import io.queuegate.ops.QueueDirectory;
+import io.queuegate.ops.QueuesEndpoint;
 import io.queuegate.ops.QueuesEndpoint.QueueView;
+import io.queuegate.ops.WaitPercentiles;
 import io.queuegate.routes.RouteQueuePolicies;
 import io.queuegate.routes.RouteQueuePolicies.ProductLabel;
 import io.queuegate.store.ProductQueues;
 import io.queuegate.store.QueueSnapshot;
-import io.queuegate.room.RoomMode;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -52,8 +50,7 @@ public class QueueConsole implements SmartLifecycle {
     private final QueueGateProperties.Console properties;
     private final BooleanSupplier writable;
     private final Clock clock;
-    private final long baseSecond;
-    private final Map<String, Followed> followed = new ConcurrentHashMap<>();
+    private final FollowedProducts followed;
     private final Periodically periodically;
 
     /**
@@ -69,7 +66,7 @@ public class QueueConsole implements SmartLifecycle {
         this.properties = properties;
         this.writable = writable;
         this.clock = clock;
-        this.baseSecond = clock.millis() / 1000;
+        this.followed = new FollowedProducts(store, directory, properties, clock);
         this.periodically = new Periodically(properties.sampleInterval(), this::sample, log,
                 "Console sample failed; keeping the last values");
     }
@@ -78,10 +75,10 @@ public class QueueConsole implements SmartLifecycle {
     public Mono<Void> sample() {
         long now = clock.millis();
         return directory.products(properties.maxProducts())
-                .concatWith(Flux.fromIterable(List.copyOf(followed.keySet())))
+                .concatWith(Flux.fromIterable(followed.ids()))
                 .distinct()
                 .flatMap(productId -> store.snapshot(productId)
-                        .doOnNext(snapshot -> record(productId, snapshot, now, true))
+                        .doOnNext(snapshot -> followed.record(productId, snapshot, now, true))
                         // One product's failed read keeps its last values; the others still count.
                         .onErrorResume(error -> {
                             log.debug("Console sample of product " + productId + " failed: " + error);
@@ -103,18 +100,15 @@ public class QueueConsole implements SmartLifecycle {
         String wanted = filter == null ? "" : filter.strip();
         String order = "product".equals(sort) ? "product" : "waiting";
         int pageSize = Math.max(1, Math.min(MAX_PAGE_SIZE, size));
-        return lookUp(wanted).then(Mono.defer(() -> {
+        return followed.lookUp(wanted).then(Mono.defer(() -> {
             long now = clock.millis();
             String needle = wanted.toLowerCase(Locale.ROOT);
             List<Row> rows = new ArrayList<>();
-            followed.forEach((productId, state) -> {
-                if (state.latest == null) {
-                    return;
-                }
+            followed.forEachRead((productId, latest) -> {
                 ProductLabel label = policies.label(productId);
                 if (needle.isEmpty() || productId.toLowerCase(Locale.ROOT).contains(needle)
                         || (label.displayName() != null && label.displayName().toLowerCase(Locale.ROOT).contains(needle))) {
-                    rows.add(new Row(productId, label, state.latest, true));
+                    rows.add(new Row(productId, label, latest, true));
                 }
             });
             rows.sort(comparator(order));
@@ -123,7 +117,7 @@ public class QueueConsole implements SmartLifecycle {
             List<Row> visible = rows.subList((current - 1) * pageSize, Math.min(rows.size(), current * pageSize));
             return Flux.fromIterable(List.copyOf(visible))
                     .flatMapSequential(row -> store.snapshot(row.productId())
-                            .doOnNext(snapshot -> record(row.productId(), snapshot, now, false))
+                            .doOnNext(snapshot -> followed.record(row.productId(), snapshot, now, false))
                             .map(snapshot -> new Row(row.productId(), row.label(), snapshot, true))
                             .onErrorResume(error -> Mono.just(new Row(row.productId(), row.label(), row.snapshot(),
                                     false))), CONCURRENCY)
@@ -141,83 +135,12 @@ public class QueueConsole implements SmartLifecycle {
         }));
     }
 
-    /** Follows an exact product id that the list does not hold yet, when Redis or the configuration knows it. */
-    private Mono<Void> lookUp(String productId) {
-        if (productId.isEmpty() || followed.containsKey(productId) || !isProductId(productId)) {
-            return Mono.empty();
-        }
-        long now = clock.millis();
-        return store.snapshot(productId)
-                .doOnNext(snapshot -> {
-                    Followed state = snapshot.known() || directory.isConfigured(productId) ? follow(productId, now)
-                            : null;
-                    if (state != null) {
-                        state.latest = snapshot;
-                    }
-                })
-                .then()
-                .onErrorResume(error -> Mono.empty());
-    }
-
     private ProductView view(Row row, long from) {
-        Followed state = followed.get(row.productId());
-        double[][] history = state == null ? new double[0][] : state.rates.since(from);
+        double[][] history = followed.history(row.productId(), from);
         WaitPercentiles.Waits timed = waits.of(row.productId());
         return new ProductView(row.productId(), row.label().displayName(), row.label().opensAt(),
                 QueuesEndpoint.view(row.productId(), row.snapshot()), timed.p50Seconds(), timed.p90Seconds(),
                 timed.count(), history);
-    }
-
-    private void record(String productId, QueueSnapshot snapshot, long now, boolean sampled) {
-        Followed state = followed.get(productId);
-        boolean busy = snapshot.waiting() > 0 || snapshot.active() > 0;
-        boolean configured = directory.isConfigured(productId);
-        if (state == null) {
-            if (!busy && !configured && !steered(snapshot)) {
-                return;
-            }
-            state = follow(productId, now);
-            if (state == null) {
-                return;
-            }
-        }
-        if (!snapshot.known() && !configured) {
-            // Redis holds nothing of it any more: nothing to show, nothing to steer.
-            followed.remove(productId, state);
-            return;
-        }
-        state.latest = snapshot;
-        if (busy || steered(snapshot)) {
-            state.lastBusy = now;
-        }
-        if (sampled) {
-            state.rates.add(now, snapshot.admissionRate());
-            // Idle for a whole window: nothing left to chart. Configured products always stay.
-            if (!configured && now - state.lastBusy > properties.history().toMillis()) {
-                followed.remove(productId, state);
-            }
-        }
-    }
-
-    /** Null when the console already follows as many products as it may. */
-    private Followed follow(String productId, long now) {
-        Followed existing = followed.get(productId);
-        if (existing != null) {
-            return existing;
-        }
-        if (followed.size() >= properties.maxProducts()) {
-            return null;
-        }
-        return followed.computeIfAbsent(productId,
-                id -> new Followed(new RateHistory(properties.points(), baseSecond), now));
-    }
-
-    /**
-     * An operator changed it: it stays listed while nobody is in it, so it can be changed back. (A
-     * stock is not told apart: an operator's and the route's setting are written alike.)
-     */
-    private static boolean steered(QueueSnapshot snapshot) {
-        return snapshot.mode() != RoomMode.QUEUE || snapshot.draining() || snapshot.maxOverride() != null;
     }
 
     private static Comparator<Row> comparator(String order) {
@@ -229,16 +152,6 @@ public class QueueConsole implements SmartLifecycle {
                 .thenComparing(Comparator.comparingLong((Row row) -> row.snapshot() == null ? -1 : row.snapshot().active())
                         .reversed())
                 .thenComparing(byId);
-    }
-
-    private static boolean isProductId(String productId) {
-        try {
-            Identifiers.requireProductId(productId);
-            return true;
-        }
-        catch (QueueRejection rejection) {
-            return false;
-        }
     }
 
     @Override
@@ -254,19 +167,6 @@ public class QueueConsole implements SmartLifecycle {
     @Override
     public boolean isRunning() {
         return periodically.isRunning();
-    }
-
-    /** What the console knows of one product between polls. */
-    private static final class Followed {
-
-        final RateHistory rates;
-        volatile QueueSnapshot latest;
-        volatile long lastBusy;
-
-        Followed(RateHistory rates, long now) {
-            this.rates = rates;
-            this.lastBusy = now;
-        }
     }
 
     private record Row(String productId, ProductLabel label, QueueSnapshot snapshot, boolean fresh) {

@@ -10,31 +10,31 @@ import io.queuegate.store.ScriptRunner;
 
 import reactor.core.publisher.Flux;
 
-/** {@code claim.lua}: takes over slot events a dead instance read but never acknowledged. */
-public final class ClaimScript {
+/** {@code stream_takeover.lua}: takes over slot events a dead instance read but never acknowledged. */
+public final class StreamTakeoverScript {
 
     private final ScriptRunner runner;
-    private final LuaScript script = LuaScript.load("claim.lua");
+    private final LuaScript script = LuaScript.load("stream_takeover.lua");
 
-    public ClaimScript(ScriptRunner runner) {
+    public StreamTakeoverScript(ScriptRunner runner) {
         this.runner = runner;
     }
 
-    /** One slot event, now owned by the consumer that claimed it. */
-    public record Claimed(String eventId, String productId) {
+    /** One slot event, now owned by the consumer that took it over. */
+    public record TakenOver(String eventId, String productId) {
     }
 
-    public Flux<Claimed> run(String group, String consumer, Duration minIdle, int batch, Duration forgetConsumersAfter) {
+    public Flux<TakenOver> run(String group, String consumer, Duration minIdle, int batch, Duration forgetConsumersAfter) {
         return runner.list(script, List.of(QueueKeys.SLOT_EVENTS), List.of(group, consumer,
                         Long.toString(minIdle.toMillis()), Integer.toString(batch),
                         Long.toString(forgetConsumersAfter.toMillis())))
                 .flatMapIterable(flat -> {
                     // The reply is documented as a plain list of (event id, product id) pairs.
-                    List<Claimed> claimed = new ArrayList<>();
+                    List<TakenOver> taken = new ArrayList<>();
                     for (int i = 0; i + 1 < flat.size(); i += 2) {
-                        claimed.add(new Claimed(String.valueOf(flat.get(i)), String.valueOf(flat.get(i + 1))));
+                        taken.add(new TakenOver(String.valueOf(flat.get(i)), String.valueOf(flat.get(i + 1))));
                     }
-                    return claimed;
+                    return taken;
                 });
     }
 }
