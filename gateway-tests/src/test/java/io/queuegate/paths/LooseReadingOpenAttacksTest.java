@@ -48,6 +48,8 @@ class LooseReadingOpenAttacksTest {
     @RegisterExtension
     static final GatewayFixture fixture = GatewayFixture.withQueue(Map.of("max-active", "1", "session-ttl", "10m",
                     "complete-on", "POST /api/products/{productId}/orders", "product-id-pattern", "[1-9][0-9]*"))
+            // The product route's predicate exactly as docs/deployment.md writes it.
+            .with("spring.cloud.gateway.server.webflux.routes[0].predicates[0]", "Path=/api/products/{productId}/**")
             .withOpenRoute("everything-else", "/**");
 
     /**
