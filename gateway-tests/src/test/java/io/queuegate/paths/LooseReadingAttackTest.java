@@ -32,8 +32,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * route set docs/deployment.md shows (the protected product route, then a catch-all
  * {@code Path=/**}) and in front of {@link LooseShop}, on two gateway instances sharing one Redis.
  * Each test is one attacker's spelling and what must happen to it: refused before routing, sent to
- * the protected spelling, queued, or read as the completing request. The attacks that still get
- * through are {@link LooseReadingOpenAttacksTest}.
+ * the protected spelling, queued, or read as the completing request. Escapes and formats are
+ * {@link EscapesAndFormatsAttackTest}.
  */
 class LooseReadingAttackTest {
 

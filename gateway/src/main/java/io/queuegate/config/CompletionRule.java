@@ -15,8 +15,9 @@ import org.springframework.web.util.pattern.PathPatternParser;
  * the request whose 2xx answer is a sale that ends the caller's session, so the backend needs no change.
  *
  * <p>The path is read as loosely as a shop could read it ({@link LooseReading}): in any letter
- * case and without a format suffix, so {@code POST .../ORDERS} and {@code POST .../orders.json}
- * complete the session a shop that routes them to its order action sells in. The method is
+ * case and without a format, whatever follows the last segment's first dot, so
+ * {@code POST .../ORDERS}, {@code POST .../orders.json} and {@code POST .../orders.1} complete the
+ * session a shop that routes them to its order action sells in. The method is
  * compared in any letter case too, and it is the one the gateway sees, so a shop must act on that
  * one: on protected routes the {@link #METHOD_OVERRIDE_HEADERS} never reach it (a shop honouring
  * {@code X-HTTP-Method-Override: POST} on a {@code GET} would otherwise buy without completing).
@@ -68,7 +69,8 @@ public final class CompletionRule {
         }
         String path = request.getPath().pathWithinApplication().value();
         return pattern.matches(PathContainer.parsePath(path))
-                || pattern.matches(PathContainer.parsePath(LooseReading.of(path)));
+                || pattern.matches(PathContainer.parsePath(LooseReading.of(path)))
+                || pattern.matches(PathContainer.parsePath(LooseReading.withAnyFormat(path)));
     }
 
     private static PathPatternParser anyCase() {

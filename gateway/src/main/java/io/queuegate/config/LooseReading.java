@@ -28,6 +28,19 @@ public final class LooseReading {
         return suffix < 0 ? trimmed : trimmed.substring(0, suffix);
     }
 
+    /**
+     * The path without a trailing {@code /} and without anything from its last segment's first
+     * {@code .} on: the reading of a router that takes any format (Rails' {@code orders(.:format)}
+     * takes {@code orders.1}; Spring MVC's old suffix matching took {@code orders.json.xml}), for
+     * the request that completes a purchase, where reading too loosely only ever takes a claim.
+     */
+    public static String withAnyFormat(String path) {
+        String trimmed = path.length() > 1 && path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
+        int lastSegment = trimmed.lastIndexOf('/') + 1;
+        int dot = trimmed.indexOf('.', lastSegment);
+        return dot > lastSegment ? trimmed.substring(0, dot) : trimmed;
+    }
+
     /** A product id as a path segment spells it, without its format suffix ({@code 10.json} is {@code 10}). */
     public static String withoutSuffix(String segment) {
         int suffix = suffixStart(segment, 0);

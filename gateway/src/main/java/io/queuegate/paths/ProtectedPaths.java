@@ -1,5 +1,6 @@
 package io.queuegate.paths;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -10,6 +11,7 @@ import io.queuegate.routes.RouteQueuePolicies;
 import org.springframework.cloud.gateway.handler.predicate.PathRoutePredicateFactory;
 import org.springframework.cloud.gateway.route.Route;
 import org.springframework.http.server.PathContainer;
+import org.springframework.util.StringUtils;
 import org.springframework.web.util.pattern.PathPattern;
 import org.springframework.web.util.pattern.PathPatternParser;
 
@@ -65,6 +67,13 @@ public final class ProtectedPaths {
 
     /** Whether {@code path} could spell a protected path at all: the one check a path elsewhere pays. */
     public boolean mayMatch(String path) {
+        // A shop decodes before it routes (ASP.NET reads /API/%70roducts as /API/products): so does
+        // this check, for the few paths that hold an escape. A spelling found through an escape
+        // has no clean form and is refused.
+        return startsWithAPrefix(path) || path.indexOf('%') >= 0 && startsWithAPrefix(decoded(path));
+    }
+
+    private boolean startsWithAPrefix(String path) {
         for (String prefix : prefixes) {
             if (path.regionMatches(true, 0, prefix, 0, prefix.length())) {
                 return true;
@@ -73,12 +82,48 @@ public final class ProtectedPaths {
         return false;
     }
 
+    /** The path with its escapes decoded (UTF-8); as sent when they do not decode, for the shop cannot read them either. */
+    private static String decoded(String path) {
+        try {
+            return StringUtils.uriDecode(path, StandardCharsets.UTF_8);
+        }
+        catch (IllegalArgumentException ex) {
+            return path;
+        }
+    }
+
     /**
      * The protected route that {@code path} spells when read loosely, with that route's own
      * spelling of it, or {@code null} when it spells none. The spelling is {@code null} when no
      * spelling the route's patterns match could be made (the path is then refused, never forwarded).
      */
     public Spelling spell(String path) {
+        Spelling asSent = spellAsSent(path);
+        if (asSent != null || path.indexOf('%') < 0) {
+            return asSent;
+        }
+        // Read as a Java router reads it (decoded, equalsIgnoreCase: İ, ı and ſ are i, i and s), a
+        // path whose escapes spell a protected route has no clean spelling: refused, never forwarded.
+        String folded = folded(decoded(path));
+        for (Entry entry : entries) {
+            if (entry.anyCase().matches(PathContainer.parsePath(folded))
+                    || entry.anyCase().matches(PathContainer.parsePath(LooseReading.of(folded)))) {
+                return new Spelling(entry.route(), null);
+            }
+        }
+        return null;
+    }
+
+    /** Each character as {@code String.equalsIgnoreCase} compares it: upper case, then lower. */
+    private static String folded(String text) {
+        StringBuilder folded = new StringBuilder(text.length());
+        for (int i = 0; i < text.length(); i++) {
+            folded.append(Character.toLowerCase(Character.toUpperCase(text.charAt(i))));
+        }
+        return folded.toString();
+    }
+
+    private Spelling spellAsSent(String path) {
         String withoutSlash = path.length() > 1 && path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
         String loose = LooseReading.of(path);
         for (Entry entry : entries) {

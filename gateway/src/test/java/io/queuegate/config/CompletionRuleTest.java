@@ -29,7 +29,10 @@ class CompletionRuleTest {
         }
         assertThat(ORDER.matches(MockServerHttpRequest.method(org.springframework.http.HttpMethod.valueOf("post"),
                 java.net.URI.create("/api/products/42/orders")).build())).as("a method in lower case").isTrue();
-        assertThat(ORDER.matches(MockServerHttpRequest.post("/api/products/42/orders.json.bak1").build())).isFalse();
+        // Spring MVC's old suffix matching read any format: what follows the first dot is not read.
+        assertThat(ORDER.matches(MockServerHttpRequest.post("/api/products/42/orders.json.bak1").build())).isTrue();
+        assertThat(ORDER.matches(MockServerHttpRequest.post("/api/products/42/orders-archive").build())).isFalse();
+        assertThat(ORDER.matches(MockServerHttpRequest.post("/api/products/42/orders/7").build())).isFalse();
     }
 
     /** A shop on Spring MVC (like many others) answers HEAD with its GET handler: the same purchase. */

@@ -20,6 +20,16 @@ class LooseReadingTest {
     }
 
     @Test
+    void withAnyFormatTheLastSegmentEndsAtItsFirstDot() {
+        assertThat(LooseReading.withAnyFormat("/api/products/10/orders.1")).isEqualTo("/api/products/10/orders");
+        assertThat(LooseReading.withAnyFormat("/api/products/10/orders.json.xml")).isEqualTo("/api/products/10/orders");
+        assertThat(LooseReading.withAnyFormat("/api/products/10/orders.")).isEqualTo("/api/products/10/orders");
+        assertThat(LooseReading.withAnyFormat("/api/products/10/orders.js%6Fn/")).isEqualTo("/api/products/10/orders");
+        assertThat(LooseReading.withAnyFormat("/api/v1.2/orders")).as("not the last segment").isEqualTo("/api/v1.2/orders");
+        assertThat(LooseReading.withAnyFormat("/api/.hidden")).as("nothing before the dot").isEqualTo("/api/.hidden");
+    }
+
+    @Test
     void aProductIdLosesItsSuffixAndFoldsAsciiLetters() {
         assertThat(LooseReading.withoutSuffix("10.json")).isEqualTo("10");
         assertThat(LooseReading.withoutSuffix("shirt-2")).isEqualTo("shirt-2");
