@@ -11,12 +11,13 @@
 local RULE = 'rule:'
 
 -- Where the release before this one kept the rules (max, ttl, strategy, ...). A product whose
--- settings only it wrote is still served by them: rule() reads its fields while none of this
--- release's is stored ('rule:max-active' is there whenever they are, since max-active always has a
--- value), so a rule this release removed (opens-at, stock) never comes back from them. That is for
--- one session-ttl after an upgrade at most: any join of this release (each poll of someone in line
--- is one) stores every rule under its own name, and an admitted shopper who never asks again is
--- gone within the session.
+-- settings only it wrote is still served by them during a rolling upgrade and after it: rule()
+-- reads its fields while none of this release's is stored ('rule:max-active' is there whenever
+-- they are, since max-active always has a value), so a rule a route of this release dropped
+-- (opens-at, stock) never comes back from them. The first join of this release for the product (or
+-- a recovery given its route) stores every rule under its own name; until then a leave, an expiry
+-- or a promotion without a request reads these, which matters for the sessions the previous
+-- release admitted, at most a session-ttl.
 local PREVIOUS_RULE_FIELDS = { ['max-active'] = 'max', ['session-ttl'] = 'ttl', promotion = 'strategy',
     ['opens-at'] = 'opens', ['max-admit-per-minute'] = 'apm', ['abandon-after'] = 'abandon',
     ['arrival-ttl'] = 'arrival', ['units-per-shopper'] = 'units', stock = 'stock_set' }
