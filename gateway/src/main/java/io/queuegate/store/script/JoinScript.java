@@ -28,9 +28,10 @@ public final class JoinScript extends ProductScript {
 
     /**
      * How many words of the call's ARGV come before the first user's (after the product id): the
-     * rules' count and words, then the call's own count and named words.
+     * rules' count and words, then the count and words of the call's own five named arguments
+     * ({@link #arguments}; ScriptContractTest holds the two to one number).
      */
-    public static final int WORDS_BEFORE_USERS = 1 + ProductRules.names().size() * 2 + 1 + 10;
+    public static final int WORDS_BEFORE_USERS = 1 + ProductRules.names().size() * 2 + 1 + 5 * 2;
 
     /** Each user's arguments, in the order join.lua's {@code USER_ARGUMENTS} names them. */
     public enum UserArgument {
