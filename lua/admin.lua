@@ -62,7 +62,7 @@ end
 redis.call('PUBLISH', k.released, '*')
 local c = settings_of(k)
 local promoted = 0
-if c.max then
+if rule(c, 'max-active') then
     promoted = fill(k, now, c)
 end
 return { 'promoted', promoted, 'abandoned', abandoned_this_call(), 'stock', stock_reply(c),

@@ -19,7 +19,7 @@ if redis.call('ZREM', k.active, uid) == 0 then
 end
 local c = settings_of(k)
 local promoted = 0
-if c.max and not stale(k, c) then
+if rule(c, 'max-active') and not stale(k, c) then
     promoted = fill(k, now, c)
 end
 return { 'outcome', EXPIRY.EXPIRED, 'promoted', promoted, 'abandoned', abandoned_this_call() }

@@ -11,8 +11,8 @@
 -- slot key per admitted user with the session's TTL: Redis announces its expiry, which is what
 -- promotes the next user.
 --
--- The settings HASH holds the route's rules as the last join stored them (the fields of its
--- store_rules table, docs/redis.md) and the operator's levers (admin.lua): 'max_override' replaces
+-- The settings HASH holds the route's rules as the last join stored them (each by its name: see
+-- rules.lua and store_rules, docs/redis.md) and the operator's levers (admin.lua): 'max_override' replaces
 -- max-active, 'mode' is the room mode (absent = queue; codes.lua's MODE, each obeyed where the
 -- scripts test c.mode). Each promotion feeds the
 -- product's admission rate, an exponentially weighted rate (time constant RATE_TAU_MS) shared by
@@ -66,7 +66,7 @@ local function stale(k, c)
     if c.epoch == k.epoch then
         return false
     end
-    if not c.epoch and not c.max then
+    if not c.epoch and not rule(c, 'max-active') then
         return k.recovering
     end
     return true
@@ -79,7 +79,7 @@ end
 -- units-per-shopper) and when it last ran out ('sold_out_at'). Sessions are opened only while
 -- admitted x units < stock, so nobody is admitted to buy nothing.
 local function units_of(c)
-    return math.max(1, tonumber(c.units) or 1)
+    return math.max(1, tonumber(rule(c, 'units-per-shopper')) or 1)
 end
 
 local function sold_out(c)
@@ -89,7 +89,7 @@ end
 
 -- How many sessions may run at once: max-active, and no more than the stock left can serve.
 local function session_cap(c)
-    local cap = tonumber(c.max_override) or tonumber(c.max)
+    local cap = tonumber(c.max_override) or tonumber(rule(c, 'max-active'))
     local stock = tonumber(c.stock)
     if stock then
         cap = math.min(cap, math.ceil(math.max(0, stock) / units_of(c)))
@@ -167,28 +167,42 @@ local function stock_reply(c)
     return tonumber(c.stock) or -1
 end
 
--- The route's rules as a join or a recovery stores them (the fields of the table it is given),
--- for the promotions that have no request to read them from; written only when they
--- differ from what is stored ('rules' holds all of them in one string). Whoever is in line when
--- abandon-after changes gets the whole new period to be seen.
---
--- The product's stock setting ('stock_set') sets the stock when it first comes or changes (a
--- restock by configuration), and only then: after a loss the stock is unknown until the shop or
--- an operator says it (apply_stock false: a recovery stores the setting as already applied).
-local function store_rules(k, c, now, given, rules, changes, apply_stock)
-    if c.rules == given then
-        return
-    end
-    rules.rules = given
-    for field, value in pairs(rules) do
+-- The route's rules as a join or a recovery is given them (rules.lua: each rule's name, then its
+-- value), kept in the settings hash for the promotions that have no request to read them from:
+-- each under rule_field(name), written only when it differs from what is stored, removed when
+-- given as '' (none). What a change of a rule does, beside being stored, is said here by the
+-- rule's name; the change is judged against rule(), so a product whose settings the previous
+-- release wrote sees no change in a rule that kept its value:
+--   abandon-after  whoever is in line gets the whole new period to be seen
+--   stock          the product's stock setting sets the stock when it first comes or changes (a
+--                  restock by configuration), and only then: after a loss the stock is unknown
+--                  until the shop or an operator says it (apply_stock false: a recovery stores the
+--                  setting as already applied)
+local function store_rules(k, c, now, given, changes, apply_stock)
+    -- Each rule as it was before this call wrote any, read once something differs (rarely).
+    local before = nil
+    for i = 1, #given - 1, 2 do
+        local name, value = given[i], given[i + 1]
+        if value == '' then
+            value = false
+        end
+        local field = rule_field(name)
         if c[field] ~= value then
-            if field == 'stock_set' and value and apply_stock then
-                set_stock(k, c, tonumber(value), 'set', now)
+            if not before then
+                before = {}
+                for j = 1, #given - 1, 2 do
+                    before[given[j]] = rule(c, given[j])
+                end
             end
-            if field == 'abandon' then
-                c.seen_since = tostring(now)
-                changes[#changes + 1] = 'seen_since'
-                changes[#changes + 1] = c.seen_since
+            if before[name] ~= value then
+                if name == 'stock' and value and apply_stock then
+                    set_stock(k, c, tonumber(value), 'set', now)
+                end
+                if name == 'abandon-after' then
+                    c.seen_since = tostring(now)
+                    changes[#changes + 1] = 'seen_since'
+                    changes[#changes + 1] = c.seen_since
+                end
             end
             if value then
                 changes[#changes + 1] = field
@@ -226,21 +240,22 @@ end
 -- pre-queue, noted by ticket until now, are noted by position. With write false (a read that
 -- must not write) nothing is recorded.
 local function opened(k, now, c, write)
-    local opens = tonumber(c.opens)
+    local opens_at = rule(c, 'opens-at')
+    local opens = tonumber(opens_at)
     if not opens then
         return true
     end
     if now < opens then
         return false
     end
-    if c.opened ~= c.opens and write then
+    if c.opened ~= opens_at and write then
         close_draw(k, c)
         close_draw(invited_line(k, c))
         -- Nobody had a reason to ask before the opening: the pre-queue keeps its places as long
         -- as its shoppers come back within abandon-after of it (seen_lately).
         c.seen_since = tostring(math.max(tonumber(c.seen_since) or 0, now))
-        redis.call('HSET', k.settings, 'opened', c.opens, 'seen_since', c.seen_since)
-        c.opened = c.opens
+        redis.call('HSET', k.settings, 'opened', opens_at, 'seen_since', c.seen_since)
+        c.opened = opens_at
     end
     return true
 end
@@ -263,7 +278,7 @@ local function pre_queue(k, uid, c, seed, commitment, invited)
         c.seed, c.commitment = seed, commitment
         c.draw_from, c.draw_to = tostring(last_ticket(k) + 1), false
         c.commitment_draw = c.draw_from
-        c.draw_opens = c.opens
+        c.draw_opens = rule(c, 'opens-at')
         ci.draw_from, ci.draw_to = tostring(last_ticket(ki) + 1), false
         redis.call('HSET', k.settings, 'seed', c.seed, k.field.draw_from, c.draw_from, ki.field.draw_from,
             ci.draw_from, 'commitment', c.commitment, 'commitment_draw', c.commitment_draw, 'draw_opens', c.draw_opens)
@@ -289,7 +304,7 @@ end
 -- How many admissions max-admit-per-minute allows now (at most 'wanted'), and the pace's
 -- interval in ms; nil when the product is not paced.
 local function due_admissions(now, c, wanted)
-    local apm = tonumber(c.apm) or 0
+    local apm = tonumber(rule(c, 'max-admit-per-minute')) or 0
     if apm <= 0 then
         return wanted, nil, nil
     end
@@ -369,15 +384,15 @@ local function fill(k, now, c)
     end
     -- Arrival deadlines of sessions that have ended are of no use any more.
     redis.call('ZREMRANGEBYSCORE', k.arriving, '-inf', now)
-    local ttl = tonumber(c.ttl)
-    local first = math.min(tonumber(c.arrival) or ttl, ttl)
+    local ttl = tonumber(rule(c, 'session-ttl'))
+    local first = math.min(tonumber(rule(c, 'arrival-ttl')) or ttl, ttl)
     local expiry = now + first
     for _, uid in ipairs(heads) do
         redis.call('ZADD', k.active, expiry, uid)
         if first < ttl then
             redis.call('ZADD', k.arriving, expiry, uid)
         end
-        if c.strategy == 'keyspace' then
+        if rule(c, 'promotion') == 'keyspace' then
             redis.call('SET', k:slot(uid), '1', 'PX', first)
         end
     end
@@ -412,9 +427,9 @@ local function arrive(k, uid, now, c, expiry)
     if redis.call('ZREM', k.arriving, uid) == 0 then
         return expiry
     end
-    local ttl = tonumber(c.ttl)
+    local ttl = tonumber(rule(c, 'session-ttl'))
     redis.call('ZADD', k.active, now + ttl, uid)
-    if c.strategy == 'keyspace' then
+    if rule(c, 'promotion') == 'keyspace' then
         redis.call('SET', k:slot(uid), '1', 'PX', ttl)
     end
     return now + ttl
@@ -471,7 +486,7 @@ local function reclaim(k, c, uid, back, now, changes)
         redis.call('HSET', k.honoured, uid, now)
         inherit_ttl(k, k.honoured)
         inherit_ttl(k, k.active)
-        if c.strategy == 'keyspace' then
+        if rule(c, 'promotion') == 'keyspace' then
             redis.call('SET', k:slot(uid), '1', 'PX', value - now)
         end
         return 'session'
@@ -553,7 +568,7 @@ local function next_due(k, now, c)
         return now + 1
     end
     if not opened(k, now, c, false) then
-        return tonumber(c.opens)
+        return tonumber(rule(c, 'opens-at'))
     end
     if sold_out(c) then
         -- Nobody is admitted until a restock, which marks the product due again.
@@ -571,5 +586,5 @@ end
 -- Whether the product's promotion runs on a clock of its own (opens-at or a pace): such products
 -- are promoted every 250 ms by each instance that knows of them.
 local function is_timed(c)
-    return (c.opens or (tonumber(c.apm) or 0) > 0) and 1 or 0
+    return (rule(c, 'opens-at') or (tonumber(rule(c, 'max-admit-per-minute')) or 0) > 0) and 1 or 0
 end

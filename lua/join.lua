@@ -9,24 +9,21 @@
 -- next ticket, then free places are filled at once, so someone arriving at an empty product is
 -- admitted in this same call. Every request of a user in line counts as being seen (abandon-after).
 --
--- Most of what a call could write changes rarely, so it is written only then: the rules when they
--- differ from what is stored, the product's key expiry every KEEP_EVERY at most, 'heard_at' once a
+-- Most of what a call could write changes rarely, so it is written only then: each rule when it
+-- differs from what is stored, the product's key expiry every KEEP_EVERY at most, 'heard_at' once a
 -- second, a seen bitmap's expiry once per span.
 --
 -- KEYS  settings, active, seq (keys.lua)
--- ARGV  the product id, then the call's arguments by name (ARGUMENTS below), then each user's
---       (USER_ARGUMENTS): JoinScript sends them in this order, from its Argument and UserArgument
---       enums, and ScriptContractTest holds the two lists to one order.
+-- ARGV  the product id; then the route's rules (rules.lua: ProductRules.wire(), each rule's name
+--       and value, after their number of words); then the call's own arguments by name, after
+--       their number of words; then each user's (USER_ARGUMENTS), in the order JoinScript sends
+--       them from its UserArgument enum (ScriptContractTest holds the two lists to one order).
+--   the rules             stored as fill.lua's store_rules stores them, and read from there
+--                         (closes-at: when the sale ends, '' for never; stock: the product's stock
+--                         setting, which sets the stock when it first comes or changes)
 --   now                   the call's time (epoch ms)
---   max_active            the route's max-active
---   session_ttl           an admitted user's time to finish (ms)
---   strategy              the promotion strategy
 --   idle_ttl              how long the product's keys outlive its last visitor (ms), so queues nobody
 --                         visits any more (or that a hostile client invented) vanish
---   opens_at, closes_at   the sale's times (epoch ms; '' = always open, never closes)
---   max_admit_per_minute  the pace of admissions (0 = unpaced)
---   abandon_after         how long a user in line may go unseen (ms, 0 = never)
---   arrival_ttl           how long an admitted user has to arrive (ms, 0 = the session ttl)
 --   draw_seed             the seed of the sale's draw (derived by the gateway from the product and
 --                         opens-at), used if this call opens the pre-queue's draw ('' when no draw
 --                         can open: no opens-at, or it has passed)
@@ -34,9 +31,6 @@
 --   configured            '1' when the product is configured (queuegate.products): its keys then
 --                         live the idle ttl; an unconfigured product nobody waits in and no operator
 --                         touched keeps them only as long as its sessions can last
---   units_per_shopper     how many units one admission may buy
---   stock                 the product's stock setting (units; '' = none): it sets the stock when it
---                         first comes or changes (fill.lua's store_rules)
 --   and per user:
 --   user                  the user id
 --   claim                 when the request would complete the session (complete-on: an active user
@@ -67,25 +61,15 @@
 --       in line, negative in the invited line; else 0), session end (epoch ms while active, else
 --       0)}; JoinScript reads it. {'recover', 1} instead, deciding nothing, when the product must
 --       be recovered first (fill.lua's stale)
-local ARGUMENTS = { 'now', 'max_active', 'session_ttl', 'strategy', 'idle_ttl', 'opens_at', 'closes_at',
-    'max_admit_per_minute', 'abandon_after', 'arrival_ttl', 'draw_seed', 'seed_commitment', 'configured',
-    'units_per_shopper', 'stock' }
 local USER_ARGUMENTS = { 'user', 'claim', 'invite', 'mark', 'mark_ttl', 'reclaim', 'terms', 'bucket' }
 -- After script_keys(), which takes the gateway's epoch out of ARGV.
 local k = script_keys()
-local call = {}
-for i, name in ipairs(ARGUMENTS) do
-    call[name] = ARGV[i + 1]
-end
-local now, ttl = tonumber(call.now), tonumber(call.session_ttl)
+local given, at = counted_words(2)
+local words, first_user = counted_words(at)
+local call = by_name(words)
+local now = tonumber(call.now)
 local idle = tonumber(call.idle_ttl)
-local opens, closes = call.opens_at, call.closes_at
-local abandon = tonumber(call.abandon_after) or 0
-local arrival = tonumber(call.arrival_ttl) or 0
 local seed, commitment = call.draw_seed, call.seed_commitment
-if arrival <= 0 then
-    arrival = ttl
-end
 local KEEP_EVERY = math.min(60000, idle / 10)
 -- An invitation's count outlives its expiry by this much: instances' clocks differ a little, and
 -- one that still takes the invitation must still find its count.
@@ -97,7 +81,7 @@ if stale(k, c) then
 end
 local configured = call.configured == '1'
 -- A product with no state before this call keeps none unless someone in it holds something after.
-local known = c.max and true or false
+local known = rule(c, 'max-active') and true or false
 local changes = {}
 if c.epoch ~= k.epoch then
     -- A product new to this Redis: born in the gateway's epoch.
@@ -106,14 +90,10 @@ if c.epoch ~= k.epoch then
     changes[#changes + 1] = k.epoch
 end
 -- The scheduler and the leave path have no request to read the route from; they use the rules
--- the last join stored. All of this call's rules in one string: most calls only compare it.
-local units, stock_set = tostring(math.max(1, tonumber(call.units_per_shopper) or 1)), call.stock or ''
-local given = table.concat({ call.max_active, call.session_ttl, call.strategy, opens, call.max_admit_per_minute,
-    call.abandon_after, call.arrival_ttl, units, stock_set }, '|')
-store_rules(k, c, now, given, { max = call.max_active, ttl = tostring(ttl), strategy = call.strategy,
-    apm = tostring(tonumber(call.max_admit_per_minute) or 0), abandon = tostring(abandon), arrival = tostring(arrival),
-    opens = opens ~= '' and opens or false, units = units ~= '1' and units or false,
-    stock_set = stock_set ~= '' and stock_set or false }, changes, true)
+-- the last join stored.
+store_rules(k, c, now, given, changes, true)
+local ttl, arrival = tonumber(rule(c, 'session-ttl')), tonumber(rule(c, 'arrival-ttl'))
+local closes = rule(c, 'closes-at') or ''
 heard(now, c, changes)
 local renew = not c.kept_at or now - tonumber(c.kept_at) >= KEEP_EVERY
 if renew then
@@ -393,7 +373,7 @@ local held = false
 -- Every user's bucket is checked before anyone is decided: a call that fails halfway would leave
 -- the bucket entries already written without the counter and pages they wait on.
 local ids = {}
-for i = #ARGUMENTS + 2, #ARGV, PER_USER do
+for i = first_user, #ARGV, PER_USER do
     give_bucket(ARGV[i], ARGV[i + 7])
     ids[#ids + 1] = ARGV[i]
 end
@@ -403,7 +383,7 @@ if #ids > 0 then
         sessions[uid] = tonumber(expiries[j]) or false
     end
 end
-for i = #ARGUMENTS + 2, #ARGV, PER_USER do
+for i = first_user, #ARGV, PER_USER do
     local user = decide(ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4], ARGV[i + 5], ARGV[i + 6])
     held = held or holds[user[1]] or false
     users[#users + 1] = user

@@ -47,13 +47,13 @@ if held > 0 then
     -- Every gateway learns the end from here when it starts or Redis forgets: a token signed
     -- before it never brings the place or session back, whichever instance heard it end.
     -- Kept while a token signed before the end lives; the key lives as long as the product's.
-    local kept = (tonumber(ARGV[8]) or 0) + (tonumber(c.ttl) or 0)
+    local kept = (tonumber(ARGV[8]) or 0) + (tonumber(rule(c, 'session-ttl')) or 0)
     redis.call('ZADD', k.ended, now, uid)
     redis.call('ZREMRANGEBYSCORE', k.ended, '-inf', '(' .. (now - kept))
     inherit_ttl(k, k.ended)
 end
 local promoted = 0
-if c.max then
+if rule(c, 'max-active') then
     promoted = fill(k, now, c)
 end
 if ARGV[4] == 'drop' and waiting_count(k, c) == 0 and redis.call('ZCARD', k.active) == 0 and not c.mode
@@ -61,7 +61,7 @@ if ARGV[4] == 'drop' and waiting_count(k, c) == 0 and redis.call('ZCARD', k.acti
     redis.call('DEL', k.settings, k.active, k.seq, k.arriving, k.left, k.returning, k.honoured, k.reclaimed,
         k.ended)
     -- The seen marks of the request that made the place (its span, or the one before when it just turned).
-    local abandon = tonumber(c.abandon) or 0
+    local abandon = tonumber(rule(c, 'abandon-after')) or 0
     if abandon > 0 then
         local span = seen_span(abandon)
         redis.call('DEL', k:seen(span, math.floor(now / span)), k:seen(span, math.floor(now / span) - 1))
@@ -70,10 +70,10 @@ if ARGV[4] == 'drop' and waiting_count(k, c) == 0 and redis.call('ZCARD', k.acti
         'sold_out', 0 }
 end
 local stream = 0
-if held > 0 and c.strategy == 'pubsub' then
+if held > 0 and rule(c, 'promotion') == 'pubsub' then
     redis.call('PUBLISH', k.slot_available, uid)
 end
-if held > 0 and c.strategy == 'stream' then
+if held > 0 and rule(c, 'promotion') == 'stream' then
     stream = 1
 end
 return { 'held', held > 0 and 1 or 0, 'promoted', promoted, 'stream', stream, 'abandoned', abandoned_this_call(),

@@ -1,4 +1,5 @@
 --!include keys.lua
+--!include rules.lua
 -- The waiting line of one product, written once for every script that reads or changes it.
 --
 -- Each user in line holds a ticket, numbered from 1 by the counter k.seq. A sorted set of user
@@ -416,7 +417,7 @@ local seen_nows = {}
 local function seen_now_of(k, now, c)
     local seen_now = seen_nows[k.prefix]
     if not seen_now then
-        local abandon = tonumber(c.abandon) or 0
+        local abandon = tonumber(rule(c, 'abandon-after')) or 0
         if abandon <= 0 then
             seen_now = { off = true }
         else
@@ -495,7 +496,7 @@ end
 local HEARD_RESOLUTION = 1000 -- ms: how stale 'heard_at' may be, so a busy product writes it once a second
 
 local function heard(now, c, changes)
-    local abandon = tonumber(c.abandon) or 0
+    local abandon = tonumber(rule(c, 'abandon-after')) or 0
     local last = tonumber(c.heard_at)
     if abandon > 0 and last and now - last > abandon / 2 then
         c.seen_since = tostring(now)
@@ -519,7 +520,7 @@ end
 -- bitmaps' span). Since 'seen_since' (when the product's abandon-after last changed, it came back
 -- from an outage, or its sale opened) everyone has had the whole abandon-after to be seen.
 local function seen_lately(k, ticket, now, c)
-    local abandon = tonumber(c.abandon) or 0
+    local abandon = tonumber(rule(c, 'abandon-after')) or 0
     if abandon <= 0 or now - (tonumber(c.seen_since) or 0) < abandon then
         return true
     end

@@ -10,10 +10,10 @@ local now = tonumber(ARGV[2])
 local c = settings_of(k)
 -- Nobody is admitted into a product whose state is not yet recovered (fill.lua's stale): its
 -- sessions may not all be back.
-if not c.max or stale(k, c) then
+if not rule(c, 'max-active') or stale(k, c) then
     return { 'outcome', PROMOTION.EMPTY, 'moved', 0, 'abandoned', 0 }
 end
-if ARGV[3] ~= '' and c.strategy ~= ARGV[3] then
+if ARGV[3] ~= '' and rule(c, 'promotion') ~= ARGV[3] then
     return { 'outcome', PROMOTION.SKIPPED, 'moved', 0, 'abandoned', 0 }
 end
 local moved, outcome = fill(k, now, c)

@@ -21,16 +21,16 @@
 --                 one it only heard announced, until its arrival deadline: had its holder
 --                 arrived, the instance that answered them knows the session's end),
 --                 and those it heard end: removed, and never brought back by a token signed before
---   the rules     as a join stores them
+--   the rules     as a join stores them (fill.lua's store_rules)
 -- Everyone in line then has a whole abandon-after to be seen again. Nobody is admitted here: the
 -- gateway marks the product due, and the next promotion fills what is free.
 --
 -- KEYS  settings, active, seq (keys.lua)
--- ARGV  1 product id, then pairs of a name and a value ('' = unknown):
+-- ARGV  1 product id; then the route's rules as join.lua takes them (after their number of words;
+--       none when the gateway has no route at hand); then pairs of a name and a value ('' = unknown):
 --       now; idle (ms: how long the product's keys outlive their last visitor); until (epoch ms:
 --       when the window for reclaiming places ends); adopt ('1' when no loss is being recovered:
---       the state is only stamped with the epoch); margin (tickets); max, ttl, strategy, opens,
---       apm, abandon, arrival, units, stock (the route's rules, as join.lua takes them); head, last, left (the
+--       the state is only stamped with the epoch); margin (tickets); head, last, left (the
 --       positions given up ahead of the head, space-separated), draw_from, draw_to, seed,
 --       commitment, opened, and invited_head, invited_last, invited_left, invited_draw_from,
 --       invited_draw_to for the invited line; read_at (when the instance read the room's state),
@@ -39,12 +39,12 @@
 -- Reply recovered (1 when this call merged what it was given, 0 when it only adopted the state),
 --       floor (the main line's recovery floor, -1 when adopted)
 local k = script_keys()
-local a = setmetatable({}, { __index = function()
-    return ''
-end })
-for i = 2, #ARGV - 1, 2 do
-    a[ARGV[i]] = ARGV[i + 1]
+local given, at = counted_words(2)
+local named = {}
+for i = at, #ARGV do
+    named[#named + 1] = ARGV[i]
 end
+local a = by_name(named)
 local now = tonumber(a.now)
 local c = settings_of(k)
 local changes = {}
@@ -66,21 +66,9 @@ if a.adopt == '1' then
     return { 'recovered', 0, 'floor', -1 }
 end
 
-if a.max ~= '' then
-    local opens = a.opens
-    local units = tostring(math.max(1, tonumber(a.units) or 1))
-    local given = table.concat({ a.max, a.ttl, a.strategy, opens, a.apm, a.abandon, a.arrival, units, a.stock }, '|')
-    -- As join.lua stores it: no arrival-ttl (0) is the whole session.
-    local arrival = tonumber(a.arrival) or 0
-    if arrival <= 0 then
-        arrival = tonumber(a.ttl)
-    end
-    -- The stock setting is stored as applied: the stock sold before the loss is not known, and
-    -- stays unknown until the shop or an operator says it.
-    store_rules(k, c, now, given, { max = a.max, ttl = a.ttl, strategy = a.strategy, apm = a.apm,
-        abandon = a.abandon, arrival = tostring(arrival), opens = opens ~= '' and opens or false,
-        units = units ~= '1' and units or false, stock_set = a.stock ~= '' and a.stock or false }, changes, false)
-end
+-- The stock setting is stored as applied: the stock sold before the loss is not known, and stays
+-- unknown until the shop or an operator says it.
+store_rules(k, c, now, given, changes, false)
 
 local margin = tonumber(a.margin) or 0
 
@@ -204,7 +192,7 @@ for i = 1, #ended - 1, 2 do
         redis.call('HSET', k.honoured, uid, at)
     end
 end
-local ttl, arrival = tonumber(c.ttl), tonumber(c.arrival)
+local ttl, arrival = tonumber(rule(c, 'session-ttl')), tonumber(rule(c, 'arrival-ttl'))
 local sessions = words(a.sessions)
 for i = 1, #sessions - 2, 3 do
     local uid, ends, admitted = sessions[i], tonumber(sessions[i + 1]), tonumber(sessions[i + 2])
@@ -216,7 +204,7 @@ for i = 1, #sessions - 2, 3 do
         local score = tonumber(redis.call('ZSCORE', k.active, uid))
         if not score or score < ends then
             redis.call('ZADD', k.active, ends, uid)
-            if c.strategy == 'keyspace' then
+            if rule(c, 'promotion') == 'keyspace' then
                 redis.call('SET', k:slot(uid), '1', 'PX', ends - now)
             end
         end

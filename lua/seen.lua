@@ -10,16 +10,18 @@
 -- Reply marked (how many tickets were marked)
 local k = script_keys()
 local now = tonumber(ARGV[2])
-local values = redis.call('HMGET', k.settings, 'abandon', 'heard_at', 'seen_since', 'seen_ttl', 'invited_seen_ttl',
-    'epoch')
-if not values[1] or values[6] ~= k.epoch then
+-- abandon-after is read by its rule's field, and by the previous release's (rules.lua) while that is absent.
+local values = redis.call('HMGET', k.settings, rule_field('abandon-after'), 'heard_at', 'seen_since', 'seen_ttl',
+    'invited_seen_ttl', 'epoch', 'abandon')
+local abandon = values[1] or values[7]
+if not abandon or values[6] ~= k.epoch then
     -- The product's keys are gone (nobody came for the idle ttl), or belong to another epoch: marks
     -- of tickets of before a loss wait for the product's recovery, which gives everyone in line a
     -- whole abandon-after anyway.
     return { 'marked', 0 }
 end
-local c = { abandon = values[1], heard_at = values[2], seen_since = values[3], seen_ttl = values[4],
-    invited_seen_ttl = values[5] }
+local c = { [rule_field('abandon-after')] = abandon, heard_at = values[2], seen_since = values[3],
+    seen_ttl = values[4], invited_seen_ttl = values[5] }
 local changes = {}
 heard(now, c, changes)
 local main, invited = {}, {}

@@ -26,10 +26,10 @@ if waiting > 0 or admitted > 0 or redis.call('EXISTS', k.settings) == 1 then
 end
 -- A draw is closed, and its seed may be shown, from its opening until the next draw begins.
 local revealed = c.draw_to and true or false
-return { 'waiting', waiting, 'active', admitted, 'max', tonumber(c.max) or -1,
+return { 'waiting', waiting, 'active', admitted, 'max', tonumber(rule(c, 'max-active')) or -1,
     'max_override', tonumber(c.max_override) or -1, 'mode', c.mode or MODE.QUEUE,
     'draining', c.draining == '1' and 1 or 0, 'rate', rate_reply(c, now), 'known', known,
-    'opens', tonumber(c.opens) or -1, 'opened', tonumber(c.opened) or -1,
+    'opens', tonumber(rule(c, 'opens-at')) or -1, 'opened', tonumber(c.opened) or -1,
     'seed', revealed and c.seed or '',
     'prequeued', revealed and (tonumber(c.draw_to) - tonumber(c.draw_from) + 1) or 0,
     'draw_from', revealed and tonumber(c.draw_from) or -1, 'commitment', commitment_of(c),

@@ -38,8 +38,8 @@ local function answer(state, rank, ticket)
         state = STATE.SOLD_OUT
     end
     local stock = stock_reply(c)
-    return { 'state', state, 'rank', rank, 'rate', rate_reply(c, now), 'opens', tonumber(c.opens) or -1,
-        'abandon', tonumber(c.abandon) or 0, 'timed', is_timed(c), 'ticket', ticket or 0,
+    return { 'state', state, 'rank', rank, 'rate', rate_reply(c, now), 'opens', tonumber(rule(c, 'opens-at')) or -1,
+        'abandon', tonumber(rule(c, 'abandon-after')) or 0, 'timed', is_timed(c), 'ticket', ticket or 0,
         'commitment', commitment_of(c), 'stock', stock, 'units', units_of(c),
         'admitted', stock >= 0 and redis.call('ZCOUNT', k.active, '(' .. now, '+inf') or 0 }
 end

@@ -22,7 +22,7 @@ local c = settings_of(k)
 if stale(k, c) then
     return RECOVER
 end
-if not c.max then
+if not rule(c, 'max-active') then
     return { 'stock', -1, 'changed', 0, 'sold_out', 0, 'promoted', 0, 'abandoned', 0 }
 end
 local was_sold_out = sold_out(c)

@@ -65,16 +65,16 @@ if c.invited then
     invited = line_view(ki, ci, ARGV[4] or '', ARGV[5] or '-1')
 end
 local revealed = c.draw_to and true or false
-return { 'known', c.max and 1 or 0, 'head', main.head, 'last', main.last,
+return { 'known', rule(c, 'max-active') and 1 or 0, 'head', main.head, 'last', main.last,
     'left_version', main.left_version, 'left_count', main.left_count, 'left_changed', main.left_changed,
     'left', main.left, 'left_complete', main.left_complete,
     'draw_from', main.draw_from, 'draw_to', main.draw_to,
-    'seed', revealed and c.seed or '', 'commitment', commitment_of(c), 'opens', tonumber(c.opens) or -1,
+    'seed', revealed and c.seed or '', 'commitment', commitment_of(c), 'opens', tonumber(rule(c, 'opens-at')) or -1,
     'opened', tonumber(c.opened) or -1,
     'mode', c.mode or MODE.QUEUE, 'draining', c.draining == '1' and 1 or 0,
     'rate', c.rate or '-1', 'rate_at', tonumber(c.rate_at) or -1, 'rate_since', tonumber(c.rate_since) or -1,
     'rate_gap', tonumber(c.rate_gap) or 0,
-    'abandon', tonumber(c.abandon) or 0, 'invited', c.invited and 1 or 0,
+    'abandon', tonumber(rule(c, 'abandon-after')) or 0, 'invited', c.invited and 1 or 0,
     'invited_head', invited.head, 'invited_last', invited.last, 'invited_left_version', invited.left_version,
     'invited_left_count', invited.left_count, 'invited_left_changed', invited.left_changed,
     'invited_left', invited.left, 'invited_left_complete', invited.left_complete,

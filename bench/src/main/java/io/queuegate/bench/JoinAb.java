@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -423,34 +424,37 @@ public final class JoinAb {
 
     /**
      * How a revision's ARGV is made from the current adapter's: the product id and epoch, then the
-     * call's and each user's values picked by the names the revision's join.lua lists, so an
-     * argument added since is left out and none is ever placed by position.
+     * call's and each user's values picked by name, so an argument added since is left out and none
+     * is ever placed by position. A revision that takes the rules and the call's arguments by name
+     * (no {@code ARGUMENTS} list) is given them as they are; an older one, which listed every call
+     * argument in {@code ARGUMENTS} with the rules among them ({@code max_active}, ..., and the
+     * promotion as {@code strategy}), gets each by the name it lists.
+     *
+     * @param call the older revision's call argument names in its order; {@code null} for a revision
+     *             that takes them by name
      */
-    record ArgvMap(int[] call, int[] user, List<String> unused) {
+    record ArgvMap(List<String> call, int[] user, List<String> unused) {
 
-        private static final List<String> CALL = Arrays.stream(JoinScript.Argument.values())
-                .map(a -> a.name().toLowerCase(Locale.ROOT)).toList();
         private static final List<String> USER = Arrays.stream(JoinScript.UserArgument.values())
                 .map(a -> a.name().toLowerCase(Locale.ROOT)).toList();
 
-        /** The classpath's join.lua, which must list what the adapter makes (ScriptContractTest holds it so). */
+        /** The classpath's join.lua, which must take what the adapter makes (ScriptContractTest holds it so). */
         static ArgvMap current(LuaScript script) {
             ArgvMap map = of(script, "the current join.lua");
-            if (!map.unused().isEmpty() || map.call().length != CALL.size() || map.user().length != USER.size()) {
-                throw new IllegalStateException("the current join.lua's argument lists differ from JoinScript's: "
+            if (map.call() != null || !map.unused().isEmpty() || map.user().length != USER.size()) {
+                throw new IllegalStateException("the current join.lua's arguments differ from JoinScript's: "
                         + "build the gateway again (ScriptContractTest holds them to one order)");
             }
             return map;
         }
 
         static ArgvMap of(LuaScript script, String which) {
-            List<String> callNames = names(script, CALL_NAMES, "ARGUMENTS", which);
             List<String> userNames = names(script, USER_NAMES, "USER_ARGUMENTS", which);
-            int[] call = indexes(callNames, CALL, which);
             int[] user = indexes(userNames, USER, which);
             List<String> unused = new ArrayList<>();
-            CALL.stream().filter(name -> !callNames.contains(name)).forEach(unused::add);
             USER.stream().filter(name -> !userNames.contains(name)).forEach(unused::add);
+            List<String> call = CALL_NAMES.matcher(script.source()).find()
+                    ? names(script, CALL_NAMES, "ARGUMENTS", which) : null;
             return new ArgvMap(call, user, List.copyOf(unused));
         }
 
@@ -481,23 +485,39 @@ public final class JoinAb {
             return at;
         }
 
-        /** This revision's ARGV from the current adapter's (product id, epoch, call, users). */
+        /** This revision's ARGV from the current adapter's (product id, epoch, rules, call, users). */
         String[] apply(String[] argv) {
             int head = 2;
-            int users = (argv.length - head - CALL.size()) / USER.size();
-            String[] out = new String[head + call.length + users * user.length];
-            System.arraycopy(argv, 0, out, 0, head);
-            int o = head;
-            for (int i : call) {
-                out[o++] = argv[head + i];
+            int rules = Integer.parseInt(argv[head]);
+            int named = Integer.parseInt(argv[head + 1 + rules]);
+            int first = head + 1 + rules + 1 + named;
+            List<String> out = new ArrayList<>(List.of(argv).subList(0, head));
+            if (call == null) {
+                out.addAll(List.of(argv).subList(head, first));
             }
-            for (int u = 0; u < users; u++) {
-                int from = head + CALL.size() + u * USER.size();
-                for (int i : user) {
-                    out[o++] = argv[from + i];
+            else {
+                Map<String, String> byName = new HashMap<>();
+                for (int i = head + 1; i < head + 1 + rules; i += 2) {
+                    String name = argv[i].replace('-', '_');
+                    byName.put(name.equals("promotion") ? "strategy" : name, argv[i + 1]);
+                }
+                for (int i = head + 2 + rules; i < first; i += 2) {
+                    byName.put(argv[i], argv[i + 1]);
+                }
+                for (String name : call) {
+                    if (!byName.containsKey(name)) {
+                        throw new IllegalStateException("the baseline's join.lua takes the argument '" + name
+                                + "', which JoinScript.arguments does not make");
+                    }
+                    out.add(byName.get(name));
                 }
             }
-            return out;
+            for (int from = first; from < argv.length; from += USER.size()) {
+                for (int i : user) {
+                    out.add(argv[from + i]);
+                }
+            }
+            return out.toArray(String[]::new);
         }
     }
 

@@ -116,6 +116,37 @@ class RollingUpgradeTest {
     }
 
     @Test
+    void aProductOnlyThePreviousReleaseJoinedIsServedByTheRulesItStored() {
+        // Nobody asks through this release's join, which stores the rules by their names: its leave
+        // (leave.lua) reads max-active, the session and the promotion from the fields the previous
+        // release wrote (rules.lua reads them while none of this release's are there).
+        String product = "44";
+        PreviousRelease old = new PreviousRelease(fixture.redis().commands(), product);
+        for (String user : List.of("p0", "p1", "p2", "p3")) {
+            old.join(user, System.currentTimeMillis());
+        }
+        String settings = "qg:{" + product + "}:settings";
+        assertThat(fixture.redis().commands().hget(settings, "max")).isEqualTo(Integer.toString(MAX_ACTIVE));
+        // Stamped with the Redis data's epoch, as the releases since 0.1.0 stamp what they write (they
+        // keep the rules in the same fields): no recovery stores this release's rules first.
+        poll(fixture.gateway(), "someone", null);
+        String epoch = fixture.redis().commands().hget("qg:{" + PRODUCT + "}:settings", "epoch");
+        assertThat(epoch).as("the epoch this release stamps products with").isNotBlank();
+        fixture.redis().commands().hset(settings, "epoch", epoch);
+
+        // p0 gives up the session on a new instance (DELETE /queue/{productId}, which joins nothing).
+        fixture.client().delete().uri("/queue/" + product).header("X-User-Id", "p0")
+                .header("Queue-Token", previousReleaseToken(product, "p0", false)).exchange()
+                .expectStatus().is2xxSuccessful().expectBody().returnResult();
+
+        assertThat(fixture.redis().commands().zrange("qg:{" + product + "}:active", 0, -1))
+                .as("p0's leave frees a place for p2, by the previous release's max-active")
+                .containsExactlyInAnyOrder("p1", "p2");
+        assertThat(fixture.redis().commands().hget(settings, "rule:max-active"))
+                .as("no join of this release stored the rules").isNull();
+    }
+
+    @Test
     void aPreQueueThePreviousReleaseOpenedIsDrawnAsItWouldHaveBeenAndShowsNoCommitment() {
         // A sale a few seconds after this gateway's start, on a gateway of its own (see DropFlowTest).
         // Far enough ahead for a gateway's start on a busy machine (a few seconds), and the joins.

@@ -439,7 +439,8 @@ class QueueScriptsTest {
     void joinStoresTheSettingsThatPromotionWithoutARequestUses() {
         join("a", NOW, 7);
         assertThat(redis.commands().hgetall(KEYS.settings()))
-                .containsEntry("max", "7").containsEntry("ttl", Long.toString(TTL)).containsEntry("strategy", "scheduler");
+                .containsEntry("rule:max-active", "7").containsEntry("rule:session-ttl", Long.toString(TTL))
+                .containsEntry("rule:promotion", "scheduler");
     }
 
     @Test

@@ -6,7 +6,9 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -89,7 +91,23 @@ class ScriptContractTest {
     @Test
     void joinLuaNamesItsArgumentsInTheOrderJoinScriptSendsThem() {
         String join = source("join.lua");
-        assertThat(luaNames(join, "ARGUMENTS")).isEqualTo(javaNames(JoinScript.Argument.class));
+        // The call's own arguments go by name: join.lua reads exactly those JoinScript sends.
+        String[] argv = JoinScript.arguments(new JoinScript.Args("42", 1, ProductRules.plain(1, Duration.ofMinutes(1),
+                "pubsub"), Duration.ofHours(1), null, List.of()));
+        int rules = Integer.parseInt(argv[0]);
+        List<String> sent = new ArrayList<>();
+        for (int i = rules + 2; i < argv.length; i += 2) {
+            sent.add(argv[i]);
+        }
+        assertThat(argv).hasSize(JoinScript.WORDS_BEFORE_USERS);
+        assertThat(Arrays.asList(argv).subList(1, rules + 1)).as("the rules, as ProductRules puts them on the wire")
+                .isEqualTo(ProductRules.plain(1, Duration.ofMinutes(1), "pubsub").wire());
+        Matcher read = Pattern.compile("call\\.([a-z_]+)").matcher(ownText("join.lua"));
+        Set<String> reads = new TreeSet<>();
+        while (read.find()) {
+            reads.add(read.group(1));
+        }
+        assertThat(reads).as("join.lua's call.<name> reads").isEqualTo(new TreeSet<>(sent));
         assertThat(luaNames(join, "USER_ARGUMENTS")).isEqualTo(javaNames(JoinScript.UserArgument.class));
         assertThat(ownText("join.lua")).as("no argument is read by its position but a user's")
                 .doesNotContainPattern("ARGV\\[[0-9]+\\]");
@@ -123,7 +141,7 @@ class ScriptContractTest {
             }
         }
         // Each file once, the included ones first, in the order the include lines name them.
-        assertThat(files).containsExactly("codes.lua", "keys.lua", "line.lua", "fill.lua", "join.lua");
+        assertThat(files).containsExactly("codes.lua", "keys.lua", "rules.lua", "line.lua", "fill.lua", "join.lua");
         assertThat(join.source()).doesNotContain("--!include");
     }
 

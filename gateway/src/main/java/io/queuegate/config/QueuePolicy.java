@@ -243,6 +243,14 @@ public record QueuePolicy(
         }
     }
 
+    /**
+     * The rules the scripts keep for the product, each by its route field's name
+     * ({@link RouteFields#SCRIPTS}): what two routes that serve one product must agree on.
+     */
+    public Map<String, Object> scriptRules() {
+        return rules().byName();
+    }
+
     /** What the Redis scripts need to know of this policy. */
     public ProductRules rules() {
         return new ProductRules(maxActive, sessionTtl, promotion.id(), opensAt, closesAt, maxAdmitPerMinute,

@@ -20,11 +20,26 @@ import java.util.Locale;
  * @param maximum the largest value, or {@code null}
  * @param perProduct whether a product's override of it counts (a route-only field is read from the
  *                   route; an override of it is accepted and ignored)
+ * @param appliedBy who obeys it: the gateway, per request, or the Redis scripts, which get it on the
+ *                  wire by {@code name} and keep it in the product's settings hash
  * @param summary what it does, in a sentence or two, without the default
  * @param <T> the Java type
  */
 public record RouteField<T>(String name, Class<T> type, Format format, T defaultValue, String defaultText,
-        Long minimum, Long maximum, boolean perProduct, String summary) {
+        Long minimum, Long maximum, boolean perProduct, AppliedBy appliedBy, String summary) {
+
+    /** Who obeys a field. */
+    public enum AppliedBy {
+        /** The gateway's Java code, reading it from the request's {@link QueuePolicy}; Redis never sees it. */
+        GATEWAY,
+        /**
+         * The Redis scripts: every join and recovery sends it by its name ({@code ProductRules}' wire
+         * list), the product's settings hash keeps it under that name, and the scripts without a
+         * request (promotion, leave, expiry) obey it from there. Two routes that can serve one
+         * product must agree on it.
+         */
+        SCRIPTS
+    }
 
     /** What a text value must look like beyond being text. */
     public enum Format {

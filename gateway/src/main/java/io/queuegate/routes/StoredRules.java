@@ -27,22 +27,15 @@ import io.queuegate.config.RouteFields;
 record StoredRules(String routeId, String productIdPattern, Map<String, Object> values) {
 
     /**
-     * The fields the scripts keep per product. Any other field is read from the route of each
-     * request (its completion rule, its proof of work, its path variable) and may differ between
-     * routes; {@code StoredRulesTest} holds this list to {@link QueuePolicy#rules()}.
+     * The fields the scripts keep per product ({@link RouteFields#SCRIPTS}), each read from the
+     * rules the policy sends them ({@link QueuePolicy#scriptRules()}, by the field's name). Any other field
+     * is read from the route of each request (its completion rule, its proof of work, its path
+     * variable) and may differ between routes; {@code StoredRulesTest} holds this list to
+     * {@link QueuePolicy#rules()}.
      */
-    static final List<Stored> FIELDS = List.of(
-            new Stored(RouteFields.MAX_ACTIVE, QueuePolicy::maxActive),
-            new Stored(RouteFields.SESSION_TTL, QueuePolicy::sessionTtl),
-            new Stored(RouteFields.PROMOTION, QueuePolicy::promotion),
-            new Stored(RouteFields.OPENS_AT, QueuePolicy::opensAt),
-            new Stored(RouteFields.CLOSES_AT, QueuePolicy::closesAt),
-            new Stored(RouteFields.MAX_ADMIT_PER_MINUTE, QueuePolicy::maxAdmitPerMinute),
-            new Stored(RouteFields.ABANDON_AFTER, QueuePolicy::abandonAfter),
-            // As the policy has it: never more than the session.
-            new Stored(RouteFields.ARRIVAL_TTL, QueuePolicy::arrivalTtl),
-            new Stored(RouteFields.STOCK, QueuePolicy::stock),
-            new Stored(RouteFields.UNITS_PER_SHOPPER, QueuePolicy::unitsPerShopper));
+    static final List<Stored> FIELDS = RouteFields.SCRIPTS.stream()
+            .map(field -> new Stored(field, policy -> policy.scriptRules().get(field.name())))
+            .toList();
 
     /**
      * The stored rules of a route's own settings (the route defaults under its block); a product's
@@ -51,10 +44,10 @@ record StoredRules(String routeId, String productIdPattern, Map<String, Object> 
      * @throws IllegalArgumentException when the settings are not valid
      */
     static StoredRules of(String routeId, QueueSettings routeSettings) {
-        QueuePolicy policy = QueuePolicy.from(routeSettings);
+        Map<String, Object> rules = QueuePolicy.from(routeSettings).scriptRules();
         Map<String, Object> values = new LinkedHashMap<>();
         for (Stored field : FIELDS) {
-            values.put(field.field().name(), field.value().apply(policy));
+            values.put(field.field().name(), rules.get(field.field().name()));
         }
         return new StoredRules(routeId, routeSettings.productIdPattern(), values);
     }

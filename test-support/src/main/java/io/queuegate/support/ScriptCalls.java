@@ -94,7 +94,7 @@ public final class ScriptCalls {
                 }
                 // EVALSHA, the script, the key count and the keys; then the product id and the epoch.
                 int argv = arguments - 3 - Integer.parseInt(String.valueOf(command.get(2))) - 2;
-                users += (argv - JoinScript.Argument.values().length) / JoinScript.UserArgument.values().length;
+                users += (argv - JoinScript.WORDS_BEFORE_USERS) / JoinScript.UserArgument.values().length;
             }
         }
         return users;

@@ -27,13 +27,11 @@ import reactor.core.publisher.Mono;
 public final class JoinScript extends ProductScript {
 
     /**
-     * The call's arguments after the product id, in the order join.lua's {@code ARGUMENTS} names them
-     * (its own name, lower case, is the Lua name; ScriptContractTest holds the two lists to one order).
+     * How many words of the call's ARGV come before the first user's (after the product id): the
+     * rules' count and words, then the count and words of the call's own five named arguments
+     * ({@link #arguments}; ScriptContractTest holds the two to one number).
      */
-    public enum Argument {
-        NOW, MAX_ACTIVE, SESSION_TTL, STRATEGY, IDLE_TTL, OPENS_AT, CLOSES_AT, MAX_ADMIT_PER_MINUTE, ABANDON_AFTER,
-        ARRIVAL_TTL, DRAW_SEED, SEED_COMMITMENT, CONFIGURED, UNITS_PER_SHOPPER, STOCK
-    }
+    public static final int WORDS_BEFORE_USERS = 1 + ProductRules.names().size() * 2 + 1 + 5 * 2;
 
     /** Each user's arguments, in the order join.lua's {@code USER_ARGUMENTS} names them. */
     public enum UserArgument {
@@ -104,29 +102,20 @@ public final class JoinScript extends ProductScript {
     }
 
     /**
-     * The script's ARGV after the product id, in the one order join.lua reads: for callers that
-     * must send the script raw (the benchmarks pipeline it), so they never spell the order twice.
+     * The script's ARGV after the product id, as join.lua reads it: the rules ({@link ProductRules#wire()}),
+     * the call's own arguments by name, each list after its number of words, then each user's
+     * arguments in {@link UserArgument}'s order. For callers that must send the script raw (the
+     * benchmarks pipeline it), so they never spell it twice.
      */
     public static String[] arguments(Args args) {
-        ProductRules rules = args.rules();
-        Map<Argument, String> call = new EnumMap<>(Argument.class);
-        call.put(Argument.NOW, Long.toString(args.now()));
-        call.put(Argument.MAX_ACTIVE, Integer.toString(rules.maxActive()));
-        call.put(Argument.SESSION_TTL, Long.toString(rules.sessionTtl().toMillis()));
-        call.put(Argument.STRATEGY, rules.strategy());
-        call.put(Argument.IDLE_TTL, Long.toString(args.idle().toMillis()));
-        call.put(Argument.OPENS_AT, rules.opensAt() == null ? "" : Long.toString(rules.opensAt().toEpochMilli()));
-        call.put(Argument.CLOSES_AT, rules.closesAt() == null ? "" : Long.toString(rules.closesAt().toEpochMilli()));
-        call.put(Argument.MAX_ADMIT_PER_MINUTE, Integer.toString(rules.maxAdmitPerMinute()));
-        call.put(Argument.ABANDON_AFTER, Long.toString(rules.abandonAfter().toMillis()));
-        call.put(Argument.ARRIVAL_TTL, Long.toString(rules.arrivalTtl().toMillis()));
-        call.put(Argument.DRAW_SEED, args.drawSeed() == null ? "" : args.drawSeed().seed());
-        call.put(Argument.SEED_COMMITMENT, args.drawSeed() == null ? "" : args.drawSeed().commitment());
-        call.put(Argument.CONFIGURED, args.configured() ? "1" : "");
-        call.put(Argument.UNITS_PER_SHOPPER, Integer.toString(rules.unitsPerShopper()));
-        call.put(Argument.STOCK, rules.stock() == null ? "" : Long.toString(rules.stock()));
-        List<String> argv = new ArrayList<>(call.size() + UserArgument.values().length * args.joiners().size());
-        addAll(argv, call, Argument.class);
+        List<String> argv = new ArrayList<>(WORDS_BEFORE_USERS + UserArgument.values().length * args.joiners().size());
+        counted(argv, args.rules().wire());
+        counted(argv, List.of(
+                "now", Long.toString(args.now()),
+                "idle_ttl", Long.toString(args.idle().toMillis()),
+                "draw_seed", args.drawSeed() == null ? "" : args.drawSeed().seed(),
+                "seed_commitment", args.drawSeed() == null ? "" : args.drawSeed().commitment(),
+                "configured", args.configured() ? "1" : ""));
         for (Joiner joiner : args.joiners()) {
             Map<UserArgument, String> user = new EnumMap<>(UserArgument.class);
             user.put(UserArgument.USER, joiner.userId());
@@ -138,7 +127,10 @@ public final class JoinScript extends ProductScript {
             user.put(UserArgument.RECLAIM, reclaim(joiner.reclaim()));
             user.put(UserArgument.TERMS, terms(joiner.terms()));
             user.put(UserArgument.BUCKET, Integer.toString(QueueKeys.bucketOf(joiner.userId())));
-            addAll(argv, user, UserArgument.class);
+            if (user.size() != UserArgument.values().length) {
+                throw new IllegalStateException("join.lua takes every UserArgument, given only " + user.keySet());
+            }
+            argv.addAll(user.values());
         }
         return argv.toArray(String[]::new);
     }
@@ -155,15 +147,6 @@ public final class JoinScript extends ProductScript {
                     + invite.id();
         }
         return invite.required() ? "required" : "";
-    }
-
-    /** The values in the enum's order, which is the script's; every argument must be given. */
-    private static <A extends Enum<A>> void addAll(List<String> argv, Map<A, String> values, Class<A> names) {
-        if (values.size() != names.getEnumConstants().length) {
-            throw new IllegalStateException("join.lua takes every " + names.getSimpleName() + ", given only "
-                    + values.keySet());
-        }
-        argv.addAll(values.values());
     }
 
     /** The reply's {@code users} entries are fixed lists: state, rank, enqueued, ticket, session end. */

@@ -39,6 +39,15 @@ abstract class ProductScript {
         return runner.productList(script, productId, QueueKeys.of(productId).forScripts(), List.of(args));
     }
 
+    /**
+     * Adds {@code words} to {@code argv} after their number, as {@code rules.lua}'s
+     * {@code counted_words} reads a list that more arguments follow.
+     */
+    static void counted(List<String> argv, List<String> words) {
+        argv.add(Integer.toString(words.size()));
+        argv.addAll(words);
+    }
+
     /** As the scripts read it: {@code s <end> <signed>} or {@code w <ticket>}; {@code ""} for none. */
     static String reclaim(Reclaim reclaim) {
         if (reclaim == null) {

@@ -87,26 +87,14 @@ public final class RecoverScript extends ProductScript {
         return fields(productId, arguments(args).toArray(String[]::new)).map(RecoverScript::result);
     }
 
-    /** recover.lua's named arguments. */
+    /** recover.lua's arguments: the rules as a join sends them (none without a route), then its own by name. */
     static List<String> arguments(Args args) {
         List<String> named = new ArrayList<>();
+        counted(named, args.rules() == null ? List.of() : args.rules().wire());
         put(named, "now", args.now());
         put(named, "idle", args.idle().toMillis());
         put(named, "until", args.until());
         put(named, "adopt", args.adopt() ? "1" : "0");
-        ProductRules rules = args.rules();
-        if (rules != null) {
-            put(named, "max", rules.maxActive());
-            put(named, "ttl", rules.sessionTtl().toMillis());
-            put(named, "strategy", rules.strategy());
-            put(named, "opens", rules.opensAt() == null ? "" : Long.toString(rules.opensAt().toEpochMilli()));
-            put(named, "apm", rules.maxAdmitPerMinute());
-            put(named, "abandon", rules.abandonAfter().toMillis());
-            put(named, "units", rules.unitsPerShopper());
-            put(named, "stock", rules.stock() == null ? "" : Long.toString(rules.stock()));
-            // As join.lua is given it: recover.lua stores it the way join.lua does.
-            put(named, "arrival", rules.arrivalTtl().toMillis());
-        }
         Knowledge known = args.known() == null ? Knowledge.NONE : args.known();
         put(named, "margin", known.margin());
         line(named, "", known.main());
