@@ -25,11 +25,6 @@ class ArchitectureSizeTest {
 
     static final int MAX_LINES = 300;
 
-    /** Over the limit in this tree, each split in another branch: drop the entry once that is merged. */
-    private static final List<String> SPLIT_ELSEWHERE = List.of(
-            // split in another branch
-            "io/queuegate/routes/RouteQueuePolicies.java");
-
     /** The one class that may be longer, by its Javadoc. */
     private static final String PROPERTIES = "io/queuegate/config/QueueGateProperties.java";
 
@@ -42,7 +37,7 @@ class ArchitectureSizeTest {
             for (Path file : (Iterable<Path>) files.filter(path -> path.toString().endsWith(".java"))::iterator) {
                 String name = SOURCES.relativize(file).toString().replace('\\', '/');
                 List<String> lines = Files.readAllLines(file);
-                if (lines.size() <= MAX_LINES || SPLIT_ELSEWHERE.contains(name)) {
+                if (lines.size() <= MAX_LINES) {
                     continue;
                 }
                 if (name.equals(PROPERTIES) && configurationPropertiesLongByItsJavadoc(lines)) {
@@ -52,17 +47,6 @@ class ArchitectureSizeTest {
             }
         }
         assertThat(over).as("main-source classes over %d lines (split them along their jobs)", MAX_LINES).isEmpty();
-    }
-
-    @Test
-    void theExceptionsAreStillNeeded() throws IOException {
-        for (String name : SPLIT_ELSEWHERE) {
-            Path file = SOURCES.resolve(name);
-            if (Files.exists(file)) {
-                assertThat(Files.readAllLines(file)).as("%s is within the limit now: drop its exception", name)
-                        .hasSizeGreaterThan(MAX_LINES);
-            }
-        }
     }
 
     @Test

@@ -5,7 +5,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 
@@ -247,28 +246,6 @@ public class RouteQueuePolicies {
 
         QueuePolicy policy() {
             return lazy.get();
-        }
-    }
-
-    /** The route's product-id-pattern, compiled on first use (an invalid one fails where it is asked for). */
-    private static final class LazyPattern {
-
-        private final String source;
-        private final int flags;
-        private volatile Optional<Pattern> compiled;
-
-        private LazyPattern(String source, int flags) {
-            this.source = source;
-            this.flags = flags;
-        }
-
-        Pattern get() {
-            Optional<Pattern> current = compiled;
-            if (current == null) {
-                current = Optional.ofNullable(QueuePolicy.compile(source, flags));
-                compiled = current;
-            }
-            return current.orElse(null);
         }
     }
 
