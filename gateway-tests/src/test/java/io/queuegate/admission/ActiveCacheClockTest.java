@@ -93,6 +93,64 @@ class ActiveCacheClockTest {
     }
 
     @Test
+    void aRenewalKeepsThePassNoLongerThanOneRoundTripPastItsEnd() {
+        ActiveCache cache = new ActiveCache(null, clock, Duration.ofMillis(300), Duration.ofMillis(100));
+        cache.remember("42", "alice");
+        clock.advance(Duration.ofMillis(280));
+        assertThat(cache.claimsRenewal("42", "alice")).isTrue();
+        cache.renewal("42", "alice", Mono::never).subscribe();
+
+        clock.advance(Duration.ofMillis(119));
+        assertThat(cache.isActive("42", "alice")).as("99 ms past the end, Redis still asked").isTrue();
+        clock.advance(Duration.ofMillis(1));
+
+        assertThat(cache.isActive("42", "alice")).as("the round trip's bound, whatever Redis does").isFalse();
+    }
+
+    @Test
+    void aRenewalWhoseRequestWentAwayUnsubscribedLapsesAndAnotherMayClaim() {
+        ActiveCache cache = new ActiveCache(null, clock, Duration.ofMillis(300), Duration.ofMillis(100));
+        cache.remember("42", "alice");
+        clock.advance(Duration.ofMillis(280));
+        assertThat(cache.claimsRenewal("42", "alice")).isTrue();
+        clock.advance(Duration.ofMillis(130));
+        cache.remember("42", "alice");
+        clock.advance(Duration.ofMillis(280));
+
+        assertThat(cache.claimsRenewal("42", "alice")).isTrue();
+    }
+
+    @Test
+    void aReleaseHeardWhileRedisWasAskedIsNotUndoneByItsAnswer() {
+        cache.remember("42", "alice");
+        clock.advance(Duration.ofMillis(290));
+        assertThat(cache.claimsRenewal("42", "alice")).isTrue();
+        Sinks.One<Admission> redis = Sinks.one();
+        cache.renewal("42", "alice", () -> redis.asMono().doOnNext(answer -> cache.remember("42", "alice")))
+                .subscribe();
+
+        // Redis confirmed the session, then the purchase's release is heard before the answer is.
+        cache.forget("42", "alice");
+        redis.tryEmitValue(new Admission.Unavailable());
+
+        assertThat(cache.isActive("42", "alice")).isFalse();
+    }
+
+    @Test
+    void aRoomClosedWhileAHoldersCheckWasOutIsNotUndoneByItsAnswer() {
+        cache.remember("42", "alice");
+        clock.advance(Duration.ofMillis(301));
+        Sinks.One<Admission> redis = Sinks.one();
+        cache.oneCheckAtATime("42", "alice", () -> redis.asMono().doOnNext(answer -> cache.remember("42", "alice")),
+                other -> Mono.empty()).subscribe();
+
+        cache.forget("42", ActiveCache.EVERYONE);
+        redis.tryEmitValue(new Admission.Unavailable());
+
+        assertThat(cache.isActive("42", "alice")).isFalse();
+    }
+
+    @Test
     void aReleaseHeardWhileTheRenewalIsOutEndsThePassAtOnce() {
         cache.remember("42", "alice");
         clock.advance(Duration.ofMillis(290));

@@ -27,14 +27,29 @@ class AdmissionServiceTest {
         assertThat(token).isNotNull();
         int calls = admission.store.calls();
 
-        admission.clock.advance(Duration.ofMillis(900));
+        admission.clock.advance(Duration.ofMillis(700));
         assertThat(admission.admit(policy, "alice", token, false)).isInstanceOf(Admission.Active.class);
         assertThat(admission.store.calls()).as("answered from the active cache").isEqualTo(calls);
 
-        admission.clock.advance(Duration.ofMillis(200));
+        admission.clock.advance(Duration.ofMillis(400));
         Admission.Active later = (Admission.Active) admission.admit(policy, "alice", token, false);
         assertThat(admission.store.calls()).as("more than a second since the store said so").isEqualTo(calls + 1);
         assertThat(later.issuedToken()).as("the token still names the same session").isNull();
+    }
+
+    @Test
+    void inThePassesLastFifthOneRequestRenewsItAndTheNextPassesOnTheRenewal() {
+        QueuePolicy policy = InMemoryAdmission.policy(1);
+        String token = ((Admission.Active) admission.admit(policy, "alice", null, false)).issuedToken();
+        int calls = admission.store.calls();
+
+        admission.clock.advance(Duration.ofMillis(900));
+        assertThat(admission.admit(policy, "alice", token, false)).isInstanceOf(Admission.Active.class);
+        assertThat(admission.store.calls()).as("the renewal asked the store").isEqualTo(calls + 1);
+
+        admission.clock.advance(Duration.ofMillis(500));
+        assertThat(admission.admit(policy, "alice", token, false)).isInstanceOf(Admission.Active.class);
+        assertThat(admission.store.calls()).as("on the renewed pass, 1.4 s after the first").isEqualTo(calls + 1);
     }
 
     @Test

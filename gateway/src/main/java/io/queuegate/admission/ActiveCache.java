@@ -4,7 +4,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -35,8 +34,9 @@ import reactor.core.publisher.Sinks;
  * ({@link #claimsRenewal}) asks Redis, and the holder's other requests pass on the remembered pass
  * while that check is out, even once the pass's own end has come. So a pass may outlive
  * {@code ttl} by one Redis round trip, never more: a renewal starts only while the pass holds,
- * and what it answers (a renewed pass, or none) decides the next request. A release heard
- * meanwhile still ends the pass at once.
+ * the others pass on it for at most the Redis timeout, and what it answers (a renewed pass, or
+ * none) decides the next request. A release heard while any check is out ends the pass at once and
+ * for good: a check that Redis answered before the release cannot bring the pass back.
  */
 public class ActiveCache implements SmartLifecycle {
 
@@ -46,8 +46,8 @@ public class ActiveCache implements SmartLifecycle {
     /** A pass is renewed in its last fifth: long enough for a busy holder's next request to come. */
     private static final int RENEW_IN_LAST = 5;
 
-    /** How long an entry outlives its pass, so that a renewal still out can find it. */
-    private static final Duration KEPT_PAST_THE_PASS = Duration.ofSeconds(30);
+    /** How long a renewal may take when the gateway is not told (the default Redis timeout). */
+    private static final Duration ROUND_TRIP = Duration.ofSeconds(2);
 
     /**
      * Announced instead of a user id when an operator changes a product ({@code admin.lua}): a
@@ -61,19 +61,33 @@ public class ActiveCache implements SmartLifecycle {
     private final Map<String, Long> activeUntil;
     /** The holders whose pass is being checked in Redis right now, each until the check's answer. */
     private final Map<String, Sinks.One<Admission>> checking = new ConcurrentHashMap<>();
-    /** The holders whose pass is being renewed before its end, each until the renewal's answer. */
-    private final Set<String> renewing = ConcurrentHashMap.newKeySet();
+    /** How long a renewal may keep a pass beyond its end: the Redis timeout, one round trip. */
+    private final long roundTripMillis;
+    /** The holders whose pass is being renewed before its end, each until when it may keep the pass. */
+    private final Map<String, Long> renewing = new ConcurrentHashMap<>();
+    /** When each holder (or {@code product + EVERYONE}) was last forgotten, while a check could still be out. */
+    private final Map<String, Long> forgottenAt;
+    private volatile long everyoneForgottenAt = Long.MIN_VALUE;
     private volatile Disposable releases;
 
     public ActiveCache(Channels channels, Clock clock, Duration ttl) {
+        this(channels, clock, ttl, ROUND_TRIP);
+    }
+
+    /** @param roundTrip the longest a Redis call may take (its timeout): what a renewal may add to a pass */
+    public ActiveCache(Channels channels, Clock clock, Duration ttl, Duration roundTrip) {
         this.channels = channels;
         this.clock = clock;
         this.ttlMillis = ttl.toMillis();
+        this.roundTripMillis = roundTrip.toMillis();
         // Entries leave on the gateway's clock too; a pass itself is judged by its end, never by
-        // whether its entry is still there.
+        // whether its entry is still there, which outlives it only as long as a renewal may.
         this.activeUntil = Caffeine.newBuilder().maximumSize(MAX_ENTRIES)
                 .ticker(() -> TimeUnit.MILLISECONDS.toNanos(clock.millis()))
-                .expireAfterWrite(ttl.plus(KEPT_PAST_THE_PASS)).<String, Long>build().asMap();
+                .expireAfterWrite(ttl.plus(roundTrip)).<String, Long>build().asMap();
+        this.forgottenAt = Caffeine.newBuilder().maximumSize(MAX_ENTRIES)
+                .ticker(() -> TimeUnit.MILLISECONDS.toNanos(clock.millis()))
+                .expireAfterWrite(ttl.plus(roundTrip).multipliedBy(2)).<String, Long>build().asMap();
     }
 
     public boolean isEnabled() {
@@ -87,7 +101,15 @@ public class ActiveCache implements SmartLifecycle {
     public boolean isActive(String productId, String userId) {
         String key = key(productId, userId);
         Long until = activeUntil.get(key);
-        return until != null && (until > clock.millis() || renewing.contains(key));
+        if (until == null) {
+            return false;
+        }
+        long now = clock.millis();
+        if (until > now) {
+            return true;
+        }
+        Long renewedBy = renewing.get(key);
+        return renewedBy != null && renewedBy > now;
     }
 
     /**
@@ -99,7 +121,20 @@ public class ActiveCache implements SmartLifecycle {
         String key = key(productId, userId);
         Long until = activeUntil.get(key);
         long now = clock.millis();
-        return until != null && until > now && (until - now) * RENEW_IN_LAST <= ttlMillis && renewing.add(key);
+        if (until == null || until <= now || (until - now) * RENEW_IN_LAST > ttlMillis) {
+            return false;
+        }
+        long keepsUntil = until + roundTripMillis;
+        // One renewal at a time; one whose request went away unsubscribed lapses at its deadline.
+        boolean[] claimed = {false};
+        renewing.compute(key, (k, current) -> {
+            if (current != null && current > now) {
+                return current;
+            }
+            claimed[0] = true;
+            return keepsUntil;
+        });
+        return claimed[0];
     }
 
     /**
@@ -108,7 +143,29 @@ public class ActiveCache implements SmartLifecycle {
      */
     public Mono<Admission> renewal(String productId, String userId, Supplier<Mono<Admission>> check) {
         String key = key(productId, userId);
-        return Mono.defer(check).doFinally(signal -> renewing.remove(key));
+        return unlessForgotten(productId, key, check).doFinally(signal -> renewing.remove(key));
+    }
+
+    /**
+     * Runs {@code check}; a holder forgotten while it was out (a release, an operator's change)
+     * stays forgotten, whatever the check remembered from an answer Redis gave before.
+     */
+    private Mono<Admission> unlessForgotten(String productId, String key, Supplier<Mono<Admission>> check) {
+        return Mono.defer(() -> {
+            long asked = clock.millis();
+            return Mono.defer(check).doFinally(signal -> {
+                if (forgottenSince(productId, key, asked)) {
+                    activeUntil.remove(key);
+                }
+            });
+        });
+    }
+
+    private boolean forgottenSince(String productId, String key, long asked) {
+        Long holder = forgottenAt.get(key);
+        Long everyone = forgottenAt.get(key(productId, EVERYONE));
+        return holder != null && holder >= asked || everyone != null && everyone >= asked
+                || everyoneForgottenAt >= asked;
     }
 
     public void remember(String productId, String userId) {
@@ -137,7 +194,7 @@ public class ActiveCache implements SmartLifecycle {
             AtomicReference<Admission> answer = new AtomicReference<>();
             // Whatever the end (an answer, a failure, even one thrown, the client gone), the
             // waiters go on; after the first request's own continuation, which they would delay.
-            return Mono.defer(check).doOnNext(answer::set).doFinally(signal -> {
+            return unlessForgotten(productId, key, check).doOnNext(answer::set).doFinally(signal -> {
                 checking.remove(key, mine);
                 Admission answered = answer.get();
                 if (answered == null) {
@@ -152,17 +209,22 @@ public class ActiveCache implements SmartLifecycle {
 
     /** @param userId the user, or {@link #EVERYONE} for every user of the product */
     public void forget(String productId, String userId) {
+        forgottenAt.put(key(productId, userId), clock.millis());
         if (EVERYONE.equals(userId)) {
             String prefix = key(productId, "");
             activeUntil.keySet().removeIf(key -> key.startsWith(prefix));
+            renewing.keySet().removeIf(key -> key.startsWith(prefix));
             return;
         }
         activeUntil.remove(key(productId, userId));
+        renewing.remove(key(productId, userId));
     }
 
     /** Forgets everyone: Redis's data changed under the gateway (its epoch), so no pass remembered holds. */
     public void forgetAll() {
+        everyoneForgottenAt = clock.millis();
         activeUntil.clear();
+        renewing.clear();
     }
 
     @Override
@@ -173,7 +235,7 @@ public class ActiveCache implements SmartLifecycle {
         releases = channels.listen(QueueKeys.RELEASED_PATTERN,
                 (channel, message) -> forget(QueueKeys.productOfReleasedChannel(channel), message),
                 // While unsubscribed, nothing can be trusted beyond this moment.
-                activeUntil::clear);
+                this::forgetAll);
     }
 
     @Override

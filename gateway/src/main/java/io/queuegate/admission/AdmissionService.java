@@ -94,16 +94,13 @@ public class AdmissionService {
         if (caller.hasToken() && caller.joinedAt() == null && caller.mayForward() && !request.completing()
                 && !otherEpoch && activeCache.isEnabled()) {
             if (activeCache.claimsRenewal(caller.productId(), caller.userId())) {
-                // The pass held when this request came: Redis failing to answer the renewal does not end it.
-                return activeCache.renewal(caller.productId(), caller.userId(), () -> confirmPass(request, caller)
-                        .map(answer -> answer instanceof Admission.Unavailable || answer instanceof Admission.Unchecked
-                                ? new Admission.Active(caller, null) : answer));
+                return activeCache.renewal(caller.productId(), caller.userId(), () -> confirmPass(request, caller, true));
             }
             if (activeCache.isActive(caller.productId(), caller.userId())) {
                 return Mono.just(new Admission.Active(caller, null));
             }
             return activeCache.oneCheckAtATime(caller.productId(), caller.userId(),
-                    () -> confirmPass(request, caller),
+                    () -> confirmPass(request, caller, false),
                     answered -> afterAnotherCheck(request, caller, answered.orElse(null)));
         }
         return admitPastTheCache(request, caller, otherEpoch);
@@ -114,8 +111,11 @@ public class AdmissionService {
      * remembered again. What it does not confirm (a session that ended or that the token names
      * otherwise, a closed room, state of another epoch or none, rules Redis may not hold yet) takes
      * the long way, which decides, recovers, stores the rules and signs the token again.
+     *
+     * @param renewing whether the pass still held when this request came: then Redis failing to
+     *                 answer this read does not end it
      */
-    private Mono<Admission> confirmPass(AdmissionRequest request, Caller caller) {
+    private Mono<Admission> confirmPass(AdmissionRequest request, Caller caller, boolean renewing) {
         Instant signedEnd = caller.token().sessionEnd();
         if (signedEnd == null || signedEnd.toEpochMilli() <= places.millis()) {
             // Redis confirms only the session the token names, and only while it lasts (by a
@@ -133,8 +133,8 @@ public class AdmissionService {
                     activeCache.remember(caller.productId(), caller.userId());
                     return new Admission.Active(caller, null);
                 })
-                .onErrorResume(RedisFailures::isRedisFailure, error -> Mono.just(redisCouldNotAnswer(request, caller,
-                        error)))
+                .onErrorResume(RedisFailures::isRedisFailure, error -> Mono.just(renewing
+                        ? new Admission.Active(caller, null) : redisCouldNotAnswer(request, caller, error)))
                 .switchIfEmpty(Mono.defer(() -> admitPastTheCache(request, caller, false)));
     }
 

@@ -54,7 +54,7 @@ class AdmissionConfiguration {
     @Bean
     @ConditionalOnMissingBean
     ActiveCache activeCache(Channels channels, Clock queuegateClock, QueueGateProperties properties) {
-        return new ActiveCache(channels, queuegateClock, properties.activeCacheTtl());
+        return new ActiveCache(channels, queuegateClock, properties.activeCacheTtl(), properties.redis().timeout());
     }
 
     @Bean

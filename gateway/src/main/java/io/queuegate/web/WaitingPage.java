@@ -38,6 +38,7 @@ public class WaitingPage {
     private final PageSecurityPolicy securityPolicy;
     private final LinePage lines;
     private final PageFrame frame;
+    private final String powSearch = PowSearchScript.CLASSIC; // read at startup, not on a request's thread
 
     /** With the shipped page for proof-of-work challenges. */
     public WaitingPage(Resource waitingTemplate, Resource unavailableTemplate, MessageSource messages) {
@@ -115,7 +116,7 @@ public class WaitingPage {
         values.put("noScriptText", noScriptWait < 0 ? texts.message("queuegate.page.challenge.noscript", locale)
                 : texts.message("queuegate.page.challenge.wait", locale, texts.duration(refresh, locale)));
         values.put("refusals", texts.refusals(locale));
-        values.put("html:powSearch", PowSearchScript.CLASSIC);
+        values.put("html:powSearch", powSearch);
         return texts.fill(challengeTemplate, locale, values);
     }
 
