@@ -4,14 +4,12 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.time.Clock;
 import java.util.Base64;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
-import org.springframework.context.support.ResourceBundleMessageSource;
 import org.springframework.core.io.ClassPathResource;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -58,14 +56,7 @@ class ChallengePageSolverTest {
     }
 
     private static WaitingPage page() {
-        ResourceBundleMessageSource messages = new ResourceBundleMessageSource();
-        messages.setBasenames("queuegate/messages");
-        messages.setDefaultEncoding("UTF-8");
-        messages.setFallbackToSystemLocale(false);
-        return new WaitingPage(new ClassPathResource("queuegate/waiting-page.html"),
-                new ClassPathResource("queuegate/unavailable-page.html"),
-                new ClassPathResource(WaitingPage.DEFAULT_CHALLENGE_TEMPLATE), messages, PageBranding.NONE,
-                Clock.systemUTC());
+        return WaitingPagePolicyTest.page(PageBranding.NONE);
     }
 
     private static String read(String path) throws IOException {

@@ -1,6 +1,5 @@
 package io.queuegate.web;
 
-import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -8,8 +7,6 @@ import java.util.Locale;
 
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.springframework.context.support.ResourceBundleMessageSource;
-import org.springframework.core.io.ClassPathResource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -46,13 +43,6 @@ class WaitingPagePlaceholdersTest {
     }
 
     private static WaitingPage page() {
-        ResourceBundleMessageSource messages = new ResourceBundleMessageSource();
-        messages.setBasenames("queuegate/messages");
-        messages.setDefaultEncoding("UTF-8");
-        messages.setFallbackToSystemLocale(false);
-        return new WaitingPage(new ClassPathResource("queuegate/waiting-page.html"),
-                new ClassPathResource("queuegate/unavailable-page.html"),
-                new ClassPathResource("queuegate/challenge-page.html"), messages, PageBranding.NONE,
-                Clock.systemUTC());
+        return WaitingPagePolicyTest.page(PageBranding.NONE);
     }
 }

@@ -62,7 +62,8 @@ class WaitingPagePolicyTest {
                 .contains("&quot;quoted&quot; &lt;b&gt;line&lt;/b&gt;").doesNotContain("<script>alert(1)");
     }
 
-    private static WaitingPage page(PageBranding branding) {
+    /** The shipped templates and messages, with {@code branding}: the page the gateway renders. */
+    static WaitingPage page(PageBranding branding) {
         ResourceBundleMessageSource messages = new ResourceBundleMessageSource();
         messages.setBasenames("queuegate/messages");
         messages.setDefaultEncoding("UTF-8");
